@@ -1,0 +1,63 @@
+"""The rules of UNO as a pure, deterministic state machine (no I/O, no clock).
+
+>>> from unolan.engine import Game, Rules
+>>> game = Game(Rules.preset("official"), players=4, seed=7)
+>>> action = game.legal_actions(game.turn)[0]
+>>> events = game.apply(action)
+"""
+
+from .actions import (
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Deal,
+    Draw,
+    Pass,
+    Play,
+    parse_action,
+    parse_actions,
+)
+from .cards import Card, Color, Kind, all_wild_deck, classic_deck, format_cards, parse_cards
+from .errors import IllegalAction, NotationError, RulesError
+from .events import Event
+from .game import Game
+from .notation import format_position, parse_position
+from .rules import OPTIONS, PRESETS, Option, Rules
+from .scoring import RoundResult
+from .view import View
+
+__all__ = [
+    "OPTIONS",
+    "PRESETS",
+    "Action",
+    "CallUno",
+    "Card",
+    "Catch",
+    "Challenge",
+    "ChooseColor",
+    "Color",
+    "Deal",
+    "Draw",
+    "Event",
+    "Game",
+    "IllegalAction",
+    "Kind",
+    "NotationError",
+    "Option",
+    "Pass",
+    "Play",
+    "RoundResult",
+    "Rules",
+    "RulesError",
+    "View",
+    "all_wild_deck",
+    "classic_deck",
+    "format_cards",
+    "format_position",
+    "parse_action",
+    "parse_actions",
+    "parse_cards",
+    "parse_position",
+]

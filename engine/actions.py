@@ -1,0 +1,157 @@
+"""Actions: what a seat may do, as small immutable values with a text notation.
+
+Every action carries the seat that takes it, so out-of-turn actions (calling UNO,
+catching, challenging, jumping in) are ordinary actions judged when applied.
+
+Notation (``seat verb args``)::
+
+    1 play R5                 one card
+    1 play W4 G               a wild, naming green
+    1 play R5 G5 B5 G uno     several cards (last on top), naming green, calling UNO
+    1 play R7 @3              seven-zero: swap hands with seat 3 (also WT2, WX)
+    1 draw                    draw (or take a pending penalty)
+    1 pass                    keep the card just drawn
+    1 challenge               challenge a Wild Draw Four
+    1 uno                     call UNO
+    1 catch 2                 catch seat 2, who has not called UNO
+    1 color G                 name the color of a Wild turned up as the first card
+    0 deal                    the dealer deals the next round
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import COLORS, Card, Color
+from .errors import NotationError
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    seat: int
+    cards: tuple[Card, ...]
+    color: Color | None = None
+    target: int | None = None
+    uno: bool = False
+
+    def __str__(self) -> str:
+        words = [str(self.seat), "play", *(c.text for c in self.cards)]
+        if self.color is not None:
+            words.append(self.color.value)
+        if self.target is not None:
+            words.append(f"@{self.target}")
+        if self.uno:
+            words.append("uno")
+        return " ".join(words)
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    seat: int
+
+    def __str__(self) -> str:
+        return f"{self.seat} draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    seat: int
+
+    def __str__(self) -> str:
+        return f"{self.seat} pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    seat: int
+
+    def __str__(self) -> str:
+        return f"{self.seat} challenge"
+
+
+@dataclass(frozen=True, slots=True)
+class CallUno:
+    seat: int
+
+    def __str__(self) -> str:
+        return f"{self.seat} uno"
+
+
+@dataclass(frozen=True, slots=True)
+class Catch:
+    seat: int
+    target: int
+
+    def __str__(self) -> str:
+        return f"{self.seat} catch {self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseColor:
+    seat: int
+    color: Color
+
+    def __str__(self) -> str:
+        return f"{self.seat} color {self.color.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    seat: int
+
+    def __str__(self) -> str:
+        return f"{self.seat} deal"
+
+
+Action = Play | Draw | Pass | Challenge | CallUno | Catch | ChooseColor | Deal
+_SIMPLE = {"draw": Draw, "pass": Pass, "challenge": Challenge, "uno": CallUno, "deal": Deal}
+_COLOR_LETTERS = {c.value for c in COLORS}
+
+
+def _seat(text: str, line: str) -> int:
+    if not text.isdigit():
+        raise NotationError(f"expected a seat number, got {text!r} in {line!r}")
+    return int(text)
+
+
+def parse_action(line: str) -> Action:
+    """Parse one action in the notation above."""
+    words = line.split()
+    if len(words) < 2:
+        raise NotationError(f"expected 'SEAT VERB ...', got {line!r}")
+    seat, verb, args = _seat(words[0], line), words[1].lower(), words[2:]
+    if verb in _SIMPLE:
+        if args:
+            raise NotationError(f"{verb} takes no arguments: {line!r}")
+        return _SIMPLE[verb](seat)
+    if verb == "catch" and len(args) == 1:
+        return Catch(seat, _seat(args[0], line))
+    if verb == "color" and len(args) == 1:
+        return ChooseColor(seat, Color.parse(args[0]))
+    if verb == "play" and args:
+        cards: list[Card] = []
+        color = target = None
+        uno = False
+        for word in args:
+            if word.lower() == "uno":
+                uno = True
+            elif word.startswith("@"):
+                target = _seat(word[1:], line)
+            elif word.upper() in _COLOR_LETTERS:
+                color = Color(word.upper())
+            else:
+                cards.append(Card.parse(word))
+        if not cards:
+            raise NotationError(f"play names no card: {line!r}")
+        return Play(seat, tuple(cards), color, target, uno)
+    raise NotationError(f"unknown action {line!r}")
+
+
+def parse_actions(text: str) -> list[Action]:
+    """Actions one per line or separated by ``;``; ``#`` starts a comment."""
+    out = []
+    for chunk in text.replace(";", "\n").splitlines():
+        chunk = chunk.split("#", 1)[0].strip()
+        if chunk:
+            out.append(parse_action(chunk))
+    return out

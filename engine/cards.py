@@ -1,0 +1,204 @@
+"""Cards, their text notation and the two decks.
+
+A card is an immutable value; every distinct card exists once (``Card.parse("R5") is
+Card.parse("R5")``), so hands can be compared and hashed cheaply and the engine's hot
+loop never allocates cards.
+
+Notation: a colored card is its color letter then its symbol (``R5``, ``GS`` skip, ``BR``
+reverse, ``YD2`` draw two); a wild card is its symbol alone (``W``, ``W4``, and for the
+All Wild deck ``WR``, ``WS``, ``WS2``, ``WD2``, ``WT2``, ``WX``).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from .errors import NotationError
+
+
+class Color(str, Enum):
+    RED = "R"
+    YELLOW = "Y"
+    GREEN = "G"
+    BLUE = "B"
+
+    @classmethod
+    def parse(cls, text: str) -> Color:
+        try:
+            return cls(text.upper())
+        except ValueError:
+            raise NotationError(f"unknown color {text!r}: expected one of R, Y, G, B") from None
+
+    def __str__(self) -> str:
+        return self.value
+
+
+COLORS: tuple[Color, ...] = tuple(Color)
+
+
+class Kind(str, Enum):
+    """A card's symbol. Numbers are kinds too, so "same symbol" is one comparison."""
+
+    N0 = "0"
+    N1 = "1"
+    N2 = "2"
+    N3 = "3"
+    N4 = "4"
+    N5 = "5"
+    N6 = "6"
+    N7 = "7"
+    N8 = "8"
+    N9 = "9"
+    SKIP = "S"
+    REVERSE = "R"
+    DRAW_TWO = "D2"
+    WILD = "W"
+    WILD_DRAW_FOUR = "W4"
+    # The All Wild deck.
+    WILD_REVERSE = "WR"
+    WILD_SKIP = "WS"
+    WILD_SKIP_TWO = "WS2"
+    WILD_DRAW_TWO = "WD2"
+    WILD_TARGETED_DRAW_TWO = "WT2"
+    WILD_FORCED_SWAP = "WX"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+WILD_KINDS = tuple(k for k in Kind if k.value.startswith("W"))
+NUMBER_KINDS = tuple(Kind(str(n)) for n in range(10))
+ACTION_KINDS = (Kind.SKIP, Kind.REVERSE, Kind.DRAW_TWO)
+# Cards whose penalty can be stacked on, deflected, or answered (the All Wild Draw Two too).
+PENALTY = {Kind.DRAW_TWO: 2, Kind.WILD_DRAW_FOUR: 4, Kind.WILD_DRAW_TWO: 2}
+
+
+class Card:
+    """One card face. Build with :meth:`of` or :meth:`parse`; instances are shared."""
+
+    __slots__ = ("color", "is_wild", "kind", "number", "penalty", "points", "text")
+
+    _table: dict[str, Card] = {}
+
+    color: Color | None
+    kind: Kind
+    text: str
+    is_wild: bool
+    number: int | None
+    penalty: int
+    points: int
+
+    def __init__(self, color: Color | None, kind: Kind) -> None:
+        raise TypeError("use Card.of(color, kind) or Card.parse(text)")
+
+    @classmethod
+    def of(cls, color: Color | None, kind: Kind) -> Card:
+        text = kind.value if color is None else color.value + kind.value
+        card = cls._table.get(text)
+        if card is None:
+            if (color is None) != (kind in WILD_KINDS):
+                raise NotationError(f"a {kind.name} card {'has no' if color is None else 'has a'} color")
+            card = object.__new__(cls)
+            set_ = object.__setattr__
+            set_(card, "color", color)
+            set_(card, "kind", kind)
+            set_(card, "text", text)
+            set_(card, "is_wild", color is None)
+            set_(card, "number", int(kind.value) if kind in NUMBER_KINDS else None)
+            set_(card, "penalty", PENALTY.get(kind, 0))
+            set_(
+                card,
+                "points",
+                int(kind.value) if kind in NUMBER_KINDS else 50 if color is None else 20,
+            )
+            cls._table[text] = card
+        return card
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        card = cls._table.get(text)
+        if card is not None:
+            return card
+        up = text.strip().upper()
+        card = cls._table.get(up)
+        if card is not None:
+            return card
+        raise NotationError(f"unknown card {text!r}")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("cards are immutable")
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Card.parse, (self.text,))
+
+    def __repr__(self) -> str:
+        return f"Card({self.text})"
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __lt__(self, other: Card) -> bool:
+        return SORT_KEY[self] < SORT_KEY[other]
+
+
+def _build_all() -> None:
+    for color in COLORS:
+        for kind in (*NUMBER_KINDS, *ACTION_KINDS):
+            Card.of(color, kind)
+    for kind in WILD_KINDS:
+        Card.of(None, kind)
+
+
+_build_all()
+ALL_CARDS: tuple[Card, ...] = tuple(Card._table.values())
+SORT_KEY: dict[Card, tuple[int, int]] = {}
+_kind_order = list(Kind)
+for _card in ALL_CARDS:
+    SORT_KEY[_card] = (
+        4 if _card.color is None else COLORS.index(_card.color),
+        _kind_order.index(_card.kind),
+    )
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Parse a space- or comma-separated list of cards; ``-`` or empty means none."""
+    text = text.replace(",", " ").strip()
+    if text in ("", "-"):
+        return []
+    return [Card.parse(t) for t in text.split()]
+
+
+def format_cards(cards: list[Card] | tuple[Card, ...]) -> str:
+    return " ".join(c.text for c in cards) if cards else "-"
+
+
+# The All Wild deck's composition: the one table the counts live in (RULES.md).
+ALL_WILD_COUNTS: dict[Kind, int] = {
+    Kind.WILD: 54,
+    Kind.WILD_REVERSE: 14,
+    Kind.WILD_SKIP: 14,
+    Kind.WILD_DRAW_TWO: 10,
+    Kind.WILD_DRAW_FOUR: 6,
+    Kind.WILD_SKIP_TWO: 6,
+    Kind.WILD_TARGETED_DRAW_TWO: 4,
+    Kind.WILD_FORCED_SWAP: 4,
+}
+
+
+def classic_deck() -> list[Card]:
+    """The 108-card deck, in a fixed order (shuffling is the caller's job)."""
+    deck: list[Card] = []
+    for color in COLORS:
+        deck.append(Card.of(color, Kind.N0))
+        for kind in (*NUMBER_KINDS[1:], *ACTION_KINDS):
+            deck += [Card.of(color, kind)] * 2
+    deck += [Card.of(None, Kind.WILD)] * 4 + [Card.of(None, Kind.WILD_DRAW_FOUR)] * 4
+    return deck
+
+
+def all_wild_deck() -> list[Card]:
+    """The 112-card All Wild deck."""
+    deck: list[Card] = []
+    for kind, count in ALL_WILD_COUNTS.items():
+        deck += [Card.of(None, kind)] * count
+    return deck

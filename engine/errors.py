@@ -1,0 +1,29 @@
+"""The engine's errors: ``ValueError`` subclasses, so callers may catch either."""
+
+from __future__ import annotations
+
+
+class NotationError(ValueError):
+    """Text that is not a valid card, action, rule option or position."""
+
+
+class RulesError(ValueError):
+    """An unknown rule option, or a value the option does not take."""
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the game is left unchanged.
+
+    ``action`` and ``reason`` are kept apart from the message so that the server can
+    send the reason to a client without the position (which holds hidden cards).
+    """
+
+    def __init__(self, action: object, reason: str, position: str = "", code: str = "illegal") -> None:
+        self.action = action
+        self.reason = reason
+        self.position = position
+        self.code = code
+        text = f"illegal action {action}: {reason}"
+        if position:
+            text += f"\nposition:\n{position}"
+        super().__init__(text)

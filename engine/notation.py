@@ -1,0 +1,185 @@
+"""The position notation: a whole table as text, one ``key: value`` per line.
+
+Lines may also be separated by ``;`` so a position fits on a command line. Keys after
+``hand 0`` … name the hands. Only ``hand N`` lines and ``discard`` are required; every
+other key has a default, and the printer leaves out keys at their default, so printing
+and parsing round-trip. See docs/notation.md for the full description.
+"""
+
+from __future__ import annotations
+
+from .cards import Card, Color, format_cards, parse_cards
+from .errors import NotationError
+from .game import PHASES, PLAY, Game
+from .rules import Rules
+
+_BOOL = {"yes": True, "no": False}
+
+
+def _seats(text: str) -> list[int]:
+    text = text.strip()
+    if text in ("", "-"):
+        return []
+    try:
+        return [int(t) for t in text.replace(",", " ").split()]
+    except ValueError:
+        raise NotationError(f"expected seat numbers, got {text!r}") from None
+
+
+def _fmt_seats(seats: list[int]) -> str:
+    return " ".join(map(str, seats)) if seats else "-"
+
+
+def _int(key: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise NotationError(f"{key}: expected a whole number, got {text!r}") from None
+
+
+def parse_position(text: str) -> Game:
+    """Build a game from a position; raise NotationError naming the faulty line."""
+    fields: dict[str, str] = {}
+    for raw in text.replace(";", "\n").splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        key, sep, value = line.partition(":")
+        if not sep:
+            raise NotationError(f"expected 'key: value', got {line!r}")
+        key = " ".join(key.lower().split())
+        if key in fields:
+            raise NotationError(f"{key!r} is given twice")
+        fields[key] = value.strip()
+    try:
+        return _build(fields)
+    except NotationError:
+        raise
+    except ValueError as exc:  # rules errors and the like
+        raise NotationError(str(exc)) from None
+
+
+def _build(fields: dict[str, str]) -> Game:
+    take = fields.pop
+    hand_keys = sorted((k for k in fields if k.startswith("hand ")), key=lambda k: _int(k, k[5:]))
+    players = len(hand_keys)
+    if not 2 <= players <= 10:
+        raise NotationError(f"a position needs 2 to 10 'hand N' lines, got {players}")
+    if [k[5:] for k in hand_keys] != [str(i) for i in range(players)]:
+        raise NotationError("hands must be numbered hand 0, hand 1, ... with no gaps")
+    game = Game.__new__(Game)
+    game.rules = Rules.parse(take("rules", "house"))
+    game.players = players
+    seed = take("seed", "0")
+    game.seed = int(seed) if seed.lstrip("-").isdigit() else seed
+    game.hands = [parse_cards(take(k)) for k in hand_keys]
+    if "discard" not in fields:
+        raise NotationError("a position needs a 'discard' line (bottom first, top last)")
+    game.discard = parse_cards(take("discard"))
+    if not game.discard:
+        raise NotationError("the discard pile needs at least its top card")
+    game.draw_pile = parse_cards(take("draw", "-"))[::-1]
+    top = game.discard[-1]
+    color = take("color", top.color.value if top.color else "-")
+    game.color = None if color == "-" else Color.parse(color)
+    if game.color is None and top.is_wild and not game.rules.all_wild:
+        raise NotationError("a wild top card needs a 'color' line")
+    game.direction = {"cw": 1, "ccw": -1}.get(take("direction", "cw"), 0)
+    if not game.direction:
+        raise NotationError("direction: expected cw or ccw")
+    game.turn = _int("turn", take("turn", "0"))
+    game.phase = take("phase", PLAY)
+    if game.phase not in PHASES:
+        raise NotationError(f"phase: expected one of {', '.join(PHASES)}")
+    game.pending = _int("pending", take("pending", "0"))
+    game.pending_cards = _int("stack", take("stack", "1" if game.pending else "0"))
+    game.pending_pair = _flag(take("pair", "no"), "pair")
+    offender = take("challengeable", "-")
+    game.wd4_offender = None if offender == "-" else _int("challengeable", offender.split()[0])
+    game.wd4_bluff = offender.endswith("bluff")
+    game.served = _flag(take("served", "no"), "served")
+    drawn = take("drawn", "-")
+    game.drawn = None if drawn == "-" else Card.parse(drawn)
+    called = _seats(take("uno", "-"))
+    game.called = [s in called for s in range(players)]
+    game.exposed = set(_seats(take("exposed", "-")))
+    outs = _seats(take("out", "-"))
+    game.out = [s in outs for s in range(players)]
+    game.finished = _seats(take("finished", "-"))
+    game.mercy_points = _int("mercy_points", take("mercy_points", "0"))
+    game.reshuffles = _int("reshuffles", take("reshuffles", "0"))
+    game.round = _int("round", take("round", "1"))
+    game.dealer = _int("dealer", take("dealer", str(players - 1)))
+    units = game.rules.teams or players
+    scores = take("scores", " ".join(["0"] * units)).split()
+    game.scores = [_int("scores", s) for s in scores]
+    if len(game.scores) != units:
+        raise NotationError(f"scores: expected {units} numbers")
+    game.results = []
+    game.start_events = []
+    if fields:
+        raise NotationError(f"unknown key(s): {', '.join(fields)}")
+    for name, seat in (("turn", game.turn), ("dealer", game.dealer)):
+        if not 0 <= seat < players:
+            raise NotationError(f"{name}: no seat {seat}")
+    if any(not 0 <= s < players for s in [*called, *game.exposed, *outs, *game.finished]):
+        raise NotationError("a seat list names a seat that does not exist")
+    if game.phase == "drawn" and game.drawn is None:
+        raise NotationError("phase drawn needs a 'drawn' card")
+    return game
+
+
+def _flag(text: str, key: str) -> bool:
+    if text not in _BOOL:
+        raise NotationError(f"{key}: expected yes or no, got {text!r}")
+    return _BOOL[text]
+
+
+def format_position(game: Game) -> str:
+    """The position as text; ``parse_position`` gives back an equal game."""
+    lines = [f"rules: {game.rules}"]
+    if game.seed != 0:
+        lines.append(f"seed: {game.seed}")
+    if game.round != 1:
+        lines.append(f"round: {game.round}")
+    if game.dealer != game.players - 1:
+        lines.append(f"dealer: {game.dealer}")
+    if any(game.scores):
+        lines.append("scores: " + " ".join(map(str, game.scores)))
+    lines += [f"hand {i}: {format_cards(h)}" for i, h in enumerate(game.hands)]
+    lines.append(f"draw: {format_cards(game.draw_pile[::-1])}")
+    lines.append(f"discard: {format_cards(game.discard)}")
+    top = game.discard[-1]
+    if game.color is not top.color:
+        lines.append(f"color: {game.color.value if game.color else '-'}")
+    lines.append(f"turn: {game.turn}")
+    if game.direction < 0:
+        lines.append("direction: ccw")
+    if game.phase != PLAY:
+        lines.append(f"phase: {game.phase}")
+    if game.pending:
+        lines.append(f"pending: {game.pending}")
+        if game.pending_cards != 1:
+            lines.append(f"stack: {game.pending_cards}")
+    elif game.pending_cards:
+        lines.append(f"stack: {game.pending_cards}")
+    if game.pending_pair:
+        lines.append("pair: yes")
+    if game.wd4_offender is not None:
+        lines.append(f"challengeable: {game.wd4_offender} {'bluff' if game.wd4_bluff else 'fair'}")
+    if game.served:
+        lines.append("served: yes")
+    if game.drawn is not None:
+        lines.append(f"drawn: {game.drawn}")
+    optional = (
+        ("uno", [s for s in range(game.players) if game.called[s]]),
+        ("exposed", sorted(game.exposed)),
+        ("out", [s for s in range(game.players) if game.out[s]]),
+        ("finished", game.finished),
+    )
+    lines += [f"{key}: {_fmt_seats(seats)}" for key, seats in optional if seats]
+    if game.mercy_points:
+        lines.append(f"mercy_points: {game.mercy_points}")
+    if game.reshuffles:
+        lines.append(f"reshuffles: {game.reshuffles}")
+    return "\n".join(lines)

@@ -1,0 +1,224 @@
+"""Rule sets as data: every option of RULES.md, its values and default, and the presets.
+
+A :class:`Rules` is immutable and validated on construction. Its text form is a preset
+name followed by the options that differ from that preset (``house stacking=same``), which
+is also how rooms, positions and the CLI name a rule set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from .errors import RulesError
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rule option: its name, the values it takes and a one-line meaning."""
+
+    name: str
+    default: Any
+    meaning: str
+    choices: tuple[str, ...] = ()
+    low: int = 0
+    high: int = 0
+
+    def parse(self, value: Any) -> Any:
+        """Validate ``value`` (or its text form) and return it in canonical type."""
+        if self.choices:
+            if value in self.choices:
+                return value
+            raise RulesError(f"option {self.name} takes one of {', '.join(self.choices)}; got {value!r}")
+        if isinstance(self.default, bool):
+            if isinstance(value, bool):
+                return value
+            text = str(value).lower()
+            if text in ("on", "true", "yes", "1"):
+                return True
+            if text in ("off", "false", "no", "0"):
+                return False
+            raise RulesError(f"option {self.name} takes on or off; got {value!r}")
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise RulesError(f"option {self.name} takes a whole number; got {value!r}") from None
+        if isinstance(value, bool) or not self.low <= number <= self.high:
+            raise RulesError(f"option {self.name} takes a number from {self.low} to {self.high}; got {value!r}")
+        return number
+
+    def describe(self) -> str:
+        if self.choices:
+            return " | ".join(self.choices)
+        if isinstance(self.default, bool):
+            return "on | off"
+        return f"{self.low}..{self.high}"
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("deck", "classic", "which deck: the 108-card classic deck or the 112-card All Wild deck",
+           choices=("classic", "all_wild")),
+    Option("stacking", "progressive", "penalty cards may be stacked to pass the summed penalty on",
+           choices=("off", "progressive", "same", "mixed")),
+    Option("strict_after_penalty", False,
+           "after a served penalty only the same color may follow: no symbol match, no Wild"),
+    Option("deflect", False,
+           "a Skip or Reverse of the Draw Two's color passes a pending Draw Two penalty on"),
+    Option("pair_beats_wd4", False, "two same-colored Draw Twos played together answer a Wild Draw Four"),
+    Option("multi_play", True, "several cards of one number or symbol may be played together"),
+    Option("pair_single_effect", False, "cards played together act once, not once each"),
+    Option("jump_in", True, "a card identical to the top discard may be played out of turn"),
+    Option("seven_zero", False, "a 0 passes every hand along; a 7 swaps hands with a named player"),
+    Option("misplay_penalty", False, "an illegal play (a failed jump-in too) costs 2 cards"),
+    Option("false_uno_penalty", True, "calling UNO without holding one card costs the UNO penalty"),
+    Option("last_card_no_action", False, "a player may not go out on an action or wild card"),
+    Option("draw_until_playable", False, "a player who draws keeps drawing until a card can be played"),
+    Option("drawn_action_stays", False, "a drawn card may be played at once only if it is a plain number"),
+    Option("forced_play", False, "a drawn card that can be played is played at once"),
+    Option("wd4_rule", "color", "when a Wild Draw Four is legal: no card of the current color, "
+           "or no playable card at all", choices=("color", "any_playable")),
+    Option("challenge", True, "the target of a Wild Draw Four may challenge it"),
+    Option("elimination", False, "the round goes on until one player is left; finishing order ranks"),
+    Option("mercy_limit", 0, "a player holding this many cards is out of the round (0: off)",
+           low=0, high=108),
+    Option("hand_size", 7, "cards dealt to each player", low=1, high=20),
+    Option("target_score", 500, "the score that ends the match", low=1, high=100_000),
+    Option("uno_penalty", 2, "cards drawn for a missed or false UNO call", low=0, high=10),
+    Option("scoring", "winner_takes", "how rounds are scored",
+           choices=("winner_takes", "penalty", "chips")),
+    Option("rounds", 0, "rounds in a chips match (0: until the host ends it)", low=0, high=1000),
+    Option("teams", 0, "number of teams, teammates seated alternately (0: no teams)", low=0, high=5),
+    Option("partner_rotation", False,
+           "4 or 8 players: partners rotate every round so each plays with each (12 / 28 rounds)"),
+)
+OPTION_BY_NAME = {o.name: o for o in OPTIONS}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A validated rule set. Build from a preset with :meth:`preset` or :meth:`parse`."""
+
+    preset_name: str = "house"
+    deck: str = "classic"
+    stacking: str = "progressive"
+    strict_after_penalty: bool = False
+    deflect: bool = False
+    pair_beats_wd4: bool = False
+    multi_play: bool = True
+    pair_single_effect: bool = False
+    jump_in: bool = True
+    seven_zero: bool = False
+    misplay_penalty: bool = False
+    false_uno_penalty: bool = True
+    last_card_no_action: bool = False
+    draw_until_playable: bool = False
+    drawn_action_stays: bool = False
+    forced_play: bool = False
+    wd4_rule: str = "color"
+    challenge: bool = True
+    elimination: bool = False
+    mercy_limit: int = 0
+    hand_size: int = 7
+    target_score: int = 500
+    uno_penalty: int = 2
+    scoring: str = "winner_takes"
+    rounds: int = 0
+    teams: int = 0
+    partner_rotation: bool = False
+
+    def __post_init__(self) -> None:
+        if self.preset_name not in PRESETS_OPTIONS:
+            raise RulesError(f"unknown preset {self.preset_name!r}: expected one of {', '.join(PRESETS_OPTIONS)}")
+        for option in OPTIONS:
+            value = getattr(self, option.name)
+            if option.parse(value) != value or type(option.parse(value)) is not type(value):
+                raise RulesError(f"option {option.name}: bad value {value!r}")
+
+    @classmethod
+    def preset(cls, name: str, **options: Any) -> Rules:
+        """A preset with any options set on top; unknown names and bad values raise."""
+        name = name.replace("_", "-")
+        if name not in PRESETS_OPTIONS:
+            raise RulesError(f"unknown preset {name!r}: expected one of {', '.join(PRESETS_OPTIONS)}")
+        values = dict(PRESETS_OPTIONS[name])
+        for key, value in options.items():
+            option = OPTION_BY_NAME.get(key)
+            if option is None:
+                raise RulesError(f"unknown option {key!r}: expected one of {', '.join(OPTION_BY_NAME)}")
+            values[key] = option.parse(value)
+        return cls(preset_name=name, **values)
+
+    @classmethod
+    def parse(cls, text: str) -> Rules:
+        """``house``, ``party stacking=same jump_in=off``; a bare ``name=value`` list means ``house``."""
+        words = text.split()
+        name = "house"
+        if words and "=" not in words[0]:
+            name = words.pop(0)
+        options: dict[str, str] = {}
+        for word in words:
+            key, sep, value = word.partition("=")
+            if not sep:
+                raise RulesError(f"expected option=value, got {word!r}")
+            options[key] = value
+        return cls.preset(name, **options)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        data = dict(data)
+        return cls.preset(str(data.pop("preset", "house")), **data)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option with its value, plus the preset it was built from."""
+        out: dict[str, Any] = {"preset": self.preset_name}
+        for option in OPTIONS:
+            out[option.name] = getattr(self, option.name)
+        return out
+
+    def changes(self) -> dict[str, Any]:
+        """The options that differ from the preset."""
+        base = PRESETS_OPTIONS[self.preset_name]
+        return {o.name: getattr(self, o.name) for o in OPTIONS if getattr(self, o.name) != base[o.name]}
+
+    def with_options(self, **options: Any) -> Rules:
+        for key, value in options.items():
+            if key not in OPTION_BY_NAME:
+                raise RulesError(f"unknown option {key!r}: expected one of {', '.join(OPTION_BY_NAME)}")
+            options[key] = OPTION_BY_NAME[key].parse(value)
+        return replace(self, **options)
+
+    def __str__(self) -> str:
+        return " ".join([self.preset_name, *(f"{k}={_fmt(v)}" for k, v in self.changes().items())])
+
+    @property
+    def all_wild(self) -> bool:
+        return self.deck == "all_wild"
+
+
+_OFFICIAL = {o.name: o.default for o in OPTIONS} | {
+    "stacking": "off",
+    "multi_play": False,
+    "jump_in": False,
+    "false_uno_penalty": False,
+}
+_HOUSE = _OFFICIAL | {
+    "stacking": "progressive",
+    "multi_play": True,
+    "jump_in": True,
+    "false_uno_penalty": True,
+}
+PRESETS_OPTIONS: dict[str, dict[str, Any]] = {
+    "official": _OFFICIAL,
+    "house": _HOUSE,
+    "party": _HOUSE
+    | {"seven_zero": True, "deflect": True, "pair_beats_wd4": True, "misplay_penalty": True},
+    "all-wild": _OFFICIAL | {"deck": "all_wild"},
+}
+PRESETS: tuple[str, ...] = tuple(PRESETS_OPTIONS)
+assert {f.name for f in fields(Rules)} == {"preset_name", *OPTION_BY_NAME}
