@@ -12,6 +12,7 @@ All Wild deck ``WR``, ``WS``, ``WS2``, ``WD2``, ``WT2``, ``WX``).
 from __future__ import annotations
 
 from enum import Enum
+from typing import ClassVar
 
 from .errors import NotationError
 
@@ -78,7 +79,7 @@ class Card:
 
     __slots__ = ("color", "is_wild", "kind", "number", "penalty", "points", "text")
 
-    _table: dict[str, Card] = {}
+    _table: ClassVar[dict[str, Card]] = {}
 
     color: Color | None
     kind: Kind

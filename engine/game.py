@@ -329,9 +329,9 @@ class Game:
                 return "rules", reason, False
         elif not self.matches_top(first):
             return "rules", f"{first} does not match {self.top} on {self._color_text()}", False
-        if rules.last_card_no_action and len(cards) == len(hand):
-            if any(c.kind not in _PLAIN_NUMBER for c in cards):
-                return "rules", "you may not go out on an action or wild card", False
+        if (rules.last_card_no_action and len(cards) == len(hand)
+                and any(c.kind not in _PLAIN_NUMBER for c in cards)):
+            return "rules", "you may not go out on an action or wild card", False
         return "", "", False
 
     def _check_choices(self, play: Play) -> str:
@@ -371,9 +371,9 @@ class Game:
     def _check_answer(self, cards: tuple[Card, ...]) -> str:
         """Whether ``cards`` may answer the pending penalty (stack or deflect)."""
         rules, top, first = self.rules, self.discard[-1], cards[0]
-        if rules.deflect and len(cards) == 1 and top.kind is Kind.DRAW_TWO:
-            if first.kind in (Kind.SKIP, Kind.REVERSE) and first.color is self.color:
-                return ""
+        if (rules.deflect and len(cards) == 1 and top.kind is Kind.DRAW_TWO
+                and first.kind in (Kind.SKIP, Kind.REVERSE) and first.color is self.color):
+            return ""
         if rules.stacking == "off":
             return "a penalty is pending: draw it" + (" or challenge" if self._challengeable() else "")
         if first.penalty == 0:
@@ -844,7 +844,7 @@ class Game:
         same = sorted(c for c in rest if c.kind is start[0].kind and not c.is_wild)
         groups = {start}
         for card in same:
-            groups |= {g + (card,) for g in groups}
+            groups |= {(*g, card) for g in groups}
         yield from sorted(groups, key=len)
 
     def _answer_groups(self, hand: list[Card]) -> Iterator[tuple[Card, ...]]:
