@@ -1,0 +1,240 @@
+"""The sans-IO connection: bytes in, messages out, messages in, bytes out.
+
+One object per connection, for either end (``role``). It does no I/O: the caller feeds it
+what the socket read (``receive_data``), pulls messages (``next_event``), and writes what
+``send`` returns. The handshake is enforced by a state table (``TRANSITIONS``): which
+message types each side may send in each state, and the state that follows.
+
+    AWAIT_HELLO --hello--> AWAIT_WELCOME --welcome--> READY --bye / fatal error--> CLOSED
+         \\________________ error __________/
+    any state --peer breaks the protocol (fatal)--> ERROR --error frame--> CLOSED
+"""
+
+from __future__ import annotations
+
+import enum
+
+from .errors import LocalProtocolError, ProtocolError, RemoteProtocolError
+from .framing import MAX_FRAME_SIZE, FrameReader, decode_body, encode_frame
+from .messages import (
+    CLIENT,
+    CLIENT_TYPES,
+    SERVER,
+    SERVER_TYPES,
+    SUPPORTED_VERSIONS,
+    Error,
+    Hello,
+    Message,
+    Role,
+    Welcome,
+    decode_message,
+)
+
+
+class State(enum.Enum):
+    AWAIT_HELLO = "await_hello"  # nothing yet: the client must say hello
+    AWAIT_WELCOME = "await_welcome"  # hello sent: the server must welcome or refuse
+    READY = "ready"  # handshake done: requests, replies and events flow
+    ERROR = "error"  # the peer broke the protocol: we may still send one error frame
+    CLOSED = "closed"  # bye or fatal error sent or received: no more traffic
+
+
+class _Sentinel:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+NEED_DATA = _Sentinel("NEED_DATA")  # next_event: no complete frame yet
+CONNECTION_CLOSED = _Sentinel("CONNECTION_CLOSED")  # next_event: the peer closed the stream
+
+A, W, R, E, C = (
+    State.AWAIT_HELLO,
+    State.AWAIT_WELCOME,
+    State.READY,
+    State.ERROR,
+    State.CLOSED,
+)
+
+# (state, sender) -> {message type: next state}. A fatal ``error`` always leads to CLOSED;
+# any other type is refused in that state ("bad_state").
+TRANSITIONS: dict[tuple[State, Role], dict[str, State]] = {
+    (A, CLIENT): {"hello": W, "error": C, "bye": C},
+    (A, SERVER): {"error": C, "bye": C},
+    (W, CLIENT): {"error": C, "bye": C},
+    (W, SERVER): {"welcome": R, "error": C, "bye": C},
+    (R, CLIENT): {t: R for t in CLIENT_TYPES - {"hello"}} | {"bye": C},
+    (R, SERVER): {t: R for t in SERVER_TYPES - {"welcome"}} | {"bye": C},
+    (E, CLIENT): {"error": C},
+    (E, SERVER): {"error": C},
+}
+
+
+class Connection:
+    """One end of a connection. ``role`` is which end *we* are."""
+
+    def __init__(
+        self,
+        role: Role,
+        *,
+        versions: tuple[int, ...] = SUPPORTED_VERSIONS,
+        max_frame_size: int = MAX_FRAME_SIZE,
+    ) -> None:
+        self.role = role
+        self.their_role = SERVER if role is CLIENT else CLIENT
+        self.versions = tuple(versions)
+        self.state = State.AWAIT_HELLO
+        self.version: int | None = None  # agreed in the handshake
+        self.offered: tuple[int, ...] = ()  # the versions the hello offered
+        self.max_frame_size = max_frame_size  # for frames we receive
+        self.peer_max_frame_size = max_frame_size  # for frames we send
+        self._reader = FrameReader(max_frame_size)
+        self._eof = False
+        self._error: RemoteProtocolError | None = None
+
+    # -- receiving ---------------------------------------------------------------------
+
+    def receive_data(self, data: bytes) -> None:
+        """Bytes read from the stream; ``b""`` means the peer closed it."""
+        if self.state is State.CLOSED or self.state is State.ERROR:
+            if not data:
+                return
+            raise LocalProtocolError(f"connection is {self.state.value}: no more data", "bad_state")
+        if self._eof:
+            raise LocalProtocolError("data after end of stream", "bad_state")
+        if data:
+            self._reader.feed(data)
+        else:
+            self._eof = True
+
+    def next_event(self) -> Message | _Sentinel:
+        """The next message, ``NEED_DATA`` or ``CONNECTION_CLOSED``.
+
+        Raises ``RemoteProtocolError`` on bad input; if it is ``fatal`` the connection
+        goes to ERROR (send the error with :meth:`send_error`, then close the stream).
+        """
+        if self.state is State.ERROR:
+            assert self._error is not None
+            raise self._error
+        if self.state is State.CLOSED:
+            return CONNECTION_CLOSED
+        try:
+            body = self._reader.next_body()
+            if body is None:
+                if not self._eof:
+                    return NEED_DATA
+                if self._reader.pending:
+                    raise RemoteProtocolError("stream closed in the middle of a frame", "bad_frame")
+                self.state = State.CLOSED
+                return CONNECTION_CLOSED
+            msg = decode_message(decode_body(body))
+            self._advance(msg, self.their_role, RemoteProtocolError)
+        except RemoteProtocolError as exc:
+            if self.state is not State.READY:
+                exc.fatal = True  # nothing is forgiven during the handshake
+            if exc.fatal:
+                self.state = State.ERROR
+                self._error = exc
+            raise
+        return msg
+
+    # -- sending -----------------------------------------------------------------------
+
+    def send(self, message: Message) -> bytes:
+        """The bytes of one frame holding ``message``, if the state allows it.
+
+        Raises ``LocalProtocolError`` (and sends nothing, changes nothing) otherwise.
+        """
+        if not isinstance(message, Message):
+            raise LocalProtocolError(f"not a message: {type(message).__name__}", "bad_message")
+        before = (self.state, self.version, self.offered)
+        self._advance(message, self.role, LocalProtocolError)
+        try:
+            return encode_frame(message.to_wire(), self.peer_max_frame_size)
+        except LocalProtocolError:
+            self.state, self.version, self.offered = before
+            raise
+
+    def send_error(self, error: ProtocolError | Error) -> bytes:
+        """The bytes of an ``error`` frame for ``error`` (e.g. the RemoteProtocolError
+        ``next_event`` raised). After a fatal one, close the stream."""
+        if isinstance(error, ProtocolError):
+            error = Error(
+                code=error.code,
+                message=error.message[:500],
+                fatal=error.fatal,
+                id=error.id,
+                versions=error.versions,
+            )
+        if self.state is not State.READY and not error.fatal:
+            error = Error(code=error.code, message=error.message, fatal=True, id=error.id,
+                          versions=error.versions)
+        return self.send(error)
+
+    def hello(self, name: str, client: str | None = None) -> bytes:
+        """The client's hello, offering every version we speak."""
+        return self.send(Hello(versions=self.versions, name=name, client=client))
+
+    def welcome(self, server: str, heartbeat: int = 15) -> bytes:
+        """The server's welcome, choosing the newest version both sides speak."""
+        common = set(self.offered) & set(self.versions)
+        if self.state is not State.AWAIT_WELCOME or not common:
+            raise LocalProtocolError("welcome answers a hello with a common version", "bad_state")
+        return self.send(
+            Welcome(
+                version=max(common),
+                server=server,
+                max_frame=self.max_frame_size,
+                heartbeat=heartbeat,
+            )
+        )
+
+    # -- the state table ---------------------------------------------------------------
+
+    def _advance(self, msg: Message, sender: Role, fault: type[ProtocolError]) -> None:
+        """Check ``msg`` against the table and move to the next state, or raise."""
+        allowed = TRANSITIONS.get((self.state, sender), {})
+        target = allowed.get(msg.TYPE)
+        if target is None:
+            who = "we" if fault is LocalProtocolError else "the peer"
+            raise fault(
+                f"{who} ({sender.value}) may not send {msg.TYPE} in state {self.state.value}",
+                "bad_state",
+                id=getattr(msg, "id", None),
+            )
+        if msg.TYPE == "hello":
+            self._on_hello(msg, fault)  # type: ignore[arg-type]
+        elif msg.TYPE == "welcome":
+            self._on_welcome(msg, fault)  # type: ignore[arg-type]
+        elif msg.TYPE == "error" and msg.fatal:  # type: ignore[attr-defined]
+            target = State.CLOSED
+        self.state = target
+
+    def _on_hello(self, msg: Hello, fault: type[ProtocolError]) -> None:
+        self.offered = msg.versions
+        if self.role is SERVER and not set(msg.versions) & set(self.versions):
+            spoken = ", ".join(map(str, self.versions))
+            raise fault(
+                f"this server speaks protocol version {spoken}; the client offered "
+                f"{', '.join(map(str, msg.versions))}",
+                "unsupported_version",
+                fatal=True,
+                versions=self.versions,
+            )
+
+    def _on_welcome(self, msg: Welcome, fault: type[ProtocolError]) -> None:
+        offered = self.versions if self.role is CLIENT else self.offered
+        if msg.version not in offered:
+            raise fault(
+                f"welcome chose version {msg.version}, which was not offered",
+                "unsupported_version",
+                fatal=True,
+            )
+        self.version = msg.version
+        if self.role is CLIENT:
+            self.peer_max_frame_size = min(self.peer_max_frame_size, msg.max_frame)
+
+    def __repr__(self) -> str:
+        return f"<Connection {self.role.value} {self.state.value} v{self.version}>"
