@@ -40,8 +40,9 @@ def _int(key: str, text: str) -> int:
 def parse_position(text: str) -> Game:
     """Build a game from a position; raise NotationError naming the faulty line."""
     fields: dict[str, str] = {}
-    for raw in text.replace(";", "\n").splitlines():
-        line = raw.split("#", 1)[0].strip()
+    lines = [part for raw in text.splitlines() for part in raw.split("#", 1)[0].split(";")]
+    for raw in lines:
+        line = raw.strip()
         if not line:
             continue
         key, sep, value = line.partition(":")

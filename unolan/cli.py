@@ -1,25 +1,55 @@
-"""The ``uno`` command: one entry point, a subcommand per job."""
+"""The ``uno`` command: one entry point, a subcommand per job.
+
+Each part of the project registers its own subcommands (``add_parser``); this module
+only gathers them, so it is the one place allowed to import both server and client.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 
 from unolan import __version__
 
+# Modules that register subcommands, in the order --help lists them. A part that is not
+# installed yet (or fails to import) is left out rather than breaking every command.
+COMMAND_MODULES = (
+    "unolan.client.tui.cli",
+    "unolan.server.cli",
+    "unolan.client.cli",
+    "unolan.rules_cli",
+)
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="uno", description="UNO over the LAN from the terminal.")
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="uno",
+        description="UNO over the LAN from the terminal. 'uno COMMAND --help' for each command.",
+    )
     parser.add_argument("--version", action="version", version=f"unolan {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    from unolan import rules_cli
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name is None or not name.startswith(exc.name):
+                raise
+            continue
+        module.add_parser(sub)
+    return parser
 
-    rules_cli.add_parser(sub)
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
-    return int(args.run(args) or 0)
+    try:
+        return int(args.run(args) or 0)
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":
