@@ -30,6 +30,7 @@ _DRAW_LIKE = (Kind.DRAW_TWO, Kind.WILD_DRAW_TWO)
 _PLAIN_NUMBER = frozenset(Kind(str(n)) for n in range(10))
 
 
+_FAULT_CODES = {"rules": "misplay", "turn": "not_your_turn", "false_uno": "false_uno"}  # else "bad_play"
 class Game:
     """One match. Build with ``Game(rules, players, seed)``; the first round is dealt."""
 
@@ -277,7 +278,7 @@ class Game:
             self._give(action.seat, penalty, "misplay", events)
             return
         if fault:
-            raise self._illegal(action, reason, "misplay" if fault == "rules" else "bad_play")
+            raise self._illegal(action, reason, _FAULT_CODES.get(fault, "bad_play"))
         seat = action.seat
         self.exposed.clear()
         if jump:
@@ -289,7 +290,7 @@ class Game:
     # -- validating a play ---------------------------------------------------------
 
     def _check_play(self, play: Play) -> tuple[str, str, bool]:
-        """("", "", jump) when legal; ("rules" | "form", reason, jump) when not.
+        """("", "", jump) when legal; (fault, reason, jump) when not, fault one of _FAULT_CODES.
 
         A "rules" fault is a play of cards the player holds that the rules refuse (it may
         cost the misplay penalty); a "form" fault is a malformed or impossible action.
@@ -321,6 +322,8 @@ class Game:
         if self.phase == COLOR:
             return "form", "name the color first", False
         if self.phase == DRAWN:
+        if play.uno and not rules.false_uno_penalty and len(hand) - len(cards) != 1:
+            return "false_uno", "UNO may ride only on a play that leaves one card", False
             if len(cards) != 1 or first is not self.drawn:
                 return "rules", f"after drawing only the drawn card {self.drawn} may be played", False
         elif self.pending:
@@ -358,7 +361,7 @@ class Game:
 
     def _check_jump(self, play: Play) -> tuple[str, str, bool]:
         if not self.rules.jump_in or self.rules.all_wild:
-            return "form", f"it is seat {self.turn}'s turn", False
+            return "turn", f"it is seat {self.turn}'s turn", False
         if self.phase not in (PLAY, DRAWN):
             return "form", "no jump-in now", False
         if self.pending:

@@ -1,0 +1,133 @@
+"""Benchmark the rules engine: full rounds per second of random legal play.
+
+One process, 4 players (``--players``), for the presets ``official``, ``house`` and
+``party`` (``--presets``). Every round is played from the deal to its end by the same
+random policy for every preset:
+
+* if the seat in turn has any legal play (a ``Play`` action), pick one uniformly;
+* otherwise pick uniformly among its remaining turn actions (draw, pass, challenge,
+  name a color);
+* UNO calls, catches and jump-ins by other seats are never taken.
+
+This is comparable to RLCard's random agent, which picks uniformly among RLCard's
+legal actions: RLCard offers "draw" only when no card can be played, so its agent, like
+this policy, never draws while it holds a playable card.
+
+With ``--vs-rlcard`` (needs the optional extra ``bench``, i.e. ``rlcard``) the same run
+also times ``rlcard.games.uno.game.UnoGame`` with the same number of players, driven
+directly (``init_game()``, then ``step(random legal action)`` until ``is_over()``), and
+prints games per second for each and the ratios ours / RLCard's.
+
+Example::
+
+    python bench/engine.py --seconds 5 --vs-rlcard
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from unolan.engine import Deal, Game, Play, Rules
+
+
+def play_round(game: Game, rng: random.Random) -> int:
+    """Play the current round to its end with the policy above; return the action count."""
+    actions = 0
+    choice = rng.choice
+    while game.phase == "play" or game.phase == "drawn" or game.phase == "color":
+        legal = game.legal_actions(game.turn)
+        plays = [a for a in legal if type(a) is Play]
+        action = choice(plays) if plays else choice([a for a in legal if a.seat == game.turn])
+        game.apply(action)
+        actions += 1
+    return actions
+
+
+def bench_engine(preset: str, players: int, seconds: float, seed: int) -> tuple[int, int, float]:
+    """Rounds played, actions taken and time spent, starting a fresh match per round."""
+    rules = Rules.preset(preset)
+    rng = random.Random(seed)
+    rounds = actions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    game_seed = seed
+    while True:
+        game = Game(rules, players, game_seed)
+        game_seed += 1
+        actions += play_round(game, rng)
+        rounds += 1
+        # A new match per round keeps dealing cost in; also play on after a Deal now and then.
+        if game.phase == "round_over" and rounds % 2:
+            game.apply(Deal(game.turn))
+            actions += 1 + play_round(game, rng)
+            rounds += 1
+        if time.perf_counter() >= deadline:
+            break
+    return rounds, actions, time.perf_counter() - start
+
+
+def bench_rlcard(players: int, seconds: float, seed: int) -> tuple[int, int, float]:
+    import numpy
+    from rlcard.games.uno.game import UnoGame
+
+    game = UnoGame(num_players=players)
+    game.np_random = numpy.random.RandomState(seed)
+    rng = random.Random(seed)
+    games = actions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        game.init_game()
+        while not game.is_over():
+            game.step(rng.choice(game.get_legal_actions()))
+            actions += 1
+        games += 1
+        if time.perf_counter() >= deadline:
+            break
+    return games, actions, time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog="See the module docstring for the policy.")
+    parser.add_argument("--presets", default="official,house,party",
+                        help="comma-separated presets to time (default: %(default)s)")
+    parser.add_argument("--players", type=int, default=4, help="players per game (default: 4)")
+    parser.add_argument("--seconds", type=float, default=3.0,
+                        help="wall time per measurement (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the policy and the deals")
+    parser.add_argument("--vs-rlcard", action="store_true",
+                        help="also time RLCard's UnoGame and print the ratios")
+    parser.add_argument("--profile", metavar="PRESET",
+                        help="run cProfile on PRESET instead and print the top functions")
+    args = parser.parse_args(argv)
+
+    if args.profile:
+        import cProfile
+        import pstats
+
+        profiler = cProfile.Profile()
+        profiler.runcall(bench_engine, args.profile, args.players, args.seconds, args.seed)
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+        return
+
+    results: dict[str, float] = {}
+    for preset in args.presets.split(","):
+        rounds, actions, spent = bench_engine(preset, args.players, args.seconds, args.seed)
+        results[preset] = rounds / spent
+        print(f"unolan {preset:9} {rounds / spent:9.0f} rounds/s  "
+              f"{actions / rounds:5.1f} actions/round  ({rounds} rounds in {spent:.2f} s)")
+    if args.vs_rlcard:
+        games, actions, spent = bench_rlcard(args.players, args.seconds, args.seed)
+        theirs = games / spent
+        print(f"rlcard    UnoGame   {theirs:9.0f} games/s   "
+              f"{actions / games:5.1f} actions/game   ({games} games in {spent:.2f} s)")
+        for preset, ours in results.items():
+            print(f"ratio {preset:9} {ours / theirs:5.2f}x RLCard")
+
+
+if __name__ == "__main__":
+    main()
