@@ -28,9 +28,9 @@ _REVERSES = (Kind.REVERSE, Kind.WILD_REVERSE)
 _TARGETED = (Kind.WILD_TARGETED_DRAW_TWO, Kind.WILD_FORCED_SWAP)
 _DRAW_LIKE = (Kind.DRAW_TWO, Kind.WILD_DRAW_TWO)
 _PLAIN_NUMBER = frozenset(Kind(str(n)) for n in range(10))
-
-
 _FAULT_CODES = {"rules": "misplay", "turn": "not_your_turn", "false_uno": "false_uno"}  # else "bad_play"
+
+
 class Game:
     """One match. Build with ``Game(rules, players, seed)``; the first round is dealt."""
 
@@ -317,13 +317,13 @@ class Game:
         fault = self._check_choices(play)
         if fault:
             return "form", fault, False
+        if play.uno and not rules.false_uno_penalty and len(hand) - len(cards) != 1:
+            return "false_uno", "UNO may ride only on a play that leaves one card", False
         if seat != self.turn:
             return self._check_jump(play)
         if self.phase == COLOR:
             return "form", "name the color first", False
         if self.phase == DRAWN:
-        if play.uno and not rules.false_uno_penalty and len(hand) - len(cards) != 1:
-            return "false_uno", "UNO may ride only on a play that leaves one card", False
             if len(cards) != 1 or first is not self.drawn:
                 return "rules", f"after drawing only the drawn card {self.drawn} may be played", False
         elif self.pending:
