@@ -70,6 +70,8 @@ TRANSITIONS: dict[tuple[State, Role], dict[str, State]] = {
     (E, CLIENT): {"error": C},
     (E, SERVER): {"error": C},
 }
+_NOTHING: dict[str, State] = {}
+_SPECIAL = frozenset({"hello", "welcome", "error"})  # types with more to check than the table
 
 
 class Connection:
@@ -85,6 +87,9 @@ class Connection:
         self.role = role
         self.their_role = SERVER if role is CLIENT else CLIENT
         self.versions = tuple(versions)
+        self._state = State.AWAIT_HELLO
+        self._can_send: dict[str, State] = _NOTHING
+        self._can_receive: dict[str, State] = _NOTHING
         self.state = State.AWAIT_HELLO
         self.version: int | None = None  # agreed in the handshake
         self.offered: tuple[int, ...] = ()  # the versions the hello offered
@@ -94,11 +99,22 @@ class Connection:
         self._eof = False
         self._error: RemoteProtocolError | None = None
 
+    @property
+    def state(self) -> State:
+        return self._state
+
+    @state.setter
+    def state(self, state: State) -> None:
+        # Look the table up once per state change, not per message (enum hashing is slow).
+        self._state = state
+        self._can_send = TRANSITIONS.get((state, self.role), _NOTHING)
+        self._can_receive = TRANSITIONS.get((state, self.their_role), _NOTHING)
+
     # -- receiving ---------------------------------------------------------------------
 
     def receive_data(self, data: bytes) -> None:
         """Bytes read from the stream; ``b""`` means the peer closed it."""
-        if self.state is State.CLOSED or self.state is State.ERROR:
+        if self._state is State.CLOSED or self._state is State.ERROR:
             if not data:
                 return
             raise LocalProtocolError(f"connection is {self.state.value}: no more data", "bad_state")
@@ -115,10 +131,11 @@ class Connection:
         Raises ``RemoteProtocolError`` on bad input; if it is ``fatal`` the connection
         goes to ERROR (send the error with :meth:`send_error`, then close the stream).
         """
-        if self.state is State.ERROR:
+        state = self._state
+        if state is State.ERROR:
             assert self._error is not None
             raise self._error
-        if self.state is State.CLOSED:
+        if state is State.CLOSED:
             return CONNECTION_CLOSED
         try:
             body = self._reader.next_body()
@@ -195,22 +212,25 @@ class Connection:
 
     def _advance(self, msg: Message, sender: Role, fault: type[ProtocolError]) -> None:
         """Check ``msg`` against the table and move to the next state, or raise."""
-        allowed = TRANSITIONS.get((self.state, sender), {})
-        target = allowed.get(msg.TYPE)
+        type_name = msg.TYPE
+        ours = fault is LocalProtocolError
+        target = (self._can_send if ours else self._can_receive).get(type_name)
         if target is None:
-            who = "we" if fault is LocalProtocolError else "the peer"
+            who = "we" if ours else "the peer"
             raise fault(
-                f"{who} ({sender.value}) may not send {msg.TYPE} in state {self.state.value}",
+                f"{who} ({sender.value}) may not send {type_name} in state {self.state.value}",
                 "bad_state",
                 id=getattr(msg, "id", None),
             )
-        if msg.TYPE == "hello":
-            self._on_hello(msg, fault)  # type: ignore[arg-type]
-        elif msg.TYPE == "welcome":
-            self._on_welcome(msg, fault)  # type: ignore[arg-type]
-        elif msg.TYPE == "error" and msg.fatal:  # type: ignore[attr-defined]
-            target = State.CLOSED
-        self.state = target
+        if type_name in _SPECIAL:
+            if type_name == "hello":
+                self._on_hello(msg, fault)  # type: ignore[arg-type]
+            elif type_name == "welcome":
+                self._on_welcome(msg, fault)  # type: ignore[arg-type]
+            elif msg.fatal:  # type: ignore[attr-defined]
+                target = State.CLOSED
+        if target is not self._state:
+            self.state = target
 
     def _on_hello(self, msg: Hello, fault: type[ProtocolError]) -> None:
         self.offered = msg.versions

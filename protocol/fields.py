@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from unolan.engine.cards import Card
+from unolan.engine.cards import ALL_CARDS, Card
 
 Checker = Callable[[Any], Any]
 
@@ -47,8 +47,14 @@ class FrozenDict(dict):  # type: ignore[type-arg]
 EMPTY_MAP = FrozenDict()
 
 
-def integer(low: int, high: int) -> Checker:
-    def check(value: Any) -> int:
+def integer(low: int, high: int, null: bool = False) -> Checker:
+    """An int in ``low..high`` (``null``: or None)."""
+
+    def check(value: Any) -> int | None:
+        if type(value) is int and low <= value <= high:
+            return value
+        if value is None and null:
+            return None
         if type(value) is not int:
             raise ValueError(f"expected an integer, got {type(value).__name__}")
         if not low <= value <= high:
@@ -64,11 +70,22 @@ def boolean(value: Any) -> bool:
     return value
 
 
-def text(low: int, high: int, pattern: str | None = None, printable: bool = True) -> Checker:
-    """A string of ``low..high`` characters, printable (no control characters)."""
+def text(
+    low: int,
+    high: int,
+    pattern: str | None = None,
+    printable: bool = True,
+    known: tuple[str, ...] = (),
+) -> Checker:
+    """A string of ``low..high`` characters, printable (no control characters).
+
+    ``known`` values skip the checks (a fast path for the common, valid case)."""
     regex = re.compile(pattern) if pattern else None
+    fast = frozenset(known)
 
     def check(value: Any) -> str:
+        if type(value) is str and value in fast:
+            return value
         if type(value) is not str:
             raise ValueError(f"expected a string, got {type(value).__name__}")
         if not low <= len(value) <= high:
@@ -82,10 +99,12 @@ def text(low: int, high: int, pattern: str | None = None, printable: bool = True
     return check
 
 
-def choice(*values: str) -> Checker:
+def choice(*values: str, null: bool = False) -> Checker:
     allowed = frozenset(values)
 
-    def check(value: Any) -> str:
+    def check(value: Any) -> str | None:
+        if value is None and null:
+            return None
         if type(value) is not str or value not in allowed:
             raise ValueError(f"expected one of {', '.join(values)}, got {_short(value)}")
         return value
@@ -111,23 +130,83 @@ def array(inner: Checker, low: int = 0, high: int = MAX_CARDS) -> Checker:
     return check
 
 
+# Every card's canonical text, from the engine's table: the fast path for ``card``.
+CARD_TEXTS = frozenset(c.text for c in ALL_CARDS)
+
+
 def card(value: Any) -> str:
     """A card in engine notation, canonical spelling only (``R5``, not ``r5``)."""
-    if type(value) is str and len(value) <= 4:
-        try:
-            if Card.parse(value).text == value:
-                return value
-        except ValueError:
-            pass
+    if type(value) is str and (value in CARD_TEXTS or _parses(value)):
+        return value
     raise ValueError(f"not a card: {_short(value)}")
 
 
+def _parses(value: str) -> bool:
+    try:
+        return len(value) <= 4 and Card.parse(value).text == value
+    except ValueError:
+        return False
+
+
 def cards(low: int = 0, high: int = MAX_CARDS) -> Checker:
-    return array(card, low, high)
+    """An array of cards (a whole hand is checked in one set operation)."""
+    slow = array(card, low, high)
+
+    def check(value: Any) -> tuple[str, ...]:
+        kind = type(value)
+        if (kind is tuple or kind is list) and low <= len(value) <= high:
+            # Only a str equals a str: no other type the decoder builds can slip through.
+            try:
+                if CARD_TEXTS.issuperset(value):
+                    return value if kind is tuple else tuple(value)
+            except TypeError:  # an unhashable item
+                pass
+        return slow(value)
+
+    return check
+
+
+def integers(low: int, high: int, min_len: int = 0, max_len: int = MAX_SEATS) -> Checker:
+    """An array of integers in ``low..high`` (checked with builtins, no Python loop)."""
+    slow = array(integer(low, high), min_len, max_len)
+
+    def check(value: Any) -> tuple[int, ...]:
+        kind = type(value)
+        if (
+            (kind is tuple or kind is list)
+            and min_len <= len(value) <= max_len
+            and (not value or (set(map(type, value)) == _INT and low <= min(value) and max(value) <= high))
+        ):
+            return value if kind is tuple else tuple(value)
+        return slow(value)
+
+    return check
+
+
+def booleans(min_len: int = 0, max_len: int = MAX_SEATS) -> Checker:
+    slow = array(boolean, min_len, max_len)
+
+    def check(value: Any) -> tuple[bool, ...]:
+        kind = type(value)
+        if (
+            (kind is tuple or kind is list)
+            and min_len <= len(value) <= max_len
+            and (not value or set(map(type, value)) == _BOOL)
+        ):
+            return value if kind is tuple else tuple(value)
+        return slow(value)
+
+    return check
+
+
+_INT = {int}
+_BOOL = {bool}
 
 
 color = choice("R", "Y", "G", "B")
+color_or_null = choice("R", "Y", "G", "B", null=True)
 seat = integer(0, MAX_SEATS - 1)
+seat_or_null = integer(0, MAX_SEATS - 1, null=True)
 seq = integer(0, MAX_SEQ)
 request_id = integer(0, MAX_ID)
 count = integer(0, 10_000)
@@ -150,18 +229,31 @@ def primitive(value: Any) -> Any:
     raise ValueError(f"expected a scalar, got {type(value).__name__}")
 
 
+_SCALARS = frozenset({type(None), bool, int, float, str})
+
+
 def scalar_map(high: int = 64) -> Checker:
-    """A map of short string keys to scalars (rule options)."""
+    """A map of short string keys to scalars (rule options).
+
+    The same rules map comes with every snapshot of a room, so the last map accepted is
+    remembered: an equal map of scalars needs no key-by-key check."""
     key = text(1, 40)
+    last: list[Any] = [EMPTY_MAP]
 
     def check(value: Any) -> FrozenDict:
-        if type(value) is not dict and type(value) is not FrozenDict:
-            raise ValueError(f"expected a map, got {type(value).__name__}")
+        kind = type(value)
+        if kind is not dict and kind is not FrozenDict:
+            raise ValueError(f"expected a map, got {kind.__name__}")
+        if value == last[0] and _SCALARS.issuperset(map(type, value.values())):
+            return value if kind is FrozenDict else FrozenDict(value)
         if len(value) > high:
             raise ValueError(f"expected at most {high} entries")
-        return FrozenDict({key(k): primitive(v) for k, v in value.items()})
+        frozen = FrozenDict({key(k): primitive(v) for k, v in value.items()})
+        last[0] = frozen
+        return frozen
 
     return check
+
 
 
 def freeze(value: Any, depth: int = MAX_DEPTH) -> Any:

@@ -39,7 +39,7 @@ def encode_frame(data: dict[str, Any], max_size: int = MAX_FRAME_SIZE) -> bytes:
     return HEADER.pack(len(body)) + body
 
 
-def decode_body(body: bytes) -> Any:
+def decode_body(body: bytes | memoryview) -> Any:
     """Unpack one frame body within the limits; any failure is the peer's fault."""
     try:
         return msgpack.unpackb(
@@ -59,44 +59,55 @@ def decode_body(body: bytes) -> Any:
 
 
 class FrameReader:
-    """Buffers incoming bytes and cuts them into frame bodies."""
+    """Buffers incoming bytes and cuts them into frame bodies.
 
-    __slots__ = ("_buffer", "_start", "max_size")
+    The common case, a read holding whole frames, is served from the bytes as they came
+    (no copy into a buffer); only a partial frame is kept in a ``bytearray``."""
+
+    __slots__ = ("_buffer", "_data", "_start", "max_size")
 
     def __init__(self, max_size: int = MAX_FRAME_SIZE) -> None:
         self.max_size = max_size
         self._buffer = bytearray()
+        self._data: bytes | bytearray = b""  # what next_body reads from
         self._start = 0
 
     def feed(self, data: bytes) -> None:
-        self._buffer += data
+        if self._start == len(self._data):  # everything so far consumed
+            self._data, self._start = bytes(data), 0
+        else:
+            if self._data is not self._buffer:
+                self._buffer[:] = self._data[self._start :]
+                self._data, self._start = self._buffer, 0
+            self._buffer += data
 
     @property
     def pending(self) -> int:
         """Bytes received but not yet returned as a frame."""
-        return len(self._buffer) - self._start
+        return len(self._data) - self._start
 
-    def next_body(self) -> bytes | None:
-        """The next complete frame body, or ``None`` until more bytes arrive."""
-        buffer, start = self._buffer, self._start
-        if len(buffer) - start < 4:
+    def next_body(self) -> memoryview | None:
+        """The next complete frame body, or ``None`` until more bytes arrive.
+
+        The view is valid until the next ``feed``."""
+        data, start = self._data, self._start
+        if len(data) - start < 4:
             return None
-        (length,) = HEADER.unpack_from(buffer, start)
+        (length,) = HEADER.unpack_from(data, start)
         if length > self.max_size:
             raise RemoteProtocolError(
                 f"frame of {length} bytes declared; the limit is {self.max_size}",
                 "frame_too_large",
             )
         end = start + 4 + length
-        if len(buffer) < end:
+        if len(data) < end:
             return None
-        body = bytes(buffer[start + 4 : end])
-        if end == len(buffer):
-            buffer.clear()
-            self._start = 0
-        elif end > self.max_size:
-            del buffer[:end]
-            self._start = 0
+        if data is self._buffer:  # a view would pin the bytearray's size: copy
+            body: memoryview = memoryview(bytes(data[start + 4 : end]))
+            if end == len(data):
+                data.clear()  # type: ignore[union-attr]
+                self._data, end = b"", 0
         else:
-            self._start = end
+            body = memoryview(data)[start + 4 : end]
+        self._start = end
         return body

@@ -36,6 +36,7 @@ PROTOCOL_VERSION = 1
 SUPPORTED_VERSIONS: tuple[int, ...] = (1,)
 
 MESSAGE_TYPES: dict[str, type[Message]] = {}
+_REQUIRED: Any = object()  # marks a field with no default (and a key not in a map)
 
 
 def req(check: Checker) -> Any:
@@ -62,12 +63,16 @@ def message(type_name: str, senders: Role | frozenset[Role]) -> Callable[[M], M]
         cls.SENDERS = senders if isinstance(senders, frozenset) else frozenset([senders])
         fields = dataclasses.fields(cls)
         cls.CHECKS = tuple((fl.name, fl.metadata["check"]) for fl in fields)
-        cls.REQUIRED = tuple(
-            fl.name
+        cls.FIELDS = tuple(
+            (
+                fl.name,
+                fl.metadata["check"],
+                _REQUIRED if fl.default is dataclasses.MISSING else fl.default,
+            )
             for fl in fields
-            if fl.default is dataclasses.MISSING and fl.default_factory is dataclasses.MISSING
         )
-        cls.OMIT_NONE = frozenset(fl.name for fl in fields if fl.default is None)
+        cls.WIRE = tuple((fl.name, fl.default is None) for fl in fields)
+        cls.WIRE_NAMES = frozenset(["type", *(fl.name for fl in fields)])
         MESSAGE_TYPES[type_name] = cls
         return cls
 
@@ -81,8 +86,9 @@ class Message:
     TYPE: ClassVar[str] = ""
     SENDERS: ClassVar[frozenset[Role]] = frozenset()
     CHECKS: ClassVar[tuple[tuple[str, Checker], ...]] = ()
-    REQUIRED: ClassVar[tuple[str, ...]] = ()
-    OMIT_NONE: ClassVar[frozenset[str]] = frozenset()
+    FIELDS: ClassVar[tuple[tuple[str, Checker, Any], ...]] = ()  # name, check, default
+    WIRE: ClassVar[tuple[tuple[str, bool], ...]] = ()  # name, left out when None
+    WIRE_NAMES: ClassVar[frozenset[str]] = frozenset()
 
     def __post_init__(self) -> None:
         setattr_ = object.__setattr__
@@ -109,38 +115,50 @@ class Message:
     def to_wire(self) -> dict[str, Any]:
         """The map that goes on the wire."""
         out: dict[str, Any] = {"type": self.TYPE}
-        omit = self.OMIT_NONE
-        for name, _ in self.CHECKS:
+        for name, omit_none in self.WIRE:
             value = getattr(self, name)
-            if value is None and name in omit:
-                continue
-            out[name] = value
+            if value is not None or not omit_none:
+                out[name] = value
         return out
 
     @classmethod
     def from_wire(cls, data: dict[str, Any]) -> Message:
-        """Build from a decoded map (its ``type`` already matched); ``RemoteProtocolError``."""
-        kwargs = {}
-        for name, _ in cls.CHECKS:
-            if name in data:
-                kwargs[name] = data[name]
-        for name in cls.REQUIRED:
-            if name not in kwargs:
-                raise RemoteProtocolError(
-                    f"{cls.TYPE}: missing field {name}", "bad_message", id=_wire_id(data)
-                )
-        if len(kwargs) + 1 != len(data):
-            _check_unknown_fields(cls.TYPE, data, kwargs)
+        """Build from a decoded map (its ``type`` already matched); ``RemoteProtocolError``.
+
+        The same checks as construction, without going through ``__init__`` (this is the
+        hot path of every client and of the server)."""
+        msg = object.__new__(cls)
+        setattr_ = object.__setattr__
+        get = data.get
+        present = 1  # "type"
+        name = ""
         try:
-            return cls(**kwargs)
-        except LocalProtocolError as exc:
-            raise RemoteProtocolError(exc.message, exc.code, id=_wire_id(data)) from None
+            for name, check, default in cls.FIELDS:
+                value = get(name, _REQUIRED)
+                if value is _REQUIRED:
+                    if default is _REQUIRED:
+                        raise ValueError("missing")
+                    setattr_(msg, name, default)
+                else:
+                    present += 1
+                    setattr_(msg, name, check(value))
+            name = ""
+            msg._check()
+        except ValueError as exc:
+            where = f"{cls.TYPE}.{name}" if name else cls.TYPE
+            raise RemoteProtocolError(
+                f"{where}: {exc}", "bad_message", id=_wire_id(data)
+            ) from None
+        if present != len(data):
+            _check_unknown_fields(cls.TYPE, data)
+        return msg
 
 
-def _check_unknown_fields(type_name: str, data: dict[str, Any], known: dict[str, Any]) -> None:
+def _check_unknown_fields(type_name: str, data: dict[str, Any]) -> None:
     """Unknown fields are ignored, but must still be sane: string keys, bounded nesting."""
+    known = MESSAGE_TYPES[type_name].WIRE_NAMES
     for key, value in data.items():
-        if key == "type" or key in known:
+        if key in known:
             continue
         if type(key) is not str:
             raise RemoteProtocolError(f"{type_name}: map keys must be strings", "bad_message")
@@ -455,7 +473,7 @@ class Event(Message):
     """One room event; ``seq`` goes up by one per event in the room."""
 
     seq: int = req(f.seq)
-    kind: str = req(f.text(1, 32, r"[a-z][a-z0-9_]*"))
+    kind: str = req(f.text(1, 32, r"[a-z][a-z0-9_]*", known=tuple(ev.EVENT_KINDS)))
     data: FrozenDict = opt(lambda value: value, f.EMPTY_MAP)
 
     def _check(self) -> None:
