@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+from . import schedule
 from .actions import Action, CallUno, Catch, Challenge, ChooseColor, Deal, Draw, Pass, Play
 from .cards import COLORS, Card, Color, Kind, all_wild_deck, classic_deck
 from .errors import IllegalAction
@@ -27,6 +28,7 @@ _SKIPS = {Kind.SKIP: 1, Kind.WILD_SKIP: 1, Kind.WILD_SKIP_TWO: 2}
 _REVERSES = (Kind.REVERSE, Kind.WILD_REVERSE)
 _TARGETED = (Kind.WILD_TARGETED_DRAW_TWO, Kind.WILD_FORCED_SWAP)
 _DRAW_LIKE = (Kind.DRAW_TWO, Kind.WILD_DRAW_TWO)
+_DEFLECTABLE = (Kind.DRAW_TWO, Kind.SKIP, Kind.REVERSE)  # top cards of a pending Draw Two penalty
 _PLAIN_NUMBER = frozenset(Kind(str(n)) for n in range(10))
 _FAULT_CODES = {"rules": "misplay", "turn": "not_your_turn", "false_uno": "false_uno"}  # else "bad_play"
 
@@ -68,6 +70,7 @@ class Game:
         self.rules = rules or Rules()
         self.players = players
         self.seed = seed
+        check_table(self.rules, players)
         units = self.rules.teams if self.rules.teams else players
         self.scores = [0] * units
         self.results = []
@@ -92,7 +95,9 @@ class Game:
         return self.phase == MATCH_OVER
 
     def team_of(self, seat: int) -> int:
-        """The scoring unit of a seat: its team (seated alternately) or itself."""
+        """A seat's team this round: seated alternately, rotating partners, or itself alone."""
+        if self.rules.partner_rotation:
+            return schedule.team_of(seat, max(self.round, 1), self.players)
         return seat % self.rules.teams if self.rules.teams else seat
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
@@ -308,7 +313,7 @@ class Game:
                 return "form", f"you do not hold {card}" + (" twice" if hand.count(card) else ""), False
         first = cards[0]
         if len(cards) > 1:
-            if not rules.multi_play or rules.all_wild:
+            if rules.all_wild or not (rules.multi_play or self._pair_on_four(cards)):
                 return "form", "playing several cards at once is off", False
             if any(c.is_wild for c in cards):
                 return "rules", "wild cards cannot be played together", False
@@ -320,7 +325,10 @@ class Game:
         if play.uno and not rules.false_uno_penalty and len(hand) - len(cards) != 1:
             return "false_uno", "UNO may ride only on a play that leaves one card", False
         if seat != self.turn:
-            return self._check_jump(play)
+            fault, reason, jump = self._check_jump(play)
+            if not fault and rules.last_card_no_action and _action_out(hand, cards):
+                return "rules", "you may not go out on an action or wild card", False
+            return fault, reason, jump
         if self.phase == COLOR:
             return "form", "name the color first", False
         if self.phase == DRAWN:
@@ -332,8 +340,7 @@ class Game:
                 return "rules", reason, False
         elif not self.matches_top(first):
             return "rules", f"{first} does not match {self.top} on {self._color_text()}", False
-        if (rules.last_card_no_action and len(cards) == len(hand)
-                and any(c.kind not in _PLAIN_NUMBER for c in cards)):
+        if rules.last_card_no_action and _action_out(hand, cards):
             return "rules", "you may not go out on an action or wild card", False
         return "", "", False
 
@@ -352,7 +359,9 @@ class Game:
         wants_target = first.kind in _TARGETED or (self.rules.seven_zero and first.kind is Kind.N7)
         if wants_target:
             if target is None:
-                return f"{first} needs a target seat"
+                swap_out = first.kind is not Kind.WILD_TARGETED_DRAW_TWO and \
+                    len(cards) == len(self.hands[play.seat])
+                return "" if swap_out else f"{first} needs a target seat"  # going out: no swap
             if not 0 <= target < self.players or target == play.seat or self.out[target]:
                 return f"seat {target} cannot be the target"
         elif target is not None:
@@ -374,15 +383,20 @@ class Game:
     def _check_answer(self, cards: tuple[Card, ...]) -> str:
         """Whether ``cards`` may answer the pending penalty (stack or deflect)."""
         rules, top, first = self.rules, self.discard[-1], cards[0]
-        if (rules.deflect and len(cards) == 1 and top.kind is Kind.DRAW_TWO
+        # A pending penalty under a Skip or Reverse was deflected: it still ends in a Draw Two.
+        if (rules.deflect and len(cards) == 1 and top.kind in _DEFLECTABLE
                 and first.kind in (Kind.SKIP, Kind.REVERSE) and first.color is self.color):
             return ""
+        if self._pair_on_four(cards):
+            if first.color is self.color:
+                return ""
+            return f"a pair of Draw Twos on a Wild Draw Four must be {self._color_text()}"
         if rules.stacking == "off":
             return "a penalty is pending: draw it" + (" or challenge" if self._challengeable() else "")
         if first.penalty == 0:
             return f"a penalty is pending: only a penalty card may answer it, not {first}"
-        if self.pending_pair and rules.pair_beats_wd4 and len(cards) < 2:
-            return "only a pair of Draw Twos may answer a pair of Draw Twos"
+        if self.pending_pair and rules.pair_beats_wd4 and len(cards) < 2 and first.kind is Kind.DRAW_TWO:
+            return "a single Draw Two may not go on a pair of Draw Twos"
         mode, on_four = rules.stacking, top.kind is Kind.WILD_DRAW_FOUR
         if first.kind is Kind.WILD_DRAW_FOUR:
             if on_four or mode in ("progressive", "mixed"):
@@ -392,13 +406,17 @@ class Game:
         # a Draw Two (or the All Wild Draw Two)
         if not on_four:
             return ""
-        if rules.pair_beats_wd4 and len(cards) == 2 and cards[0] is cards[1]:
-            return ""
         if mode == "mixed":
             if first.color is self.color or first.is_wild:
                 return ""
             return f"a Draw Two on a Wild Draw Four must be {self._color_text()}"
         return "only a Wild Draw Four answers a Wild Draw Four"
+
+    def _pair_on_four(self, cards: tuple[Card, ...]) -> bool:
+        """pair_beats_wd4: two identical Draw Twos answering a pending Wild Draw Four."""
+        return (self.rules.pair_beats_wd4 and self.pending > 0 and len(cards) == 2
+                and cards[0] is cards[1] and cards[0].kind is Kind.DRAW_TWO
+                and self.discard[-1].kind is Kind.WILD_DRAW_FOUR)
 
     def _challengeable(self) -> bool:
         return (
@@ -448,10 +466,7 @@ class Game:
         elif answering:  # a deflect: a Skip or Reverse of the Draw Two's color
             self._deflect(seat, kind, events)
         elif kind in _SKIPS:
-            skips = _SKIPS[kind] * times
-            if kind is Kind.WILD_SKIP_TWO and self.active == 2:
-                skips = times
-            self._skip_from(seat, skips, events)
+            self._skip_from(seat, _SKIPS[kind] * times, events)
         elif kind in _REVERSES:
             if self.active == 2:
                 self._skip_from(seat, times, events)
@@ -530,6 +545,8 @@ class Game:
             return True
         if card.kind is Kind.DRAW_TWO and rules.deflect:
             return True
+        if card.kind is Kind.WILD_DRAW_FOUR and rules.pair_beats_wd4 and not rules.all_wild:
+            return True
         return self._challengeable()
 
     def _deflect(self, seat: int, kind: Kind, events: list[Event]) -> None:
@@ -547,8 +564,10 @@ class Game:
         self._advance(owner)
 
     def _skip_from(self, seat: int, skips: int, events: list[Event]) -> None:
+        """Skip ``skips`` players after ``seat``; skipping every other player (the most
+        there is to skip: the player is never skipped) gives the player another turn."""
         nxt = seat
-        for _ in range(skips):
+        for _ in range(min(skips, self.active - 1)):
             nxt = self.next_seat(nxt)
             events.append(Event("skipped", {"seat": nxt}))
         self._advance(self.next_seat(nxt))
@@ -661,8 +680,10 @@ class Game:
                 last = self.finished[0]
             self._end_round(last, events)
             return
-        if self.out[self.turn]:
-            self.pending = 0
+        if self.out[self.turn]:  # knocked out in turn (mercy): a penalty it owed lapses
+            self.pending = self.pending_cards = 0
+            self.pending_pair = False
+            self.wd4_offender = None
             self._advance(self.next_seat(self.turn))
         events.append(Event("turn", {"seat": self.turn, "direction": self.direction,
                                      "phase": self.phase, "pending": self.pending}))
@@ -739,10 +760,12 @@ class Game:
     def _turn_up_first_card(self, events: list[Event]) -> None:
         pile, tries = self.draw_pile, 0
         keep = Kind.WILD if self.rules.all_wild else None
+        # All Wild with no plain Wild left in the pile: the top card is taken, with no effect.
+        anything = keep is not None and all(c.kind is not keep for c in pile)
         while True:
             card = pile.pop()
             usable = card.kind is keep if keep else card.kind is not Kind.WILD_DRAW_FOUR
-            if usable:
+            if usable or anything:
                 break
             pile.append(card)
             tries += 1
@@ -855,6 +878,8 @@ class Game:
         multi = self.rules.multi_play and not self.rules.all_wild
         for card in hand:
             candidates = self._extend((card,), hand) if multi and not card.is_wild else [(card,)]
+            if not multi and hand.count(card) > 1 and self._pair_on_four((card, card)):
+                candidates = [(card,), (card, card)]
             for group in candidates:
                 if group not in seen and not self._check_answer(group):
                     seen.add(group)
@@ -877,6 +902,8 @@ class Game:
         else:
             targets = (None,)
         left = len(self.hands[seat]) - len(cards)
+        if left == 0 and first.kind is not Kind.WILD_TARGETED_DRAW_TWO and targets != (None,):
+            targets = (None, *targets)  # going out on a 7 or a Forced Swap: no swap, no target
         if rules.last_card_no_action and left == 0 and any(c.kind not in _PLAIN_NUMBER for c in cards):
             return
         for color in colors:
@@ -884,6 +911,26 @@ class Game:
                 yield Play(seat, cards, color, target)
                 if left == 1:
                     yield Play(seat, cards, color, target, True)
+
+
+def _action_out(hand: list[Card], cards: tuple[Card, ...]) -> bool:
+    """Whether a play empties the hand with an action or wild card among its cards."""
+    return len(cards) == len(hand) and any(c.kind not in _PLAIN_NUMBER for c in cards)
+
+
+def check_table(rules: Rules, players: int) -> None:
+    """Raise ValueError when a rule set cannot be played by this many players."""
+    if rules.teams and (players % rules.teams or players // rules.teams < 2):
+        raise ValueError(f"{players} players cannot sit as {rules.teams} teams of two or more, "
+                         "teammates alternately")
+    if rules.partner_rotation and players != 4:
+        hint = (": 8 players play two tables of 4, one game per table (see engine.schedule)"
+                if players == 8 else "")
+        raise ValueError(f"partner rotation at one table needs 4 players, not {players}{hint}")
+    deck = 112 if rules.all_wild else 108
+    if players * rules.hand_size > deck - 5:
+        raise ValueError(f"{players} hands of {rules.hand_size} leave too few of the {deck} cards "
+                         "to turn up a first card")
 
 
 def _texts(cards: list[Card] | tuple[Card, ...]) -> list[str]:

@@ -23,6 +23,7 @@ class Option:
     choices: tuple[str, ...] = ()
     low: int = 0
     high: int = 0
+    invalid: tuple[int, ...] = ()  # numbers inside low..high the option does not take
 
     def parse(self, value: Any) -> Any:
         """Validate ``value`` (or its text form) and return it in canonical type."""
@@ -43,8 +44,8 @@ class Option:
             number = int(value)
         except (TypeError, ValueError):
             raise RulesError(f"option {self.name} takes a whole number; got {value!r}") from None
-        if isinstance(value, bool) or not self.low <= number <= self.high:
-            raise RulesError(f"option {self.name} takes a number from {self.low} to {self.high}; got {value!r}")
+        if isinstance(value, bool) or not self.low <= number <= self.high or number in self.invalid:
+            raise RulesError(f"option {self.name} takes {self.describe()}; got {value!r}")
         return number
 
     def describe(self) -> str:
@@ -52,6 +53,9 @@ class Option:
             return " | ".join(self.choices)
         if isinstance(self.default, bool):
             return "on | off"
+        if self.invalid:
+            ok = [n for n in range(self.low, self.high + 1) if n not in self.invalid]
+            return f"{ok[0]} | {ok[1]}..{self.high}" if len(ok) > 2 else " | ".join(map(str, ok))
         return f"{self.low}..{self.high}"
 
 
@@ -93,7 +97,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("scoring", "winner_takes", "how rounds are scored",
            choices=("winner_takes", "penalty", "chips")),
     Option("rounds", 0, "rounds in a chips match (0: until the host ends it)", low=0, high=1000),
-    Option("teams", 0, "number of teams, teammates seated alternately (0: no teams)", low=0, high=5),
+    Option("teams", 0, "number of teams, teammates seated alternately (0: no teams)", low=0, high=5,
+           invalid=(1,)),
     Option("partner_rotation", False,
            "4 or 8 players: partners rotate every round so each plays with each (12 / 28 rounds)"),
 )
@@ -139,6 +144,12 @@ class Rules:
             value = getattr(self, option.name)
             if option.parse(value) != value or type(option.parse(value)) is not type(value):
                 raise RulesError(f"option {option.name}: bad value {value!r}")
+        if self.mercy_limit and self.mercy_limit <= self.hand_size:
+            raise RulesError(f"option mercy_limit must be 0 (off) or more than hand_size ({self.hand_size}); "
+                             f"got {self.mercy_limit}")
+        if self.partner_rotation and self.teams:
+            raise RulesError("partner_rotation makes its own pairs each round: leave teams at 0, "
+                             f"got teams={self.teams}")
 
     @classmethod
     def preset(cls, name: str, **options: Any) -> Rules:

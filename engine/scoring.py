@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .schedule import cycle_length
+
 if TYPE_CHECKING:
     from .game import Game
 
@@ -41,6 +43,17 @@ def score_round(game: Game, winner: int) -> RoundResult:
     scores = list(game.scores)
     mine = team(winner)
     losers = [s for s in range(game.players) if team(s) != mine]
+    rotation = rules.partner_rotation  # teams change per round; scores stay per player
+
+    def credit(unit: int, amount: int) -> None:
+        """Add to a team's score, or under partner rotation to each of its members'."""
+        if rotation:
+            for s in range(game.players):
+                if team(s) == unit:
+                    scores[s] += amount
+        else:
+            scores[unit] += amount
+
     points = 0
     match_over = False
     best: int | None = None
@@ -48,22 +61,26 @@ def score_round(game: Game, winner: int) -> RoundResult:
         match_over, best = True, mine  # finishing order ranks; no points are scored
     elif rules.scoring == "winner_takes":
         points = sum(hand_points[s] for s in losers) + game.mercy_points
-        scores[mine] += points
-        if max(scores) >= rules.target_score:
+        credit(mine, points)
+        if not rotation and max(scores) >= rules.target_score:
             match_over, best = True, scores.index(max(scores))
     elif rules.scoring == "penalty":
         for s in range(game.players):
-            scores[team(s)] += hand_points[s]
+            credit(team(s), hand_points[s])
         points = sum(hand_points)
-        if max(scores) >= rules.target_score:
+        if not rotation and max(scores) >= rules.target_score:
             match_over, best = True, scores.index(min(scores))
     else:  # chips: each loser pays the winner its hand's points
         for s in losers:
-            scores[team(s)] -= hand_points[s]
+            credit(team(s), -hand_points[s])
         points = sum(hand_points[s] for s in losers)
-        scores[mine] += points
-        if rules.rounds and game.round >= rules.rounds:
+        credit(mine, points)
+        if not rotation and rules.rounds and game.round >= rules.rounds:
             match_over, best = True, scores.index(max(scores))
+    if rotation and not rules.elimination and game.round >= (rules.rounds or cycle_length(game.players)):
+        # a full rotation (or ``rounds`` rounds) is played; cumulative scores name the champion
+        pick = min if rules.scoring == "penalty" else max
+        match_over, best = True, scores.index(pick(scores))
     return RoundResult(
         round=game.round,
         winner=winner,
