@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .cards import Card, Color, format_cards, parse_cards
 from .errors import NotationError
-from .game import PHASES, PLAY, Game
+from .game import COLOR, PHASES, PLAY, Game
 from .rules import Rules
 
 _BOOL = {"yes": True, "no": False}
@@ -83,8 +83,6 @@ def _build(fields: dict[str, str]) -> Game:
     top = game.discard[-1]
     color = take("color", top.color.value if top.color else "-")
     game.color = None if color == "-" else Color.parse(color)
-    if game.color is None and top.is_wild and not game.rules.all_wild:
-        raise NotationError("a wild top card needs a 'color' line")
     game.direction = {"cw": 1, "ccw": -1}.get(take("direction", "cw"), 0)
     if not game.direction:
         raise NotationError("direction: expected cw or ccw")
@@ -92,6 +90,8 @@ def _build(fields: dict[str, str]) -> Game:
     game.phase = take("phase", PLAY)
     if game.phase not in PHASES:
         raise NotationError(f"phase: expected one of {', '.join(PHASES)}")
+    if game.color is None and top.is_wild and not game.rules.all_wild and game.phase != COLOR:
+        raise NotationError("a wild top card needs a 'color' line (unless in phase color)")
     game.pending = _int("pending", take("pending", "0"))
     game.pending_cards = _int("stack", take("stack", "1" if game.pending else "0"))
     game.pending_pair = _flag(take("pair", "no"), "pair")
