@@ -1,0 +1,438 @@
+"""The server: listeners, one handler per connection, the lobby, and :func:`serve`.
+
+Each connection is a :class:`Session`: a reader (the handler task itself) that decodes
+frames with the sans-IO :class:`~unolan.protocol.Connection` and forwards requests, and
+a writer task fed by a small bounded channel. Everything sent to a client goes through
+:meth:`Session.push`, which never waits: a client whose channel is full has stopped
+reading and is dropped (its seat waits for a ``resume``), so it never slows its room.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import socket
+from collections.abc import Awaitable
+from functools import partial
+from typing import Any, Protocol
+
+import trio
+
+from unolan import __version__
+from unolan import protocol as pr
+
+from .limits import DEFAULT_PORT, Limits, TokenBucket
+from .room import LOBBY_REQUESTS, Room
+
+log = logging.getLogger("unolan.server")
+
+SERVER_NAME = f"unolan {__version__}"
+
+
+class BotLauncher(Protocol):
+    """Runs one bot until it is done; the server cancels it when the bot is removed.
+
+    The bot connects to ``host``:``port`` like any client, says ``hello`` and sends
+    ``resume`` with ``token`` (seq 0) to take ``seat`` in ``room``.
+    """
+
+    def __call__(self, *, host: str, port: int, room: str, seat: int, token: str,
+                 name: str, level: str) -> Awaitable[None]: ...
+
+
+class Session:
+    """One client connection, seen from the server."""
+
+    def __init__(self, server: Server, stream: trio.abc.Stream, number: int) -> None:
+        self.server = server
+        self.stream = stream
+        self.number = number
+        limits = server.limits
+        self.conn = pr.Connection(pr.SERVER, max_frame_size=limits.max_frame)
+        self.outbox, self._outbox_recv = trio.open_memory_channel[bytes](limits.outbox)
+        self.bucket = TokenBucket(limits.request_rate, limits.request_burst)
+        self.chat_bucket = TokenBucket(limits.chat_rate, limits.chat_burst)
+        self.name = f"guest{number}"
+        self.room: Room | None = None
+        self.joining: Room | None = None
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.is_bot = False
+        self.strikes = 0
+        self.dropped = False  # we ended it (slow, dead, replaced): no farewell frame
+        self.sending = False  # a send_all is in flight (a cancel then leaves half a frame)
+        self.scope: trio.CancelScope | None = None
+
+    def __repr__(self) -> str:
+        return f"<Session {self.number} {self.name!r}>"
+
+    # -- sending (never waits) ---------------------------------------------------------
+
+    def push(self, frame: bytes) -> bool:
+        try:
+            self.outbox.send_nowait(frame)
+        except trio.WouldBlock:
+            log.info("%r is not reading: dropped", self)
+            self.drop()
+            return False
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            return False
+        return True
+
+    def send(self, msg: pr.Message) -> None:
+        try:
+            frame = self.conn.send(msg)
+        except pr.LocalProtocolError:
+            return  # closed, or a message this state does not allow: nothing to send
+        self.push(frame)
+
+    def ok(self, request: pr.Message) -> None:
+        request_id = getattr(request, "id", None)
+        if request_id is not None:
+            self.send(pr.Ok(id=request_id))
+
+    def error(self, code: str, message: str, request: Any = None, fatal: bool = False) -> None:
+        self.send(pr.Error(code=code, message=message[:500], fatal=fatal,
+                           id=getattr(request, "id", None)))
+
+    def close(self, code: str, message: str) -> None:
+        """Say why, let the writer flush, then end the connection."""
+        self.error(code, message, fatal=True)
+        self.outbox.close()
+
+    def drop(self) -> None:
+        """End the connection now, without a goodbye."""
+        self.dropped = True
+        self.outbox.close()
+        if self.scope is not None:
+            self.scope.cancel()
+
+    # -- the writer task ---------------------------------------------------------------
+
+    async def writer(self, done: trio.Event) -> None:
+        recv = self._outbox_recv
+        try:
+            while True:
+                try:
+                    frame = await recv.receive()
+                except (trio.EndOfChannel, trio.ClosedResourceError):
+                    break
+                frames = [frame]
+                while True:  # coalesce whatever else is queued into one write
+                    try:
+                        frames.append(recv.receive_nowait())
+                    except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
+                        break
+                self.sending = True
+                await self.stream.send_all(frames[0] if len(frames) == 1 else b"".join(frames))
+                self.sending = False
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            self.drop()
+        finally:
+            done.set()
+
+    # -- the reader (the handler task) -------------------------------------------------
+
+    async def reader(self) -> None:
+        limits = self.server.limits
+        conn = self.conn
+        with trio.move_on_after(limits.handshake_timeout) as handshake:
+            while conn.state is pr.State.AWAIT_HELLO:
+                if not await self._receive_into(conn):
+                    return
+                if not self._pump_handshake():
+                    return
+        if handshake.cancelled_caught:
+            self.close("timeout", "no hello within the handshake time")
+            return
+        if conn.state is not pr.State.READY:
+            return
+        silent = 0
+        while True:
+            if not await self._process():
+                return
+            with trio.move_on_after(limits.heartbeat) as idle:
+                if not await self._receive_into(conn):
+                    return
+            if idle.cancelled_caught:
+                silent += 1
+                if silent >= 2:
+                    self.close("timeout", "no answer to ping")
+                    return
+                self.send(pr.Ping(id=silent))
+            else:
+                silent = 0
+
+    async def _receive_into(self, conn: pr.Connection) -> bool:
+        try:
+            data = await self.stream.receive_some(65536)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            return False
+        conn.receive_data(data)
+        return True
+
+    def _pump_handshake(self) -> bool:
+        try:
+            msg = self.conn.next_event()
+        except pr.RemoteProtocolError as exc:
+            self._fatal(exc)
+            return False
+        if msg is pr.NEED_DATA:
+            return True
+        if not isinstance(msg, pr.Hello):
+            return False  # closed, bye or error: nothing more to say
+        self.name = msg.name
+        self.push(self.conn.welcome(SERVER_NAME, heartbeat=self.server.limits.heartbeat))
+        return True
+
+    def _fatal(self, exc: pr.RemoteProtocolError) -> None:
+        with contextlib.suppress(pr.LocalProtocolError):
+            self.push(self.conn.send_error(exc))
+        self.outbox.close()
+
+    async def _process(self) -> bool:
+        """Handle every complete message received; False when the connection is over."""
+        while True:
+            try:
+                msg = self.conn.next_event()
+            except pr.RemoteProtocolError as exc:
+                if exc.fatal:
+                    self._fatal(exc)
+                    return False
+                self.strikes += 1
+                self.push(self.conn.send_error(exc))
+                if self.strikes >= self.server.limits.max_strikes:
+                    self.close("bad_message", "too many protocol errors")
+                    return False
+                continue
+            if msg is pr.NEED_DATA:
+                return True
+            if msg is pr.CONNECTION_CLOSED:
+                return False
+            assert isinstance(msg, pr.Message)
+            if not await self._dispatch(msg):
+                return False
+
+    async def _dispatch(self, msg: pr.Message) -> bool:
+        kind = msg.TYPE
+        if kind == "pong":
+            return True
+        if kind == "bye":
+            self.outbox.close()
+            return False
+        if kind == "error":
+            return not msg.fatal  # type: ignore[attr-defined]
+        if not self.bucket.take():
+            self.strikes += 1
+            self.error("rate_limited", "too many requests; slow down", msg)
+            if self.strikes >= self.server.limits.max_strikes:
+                self.close("rate_limited", "too many requests")
+                return False
+            return True
+        if kind == "ping":
+            self.send(pr.Pong(id=msg.id))  # type: ignore[attr-defined]
+            return True
+        if kind == "list_rooms":
+            rooms = [room.summary() for room in list(self.server.rooms.values())[:256]]
+            self.send(pr.Rooms(rooms=tuple(rooms), id=msg.id))  # type: ignore[attr-defined]
+            return True
+        if kind in ("create_room", "join", "resume"):
+            if self.room is not None or self.joining is not None:
+                self.error("already_in_room", "leave your room first", msg)
+                return True
+            room: Room | None
+            if kind == "create_room":
+                room = self.server.create_room(msg)  # type: ignore[arg-type]
+                if room is None:
+                    self.error("room_full", "the server holds no more rooms", msg)
+                    return True
+                command: tuple[Any, ...] = (
+                    "join", self, pr.Join(room=room.id, id=msg.id), True)  # type: ignore[attr-defined]
+            elif kind == "join":
+                room = self.server.rooms.get(msg.room)  # type: ignore[attr-defined]
+                if room is None:
+                    self.error("no_such_room", "no room with that id", msg)
+                    return True
+                command = ("join", self, msg, False)
+            else:
+                room = self.server.tokens.get(msg.token)  # type: ignore[attr-defined]
+                if room is None:
+                    self.error("bad_token", "unknown or expired token", msg)
+                    return True
+                command = ("resume", self, msg)
+            self.joining = room
+            if not await self._to_room(room, command):
+                self.joining = None
+                self.error("no_such_room", "that room has closed", msg)
+            return True
+        if kind in LOBBY_REQUESTS or kind in pr.ACTIONS:
+            room = self.room
+            if room is None or not await self._to_room(room, ("msg", self, msg)):
+                self.error("not_in_room", "join a room first", msg)
+            return True
+        self.error("bad_state", f"{kind} is not a request", msg)
+        return True
+
+    async def _to_room(self, room: Room, command: tuple[Any, ...]) -> bool:
+        try:
+            await room.inbox_send.send(command)
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            return False
+        return True
+
+
+class Server:
+    """The lobby: rooms, sessions and the tokens that resume seats."""
+
+    def __init__(self, *, seed: int | None = None, bot_launcher: BotLauncher | None = None,
+                 limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
+        self.seed = seed
+        self.bot_launcher = bot_launcher
+        self.rooms: dict[str, Room] = {}
+        self.tokens: dict[str, Room] = {}
+        self.sessions: set[Session] = set()
+        self.host = "127.0.0.1"
+        self.port = 0
+        self.nursery: trio.Nursery | None = None
+        self._counter = 0
+        self._room_counter = 0
+
+    async def run(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT, *,
+                  task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED) -> None:
+        listeners = await trio.open_tcp_listeners(port, host=host or None)
+        self.port = listeners[0].socket.getsockname()[1]
+        self.host = "127.0.0.1" if host in ("", "0.0.0.0", None) else "::1" if host == "::" else host
+        log.info("listening on %s port %d", host or "*", self.port)
+        try:
+            async with trio.open_nursery() as nursery:
+                self.nursery = nursery
+                nursery.start_soon(partial(trio.serve_listeners, self._handle, listeners,
+                                           handler_nursery=nursery))
+                task_status.started(self)
+        finally:
+            log.info("server stopped")
+
+    # -- rooms -------------------------------------------------------------------------
+
+    def create_room(self, msg: pr.CreateRoom) -> Room | None:
+        if len(self.rooms) >= self.limits.max_rooms or self.nursery is None:
+            return None
+        self._room_counter += 1
+        room_id = f"r{self._room_counter}"
+        if self.seed is None:
+            seed: int | str | None = None
+        else:
+            seed = f"{self.seed}/{room_id}"
+        room = Room(self, room_id, msg, seed)  # type: ignore[arg-type]
+        self.rooms[room_id] = room
+        self.nursery.start_soon(self._run_room, room)
+        log.info("room %s created: %r, %s, %d seats", room_id, msg.name, msg.preset, msg.seats)
+        return room
+
+    async def _run_room(self, room: Room) -> None:
+        try:
+            await room.run()
+        except Exception:
+            log.exception("room %s crashed", room.id)
+
+    def launch_bot(self, room: str, seat: int, token: str, name: str, level: str) -> trio.CancelScope:
+        scope = trio.CancelScope()
+        assert self.nursery is not None
+        self.nursery.start_soon(self._run_bot, scope, room, seat, token, name, level)
+        return scope
+
+    async def _run_bot(self, scope: trio.CancelScope, room: str, seat: int, token: str,
+                       name: str, level: str) -> None:
+        launcher = self.bot_launcher
+        if launcher is None:
+            from .bot import run_bot
+
+            launcher = run_bot
+        with scope:
+            try:
+                await launcher(host=self.host, port=self.port, room=room, seat=seat,
+                               token=token, name=name, level=level)
+            except Exception:
+                log.exception("bot for room %s seat %d failed", room, seat)
+
+    # -- connections -------------------------------------------------------------------
+
+    async def _handle(self, stream: trio.SocketStream) -> None:
+        self._counter += 1
+        if self.limits.sndbuf:
+            with contextlib.suppress(OSError):
+                stream.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.sndbuf)
+        if len(self.sessions) >= self.limits.max_connections:
+            frame = pr.encode_frame(pr.Error(code="server_full", message="the server is full",
+                                          fatal=True).to_wire())
+            with trio.move_on_after(1):
+                with contextlib.suppress(trio.BrokenResourceError, OSError):
+                    await stream.send_all(frame)
+            await trio.aclose_forcefully(stream)
+            return
+        session = Session(self, stream, self._counter)
+        self.sessions.add(session)
+        done = trio.Event()
+        try:
+            async with trio.open_nursery() as nursery:
+                session.scope = nursery.cancel_scope
+                nursery.start_soon(session.writer, done)
+                try:
+                    await session.reader()
+                except Exception:
+                    log.exception("%r: handler failed", session)
+                session.outbox.close()
+                with trio.move_on_after(2):
+                    await done.wait()  # let the writer flush a last error or bye
+                nursery.cancel_scope.cancel()
+        except trio.Cancelled:
+            if not session.dropped and not session.sending:
+                await self._farewell(stream)
+            raise
+        except Exception:
+            log.exception("%r: connection failed", session)
+        finally:
+            self.sessions.discard(session)
+            room = session.room or session.joining
+            if room is not None:
+                room.notify_gone(session)
+            await trio.aclose_forcefully(stream)
+
+    async def _farewell(self, stream: trio.abc.Stream) -> None:
+        """The server is stopping: tell the client, briefly, ignoring failures."""
+        frame = pr.encode_frame(pr.Error(code="shutting_down", message="the server is stopping",
+                                      fatal=True).to_wire())
+        errors = (trio.BrokenResourceError, trio.ClosedResourceError, OSError)
+        with trio.CancelScope(shield=True), trio.move_on_after(0.5), contextlib.suppress(*errors):
+            await stream.send_all(frame)
+
+
+async def serve(
+    host: str = "127.0.0.1",
+    port: int = DEFAULT_PORT,
+    *,
+    seed: int | None = None,
+    bot_launcher: BotLauncher | None = None,
+    limits: Limits | None = None,
+    task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """Serve UNO on ``host``:``port`` until cancelled; ``nursery.start`` returns the port.
+
+    ``seed`` makes shuffles reproducible (demos, tests): each room's seed derives from it;
+    without it every match is shuffled from ``secrets``. ``bot_launcher`` runs the bots a
+    host adds (see :class:`BotLauncher`); without it the built-in bot plays them. When
+    cancelled, every connected client gets a ``shutting_down`` error before the close.
+    """
+    server = Server(seed=seed, bot_launcher=bot_launcher, limits=limits)
+    await server.run(host, port, task_status=_PortStatus(task_status))  # type: ignore[arg-type]
+
+
+class _PortStatus:
+    """Reports the bound port to ``serve``'s caller when the server has started."""
+
+    def __init__(self, outer: trio.TaskStatus[int]) -> None:
+        self._outer = outer
+
+    def started(self, value: Server) -> None:
+        self._outer.started(value.port)

@@ -1,0 +1,225 @@
+"""The built-in bot: a protocol client over TCP, knowing only what its seat may know.
+
+The server never imports the client package, so when no ``bot_launcher`` is given the
+host's bots are these: each connects to the server like any client, takes its seat with
+``resume`` and the seat's token, and plays from its own view. When its turn comes it asks
+for a ``snapshot`` (``sync``), computes the legal actions from the view alone
+(``View.from_dict(...).legal_actions()``) and picks one with :mod:`.policy`. Between
+turns it follows card counts from the events, to catch a player who went down to one card
+without calling UNO.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Protocol
+
+import trio
+
+from unolan import engine as en
+from unolan import protocol as pr
+
+from .policy import choose
+
+log = logging.getLogger("unolan.server.bot")
+
+
+_QUIET = frozenset({"not_started", "not_ready", "rate_limited", "not_in_room", "already_started"})
+
+
+class Observer(Protocol):
+    """Hooks for tools that watch bots (the benchmark)."""
+
+    def sent(self, bot: Bot, msg: pr.Message) -> None: ...
+
+    def received(self, bot: Bot, msg: pr.Message) -> None: ...
+
+
+def to_message(action: en.Action, seq: int) -> pr.Message:
+    """The protocol message for an engine action decided at ``seq``."""
+    if isinstance(action, en.Play):
+        return pr.Play(seq=seq, cards=tuple(c.text for c in action.cards),
+                       color=action.color.value if action.color else None,
+                       target=action.target, uno=action.uno)
+    if isinstance(action, en.Draw):
+        return pr.Draw(seq=seq)
+    if isinstance(action, en.Pass):
+        return pr.Pass(seq=seq)
+    if isinstance(action, en.CallUno):
+        return pr.CallUno(seq=seq)
+    if isinstance(action, en.Catch):
+        return pr.Catch(seq=seq, target=action.target)
+    if isinstance(action, en.Challenge):
+        return pr.Challenge(seq=seq)
+    if isinstance(action, en.ChooseColor):
+        return pr.ChooseColor(seq=seq, color=action.color.value)
+    raise ValueError(f"no message for {action}")
+
+
+class Bot:
+    """One bot on one connection."""
+
+    def __init__(self, stream: trio.abc.Stream, *, name: str, token: str | None = None,
+                 think: float = 0.0, observer: Observer | None = None, catch: bool = True,
+                 join: str | None = None, create: pr.CreateRoom | None = None,
+                 spectate: bool = False) -> None:
+        """Take a seat with ``token`` (resume), or ``join`` a room, or ``create`` one
+        (then, as its host, start the match once every seat is filled and ready)."""
+        self.stream = stream
+        self.join = join
+        self.create = create
+        self.spectate = spectate
+        self.starting = False
+        self.conn = pr.Connection(pr.CLIENT)
+        self.name = name
+        self.token = token
+        self.think = think
+        self.observer = observer
+        self.catch = catch
+        self.room: str | None = None
+        self.seat: int | None = None
+        self.seq = 0
+        self.counts: list[int] | None = None
+        self.candidate: int | None = None  # a seat down to one card, UNO not yet called
+        self.retries = 0
+        self.actions = 0
+        self.matches = 0
+        self.done = False
+
+    async def send(self, msg: pr.Message) -> None:
+        if self.observer is not None:
+            self.observer.sent(self, msg)
+        await self.stream.send_all(self.conn.send(msg))
+
+    async def run(self, stop_after_match: bool = False) -> None:
+        """Play until the server closes the connection (or after one match)."""
+        self.stop_after_match = stop_after_match
+        await self.stream.send_all(self.conn.hello(self.name, client="unolan-bot"))
+        try:
+            while not self.done:
+                try:
+                    data = await self.stream.receive_some(65536)
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                    return
+                self.conn.receive_data(data)
+                while not self.done:
+                    msg = self.conn.next_event()
+                    if msg is pr.NEED_DATA:
+                        break
+                    if msg is pr.CONNECTION_CLOSED:
+                        return
+                    await self.on_message(msg)  # type: ignore[arg-type]
+        except pr.ProtocolError as exc:
+            log.warning("bot %s: %s", self.name, exc)
+        finally:
+            with trio.CancelScope(shield=True):
+                await trio.aclose_forcefully(self.stream)
+
+    async def on_message(self, msg: pr.Message) -> None:
+        if self.observer is not None:
+            self.observer.received(self, msg)
+        kind = msg.TYPE
+        if kind == "welcome":
+            if self.token is not None:
+                await self.send(pr.Resume(token=self.token, seq=0))
+            elif self.create is not None:
+                await self.send(self.create)
+            elif self.join is not None:
+                role = "spectator" if self.spectate else "player"
+                await self.send(pr.Join(room=self.join, role=role))
+        elif kind == "ping":
+            await self.send(pr.Pong(id=msg.id))  # type: ignore[attr-defined]
+        elif kind == "joined":
+            self.room, self.seat = msg.room, msg.seat  # type: ignore[attr-defined]
+            self.seq = msg.seq  # type: ignore[attr-defined]
+            if self.token is None and self.seat is not None:
+                await self.send(pr.Ready())
+            self.token = msg.token  # type: ignore[attr-defined]
+        elif kind == "seats":
+            await self.on_seats(msg)  # type: ignore[arg-type]
+        elif kind == "snapshot":
+            self.seq = msg.seq  # type: ignore[attr-defined]
+            await self.decide(en.View.from_dict(dict(msg.view)), msg.seq)  # type: ignore[attr-defined]
+        elif kind == "event":
+            await self.on_event(msg)  # type: ignore[arg-type]
+        elif kind == "error":
+            code = msg.code  # type: ignore[attr-defined]
+            if msg.fatal:  # type: ignore[attr-defined]
+                self.done = True
+            elif code == "not_ready":
+                self.starting = False
+            elif self.counts is not None and code not in _QUIET and self.retries < 3:
+                self.retries += 1
+                await self.send(pr.Sync())  # the table moved under us: look again
+        elif kind == "bye":
+            self.done = True
+
+    async def on_seats(self, msg: pr.Seats) -> None:
+        if self.create is None or msg.host != self.seat or msg.started:
+            self.starting = False
+            return
+        ready = all(s["kind"] != "empty" and (s["ready"] or s["seat"] == msg.host
+                                              or s["kind"] == "bot") for s in msg.seats)
+        if not ready:
+            self.starting = False
+        elif not self.starting:
+            self.starting = True
+            await self.send(pr.Start())
+
+    async def on_event(self, msg: pr.Event) -> None:
+        self.seq = msg.seq
+        kind, data = msg.kind, msg.data
+        counts = self.counts
+        if kind == "round_started":
+            self.counts = [data["hand_size"]] * data["players"]
+            self.candidate = None
+        elif counts is None:
+            pass
+        elif kind == "drew":
+            counts[data["seat"]] += data["count"]
+            if self.candidate == data["seat"]:
+                self.candidate = None
+        elif kind == "played":
+            seat = data["seat"]
+            counts[seat] -= len(data["cards"])
+            self.candidate = seat if counts[seat] == 1 and seat != self.seat else None
+        elif kind == "uno" and self.candidate == data["seat"]:
+            self.candidate = None
+        elif kind == "swapped":
+            a, b = data["seats"]
+            counts[a], counts[b] = counts[b], counts[a]
+            self.candidate = None
+        elif kind in ("rotated", "out"):
+            self.counts = None  # hands moved along: wait for the next round to count again
+            self.candidate = None
+        elif kind == "turn":
+            if self.candidate is not None and self.catch:
+                target, self.candidate = self.candidate, None
+                await self.send(pr.Catch(seq=msg.seq, target=target))
+            if data["seat"] == self.seat and data["phase"] in ("play", "drawn", "color"):
+                self.retries = 0
+                if self.think:
+                    await trio.sleep(self.think)
+                await self.send(pr.Sync())
+        elif kind == "match_over":
+            self.matches += 1
+            if self.stop_after_match:
+                self.done = True
+
+    async def decide(self, view: en.View, seq: int) -> None:
+        if view.seat is None or view.phase in ("round_over", "match_over"):
+            return
+        mine = view.turn == view.seat
+        hand = [en.Card.parse(c) for c in view.hand]
+        action = choose(view.legal_actions(), hand, turn=mine)
+        if action is None:
+            return
+        self.actions += 1
+        await self.send(to_message(action, seq))
+
+
+async def run_bot(*, host: str, port: int, room: str, seat: int, token: str, name: str,
+                  level: str = "basic", think: float = 0.0, **_: Any) -> None:
+    """The default ``bot_launcher``: connect, take the seat, play until the room closes."""
+    stream = await trio.open_tcp_stream(host, port)
+    await Bot(stream, name=name, token=token, think=think).run()

@@ -1,0 +1,715 @@
+"""A room: its seats, its game, its event log and its timers, owned by one task.
+
+Every request that touches a room is a command on the room's channel; the room task
+applies them one at a time, in arrival order. That order settles every race (two
+jump-ins, an UNO call against a catch, two catches): no locks, no second writer.
+
+Sequence numbers and "too late"
+-------------------------------
+Every room event gets the next ``seq``. The variants of one event for different
+audiences (a ``drew`` with the cards for the drawer and without them for the rest, the
+``hand`` of each seat at a deal) share one ``seq``, so a seat that may see none of them
+(a spectator at a deal, everyone but the challenger at a ``revealed``) sees a gap there.
+
+Every game action names the ``seq`` it was decided on. The room keeps ``moved``: the
+seq of the last event that *moves the table*, i.e. of a kind in :data:`TABLE_EVENTS`
+(a card played, cards drawn, a turn passed, a color named, a challenge, a catch, hands
+swapped or rotated, a round dealt or ended). Those are the events that change what an
+action is judged against: whose turn it is, the top card, the hands. An action whose
+seq is older than ``moved`` was decided on a table that is gone; it is refused with
+``too_late`` and nothing changes. So of several jump-ins or catches sent on the same
+seq, the first to arrive is applied and the others are too late, and a play sent by the
+player whose turn a jump-in took is too late too. Chat, presence, ``turn`` and ``uno``
+events do not move the table (an UNO call is answered by the engine: a catch of a
+player who has called is refused with ``cannot_catch``).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+from unolan import engine as en
+from unolan import protocol as pr
+
+from .policy import choose
+
+if TYPE_CHECKING:
+    from .app import Server, Session
+
+log = logging.getLogger("unolan.server")
+
+TABLE_EVENTS = frozenset({
+    "round_started", "played", "drew", "passed", "color_chosen", "challenged", "caught",
+    "swapped", "rotated", "misplay", "false_uno", "out", "round_over", "match_over",
+})
+"""Event kinds that move the table: an action decided before one of them is too late."""
+
+LOBBY_REQUESTS = ("leave", "ready", "start", "add_bot", "remove_bot", "chat", "sync")
+
+
+@dataclass(eq=False)
+class Seat:
+    index: int
+    kind: str = "empty"  # empty | human | bot
+    name: str | None = None
+    session: Session | None = None
+    token: str | None = None
+    ready: bool = False
+    autopilot: bool = False  # after repeated turn timeouts, until the player acts again
+    abandoned: bool = False  # left the match, or the reconnect grace ran out
+    timeouts: int = 0
+    grace_until: float | None = None
+    bot_scope: trio.CancelScope | None = None
+
+    @property
+    def state(self) -> str:
+        if self.kind == "empty":
+            return "empty"
+        if self.session is not None:
+            return "autopilot" if self.autopilot else "connected"
+        return "autopilot" if self.abandoned else "away"
+
+    @property
+    def piloted(self) -> bool:
+        """Whether the server plays this seat's turns."""
+        return self.kind != "empty" and (self.autopilot or self.session is None)
+
+
+@dataclass(eq=False)
+class Logged:
+    """One room event: its variants (audience event, frame) under one seq."""
+
+    seq: int
+    kind: str
+    variants: list[tuple[en.Event | None, bytes]] = field(default_factory=list)
+
+    def frame_for(self, seat: int | None) -> bytes | None:
+        for event, frame in self.variants:
+            if event is None or event.visible_to(seat):
+                return frame
+        return None
+
+
+def _frame(seq: int, kind: str, data: dict[str, Any]) -> bytes:
+    """One ``event`` frame, validated by the protocol's own tables."""
+    return pr.encode_frame(pr.Event(seq=seq, kind=kind, data=data).to_wire())
+
+
+def _engine_action(msg: pr.Message, seat: int) -> en.Action:
+    kind = msg.TYPE
+    if kind == "play":
+        return en.Play(seat, tuple(en.Card.parse(c) for c in msg.cards),  # type: ignore[attr-defined]
+                       en.Color(msg.color) if msg.color else None,  # type: ignore[attr-defined]
+                       msg.target, msg.uno)  # type: ignore[attr-defined]
+    if kind == "draw":
+        return en.Draw(seat)
+    if kind == "pass":
+        return en.Pass(seat)
+    if kind == "call_uno":
+        return en.CallUno(seat)
+    if kind == "catch":
+        return en.Catch(seat, msg.target)  # type: ignore[attr-defined]
+    if kind == "challenge":
+        return en.Challenge(seat)
+    if kind == "choose_color":
+        return en.ChooseColor(seat, en.Color(msg.color))  # type: ignore[attr-defined]
+    raise ValueError(kind)
+
+
+class Room:
+    """One table. Only :meth:`run` (the room task) changes it; others :meth:`post`."""
+
+    def __init__(self, server: Server, room_id: str, create: pr.CreateRoom, seed: int | str) -> None:
+        self.server = server
+        self.limits = server.limits
+        self.id = room_id
+        self.name = create.name
+        self.preset = create.preset
+        self.rules = create.rules()
+        self.password = create.password
+        self.timer = create.timer
+        self.seed = seed
+        self.matches = 0
+        self.seats = [Seat(i) for i in range(create.seats)]
+        self.spectators: dict[Session, str] = {}  # session -> token
+        self.spectator_tokens: set[str] = set()
+        self.host: int | None = None
+        self.game: en.Game | None = None
+        self.started = False
+        self.seq = 0
+        self.moved = 0
+        self.log: deque[Logged] = deque(maxlen=self.limits.room_log)
+        self.closed = False
+        self.inbox_send, self.inbox = trio.open_memory_channel[tuple[Any, ...]](512)
+        self.gone: list[Session] = []
+        # timers (absolute trio times, None = off)
+        self.turn_key: tuple[int, str, int] | None = None
+        self.turn_deadline: float | None = None
+        self.pilot_deadline: float | None = None
+        self.deal_deadline: float | None = None
+        self.idle_deadline: float | None = trio.current_time() + self.limits.room_idle
+        self._rules_map = self.rules.to_dict()
+
+    # -- outside the room task ---------------------------------------------------------
+
+    def post(self, command: tuple[Any, ...]) -> bool:
+        """Queue a command without waiting; False if the room is closed or swamped."""
+        try:
+            self.inbox_send.send_nowait(command)
+        except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
+            return False
+        return True
+
+    def notify_gone(self, session: Session) -> None:
+        """A member's connection ended (called from its handler, never blocks)."""
+        if not self.post(("gone", session)):
+            self.gone.append(session)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "room": self.id, "name": self.name, "preset": self.preset,
+            "seats": len(self.seats),
+            "players": sum(s.kind != "empty" for s in self.seats),
+            "spectators": len(self.spectators), "started": self.started,
+            "password": self.password is not None,
+        }
+
+    # -- the room task -----------------------------------------------------------------
+
+    async def run(self) -> None:
+        try:
+            while not self.closed:
+                with trio.move_on_at(self._next_deadline()):
+                    command = await self.inbox.receive()
+                    self._safely(self._handle, command)
+                while self.gone:
+                    self._safely(self._handle, ("gone", self.gone.pop(0)))
+                self._safely(self._timers, trio.current_time())
+        finally:
+            self._close()
+
+    def _safely(self, fn: Callable[..., None], *args: Any) -> None:
+        """A bug in one command is logged and answered; it never kills the room."""
+        try:
+            fn(*args)
+        except Exception:
+            log.exception("room %s: error handling %r", self.id, args[0] if args else None)
+            if args and isinstance(args[0], tuple) and len(args[0]) > 2:
+                session, msg = args[0][1], args[0][2]
+                if isinstance(msg, pr.Message):
+                    session.error("internal", "the server failed on this request", msg)
+
+    def _next_deadline(self) -> float:
+        times = [t for t in (self.turn_deadline, self.pilot_deadline, self.deal_deadline,
+                             self.idle_deadline) if t is not None]
+        times += [s.grace_until for s in self.seats if s.grace_until is not None]
+        return min(times, default=float("inf"))
+
+    def _close(self) -> None:
+        if self.closed and self.id not in self.server.rooms:
+            return
+        self.closed = True
+        self.inbox_send.close()
+        for seat in self.seats:
+            if seat.bot_scope is not None:
+                seat.bot_scope.cancel()
+            if seat.token:
+                self.server.tokens.pop(seat.token, None)
+            if seat.session is not None:
+                seat.session.room = None
+        for session, token in self.spectators.items():
+            self.server.tokens.pop(token, None)
+            session.room = None
+        self.server.rooms.pop(self.id, None)
+        log.info("room %s closed", self.id)
+
+    # -- commands ----------------------------------------------------------------------
+
+    def _handle(self, command: tuple[Any, ...]) -> None:
+        what = command[0]
+        if what == "gone":
+            self._on_gone(command[1])
+            return
+        session, msg = command[1], command[2]
+        if what == "join":
+            self._on_join(session, msg, creator=command[3])
+        elif what == "resume":
+            self._on_resume(session, msg)
+        elif session.room is not self:
+            session.error("not_in_room", "you are not in this room", msg)
+        elif msg.TYPE in pr.ACTIONS:
+            self._on_action(session, msg)
+        else:
+            getattr(self, "_on_" + msg.TYPE)(session, msg)
+
+    def _seat_of(self, session: Session) -> Seat | None:
+        seat = session.seat
+        if seat is not None and self.seats[seat].session is session:
+            return self.seats[seat]
+        return None
+
+    def _on_join(self, session: Session, msg: pr.Join, creator: bool) -> None:
+        session.joining = None
+        if session.room is not None:
+            session.error("already_in_room", "leave your room first", msg)
+            return
+        if self.password is not None and msg.password != self.password and not creator:
+            session.error("bad_password", "wrong password for this room", msg)
+            return
+        token = secrets.token_urlsafe(18)
+        if msg.role == "spectator":
+            if len(self.spectators) >= self.limits.max_spectators:
+                session.error("room_full", "no room for more spectators", msg)
+                return
+            self.spectators[session] = token
+            self.spectator_tokens.add(token)
+            seat_index = None
+        else:
+            free = next((s for s in self.seats if s.kind == "empty"), None)
+            if free is None:
+                session.error("room_full", "every seat is taken; join as a spectator", msg)
+                return
+            if self.started:
+                session.error("already_started", "the match has started; join as a spectator", msg)
+                return
+            free.kind, free.name, free.session, free.token = "human", session.name, session, token
+            free.ready = False
+            seat_index = free.index
+            if creator or self.host is None:
+                self.host = seat_index
+        self.server.tokens[token] = self
+        session.room, session.seat, session.token = self, seat_index, token
+        session.send(pr.Joined(room=self.id, seat=seat_index, token=token, seq=self.seq, id=msg.id))
+        self._public("player_joined", {"seat": seat_index, "name": session.name, "bot": False})
+        self._send_seats()
+        if self.game is not None:
+            self._snapshot(session, seat_index)
+        self._check_idle()
+
+    def _on_resume(self, session: Session, msg: pr.Resume) -> None:
+        session.joining = None
+        token = msg.token
+        if session.room is not None:
+            session.error("already_in_room", "this connection is already in a room", msg)
+            return
+        seat = next((s for s in self.seats if s.token == token), None)
+        if seat is None and token not in self.spectator_tokens:
+            session.error("bad_token", "unknown or expired token", msg)
+            return
+        if seat is not None:
+            old = seat.session
+            if old is not None and old is not session:
+                old.room = None
+                old.close("replaced", "this seat was resumed from another connection")
+            seat.session, seat.grace_until = session, None
+            seat.autopilot, seat.timeouts = False, 0
+            if seat.kind == "bot":
+                session.is_bot = True
+            else:
+                seat.name = session.name
+            index: int | None = seat.index
+        else:
+            old = next((s for s, t in self.spectators.items() if t == token), None)
+            if old is not None and old is not session:
+                del self.spectators[old]
+                old.room = None
+                old.close("replaced", "resumed from another connection")
+            self.spectators[session] = token
+            index = None
+        session.room, session.seat, session.token = self, index, token
+        session.send(pr.Joined(room=self.id, seat=index, token=token, seq=self.seq, id=msg.id))
+        self._send_seats(session)
+        if self.game is not None:
+            missed = [e for e in self.log if e.seq > msg.seq]
+            if msg.seq <= self.seq and (not missed or missed[0].seq <= msg.seq + 1) and (
+                    self.log and self.log[0].seq <= msg.seq + 1):
+                for entry in missed:
+                    frame = entry.frame_for(index)
+                    if frame is not None:
+                        session.push(frame)
+            else:
+                self._snapshot(session, index)
+        if index is not None:
+            self._public("connection", {"seat": index, "state": "connected"})
+        self._check_idle()
+
+    def _on_gone(self, session: Session) -> None:
+        if session in self.spectators:
+            del self.spectators[session]  # its token still resumes while the room lives
+            self._send_seats()
+        seat = self._seat_of(session)
+        if seat is None:
+            self._check_idle()
+            return
+        seat.session = None
+        if not self.started:
+            if seat.kind == "bot":
+                seat.grace_until = trio.current_time() + self.limits.grace
+            else:
+                self._vacate(seat)
+        else:
+            seat.grace_until = trio.current_time() + self.limits.grace
+            self._public("connection", {"seat": seat.index, "state": "away"})
+        self._send_seats()
+        self._check_idle()
+
+    def _vacate(self, seat: Seat) -> None:
+        name = seat.name or "?"
+        if seat.token:
+            self.server.tokens.pop(seat.token, None)
+        if seat.bot_scope is not None:
+            seat.bot_scope.cancel()
+        if seat.session is not None:
+            seat.session.room = seat.session.seat = None
+            if seat.kind == "bot":
+                seat.session.close("removed", "the host removed this bot")
+        index = seat.index
+        self.seats[index] = Seat(index)
+        self._public("player_left", {"seat": index, "name": name})
+        if self.host == index:
+            self.host = next((s.index for s in self.seats if s.kind == "human" and s.session), None)
+            if self.host is not None:
+                self._public("host", {"seat": self.host})
+
+    def _on_leave(self, session: Session, msg: pr.Leave) -> None:
+        seat = self._seat_of(session)
+        if seat is None:
+            token = self.spectators.pop(session, None)
+            if token:
+                self.spectator_tokens.discard(token)
+                self.server.tokens.pop(token, None)
+            session.room = None
+            session.ok(msg)
+            self._send_seats()
+            self._check_idle()
+            return
+        if self.started:
+            # The seat stays in the match, played by the server; the token no longer resumes.
+            if seat.token:
+                self.server.tokens.pop(seat.token, None)
+            seat.token, seat.session, seat.abandoned = None, None, True
+            session.room = session.seat = None
+            self._public("player_left", {"seat": seat.index, "name": seat.name or "?"})
+            self._public("connection", {"seat": seat.index, "state": "autopilot"})
+            if self.host == seat.index:
+                self.host = next((s.index for s in self.seats if s.kind == "human" and s.session),
+                                 None)
+                if self.host is not None:
+                    self._public("host", {"seat": self.host})
+        else:
+            self._vacate(seat)
+        session.ok(msg)
+        self._send_seats()
+        self._check_idle()
+
+    def _on_ready(self, session: Session, msg: pr.Ready) -> None:
+        seat = self._seat_of(session)
+        if seat is None:
+            session.error("not_in_room", "spectators are not seated", msg)
+            return
+        seat.ready = msg.ready
+        session.ok(msg)
+        self._send_seats()
+
+    def _require_host(self, session: Session, msg: pr.Message) -> bool:
+        seat = self._seat_of(session)
+        if seat is None or seat.index != self.host:
+            session.error("not_host", "only the room's host may do this", msg)
+            return False
+        return True
+
+    def _on_start(self, session: Session, msg: pr.Start) -> None:
+        if not self._require_host(session, msg):
+            return
+        if self.started:
+            session.error("already_started", "the match is on", msg)
+            return
+        empty = [s.index for s in self.seats if s.kind == "empty"]
+        if empty:
+            session.error("not_ready", f"seat {empty[0]} is empty: wait for a player or add a bot", msg)
+            return
+        waiting = [s.index for s in self.seats
+                   if s.kind == "human" and not s.ready and s.index != self.host and not s.piloted]
+        if waiting:
+            session.error("not_ready", f"seat {waiting[0]} is not ready", msg)
+            return
+        self.matches += 1
+        self.game = en.Game(self.rules, len(self.seats), seed=self._match_seed())
+        self.started = True
+        self.moved = self.seq
+        session.ok(msg)
+        self._send_seats()
+        self._emit(self.game.start_events)
+        self._after_action()
+
+    def _match_seed(self) -> int | str:
+        if self.seed is None:
+            return secrets.randbits(64)
+        return f"{self.seed}/{self.matches}"
+
+    def _on_add_bot(self, session: Session, msg: pr.AddBot) -> None:
+        if not self._require_host(session, msg):
+            return
+        if self.started:
+            session.error("already_started", "bots are seated before the match", msg)
+            return
+        if msg.seat is not None:
+            if msg.seat >= len(self.seats) or self.seats[msg.seat].kind != "empty":
+                session.error("room_full", f"seat {msg.seat} is not free", msg)
+                return
+            seat = self.seats[msg.seat]
+        else:
+            seat = next((s for s in self.seats if s.kind == "empty"), None)  # type: ignore[assignment]
+            if seat is None:
+                session.error("room_full", "no free seat for a bot", msg)
+                return
+        level = msg.level or "basic"
+        seat.kind, seat.name, seat.ready = "bot", f"bot-{seat.index}", True
+        seat.token = secrets.token_urlsafe(18)
+        seat.grace_until = trio.current_time() + self.limits.grace
+        self.server.tokens[seat.token] = self
+        seat.bot_scope = self.server.launch_bot(self.id, seat.index, seat.token, seat.name, level)
+        session.ok(msg)
+        self._public("player_joined", {"seat": seat.index, "name": seat.name, "bot": True})
+        self._send_seats()
+
+    def _on_remove_bot(self, session: Session, msg: pr.RemoveBot) -> None:
+        if not self._require_host(session, msg):
+            return
+        if msg.seat >= len(self.seats) or self.seats[msg.seat].kind != "bot":
+            session.error("bad_seat", f"seat {msg.seat} holds no bot", msg)
+            return
+        if self.started:
+            session.error("already_started", "bots leave between matches", msg)
+            return
+        self._vacate(self.seats[msg.seat])
+        session.ok(msg)
+        self._send_seats()
+
+    def _on_chat(self, session: Session, msg: pr.Chat) -> None:
+        if not session.chat_bucket.take():
+            session.error("rate_limited", "too many chat lines; slow down", msg)
+            return
+        self._public("chat", {"seat": session.seat, "name": session.name, "text": msg.text})
+        session.ok(msg)
+
+    def _on_sync(self, session: Session, msg: pr.Sync) -> None:
+        if self.game is None:
+            session.error("not_started", "no game yet", msg)
+            return
+        self._snapshot(session, session.seat, msg.id)
+
+    def _snapshot(self, session: Session, seat: int | None, id: int | None = None) -> None:
+        assert self.game is not None
+        session.send(pr.Snapshot(seq=self.seq, view=self.game.view(seat).to_dict(), id=id))
+
+    # -- game actions ------------------------------------------------------------------
+
+    def _on_action(self, session: Session, msg: Any) -> None:
+        seat = self._seat_of(session)
+        game = self.game
+        if seat is None:
+            session.error("not_in_room", "spectators do not play", msg)
+            return
+        if game is None or not self.started:
+            session.error("not_started", "the match has not started", msg)
+            return
+        if seat.autopilot:
+            seat.autopilot, seat.timeouts = False, 0
+            self._public("connection", {"seat": seat.index, "state": "connected"})
+            self._send_seats()
+        if msg.seq > self.seq:
+            session.error("illegal", f"seq {msg.seq} is ahead of the room ({self.seq})", msg)
+            return
+        if msg.seq < self.moved:
+            session.error("too_late", f"the table moved on at seq {self.moved}", msg)
+            return
+        try:
+            events = game.apply(_engine_action(msg, seat.index))
+        except en.IllegalAction as exc:
+            session.error(exc.code, exc.reason, msg)  # never the position: it holds hidden cards
+            return
+        except ValueError as exc:
+            session.error("illegal", str(exc)[:200], msg)
+            return
+        seat.timeouts = 0
+        if msg.id is not None:
+            session.ok(msg)
+        self._emit(events)
+        self._after_action()
+
+    def _apply_for(self, seat: int, action: en.Action) -> None:
+        assert self.game is not None
+        self._emit(self.game.apply(action))
+        self._after_action()
+
+    def _after_action(self) -> None:
+        game = self.game
+        assert game is not None
+        now = trio.current_time()
+        if game.phase == "match_over":
+            self.started = False
+            self.turn_key = self.turn_deadline = self.pilot_deadline = self.deal_deadline = None
+            for seat in self.seats:
+                seat.ready = seat.kind == "bot"
+            self._send_seats()
+            return
+        if game.phase == "round_over":
+            self.turn_key = self.turn_deadline = self.pilot_deadline = None
+            self.deal_deadline = now + self.limits.deal_pause
+            return
+        self.deal_deadline = None
+        key = (game.turn, game.phase, self.moved)
+        if key != self.turn_key:
+            self.turn_key = key
+            seat = self.seats[game.turn]
+            self.turn_deadline = now + self.timer if self.timer and not seat.piloted else None
+            self.pilot_deadline = now + self.limits.autopilot_delay if seat.piloted else None
+
+    # -- timers ------------------------------------------------------------------------
+
+    def _timers(self, now: float) -> None:
+        for seat in self.seats:
+            if seat.grace_until is not None and now >= seat.grace_until:
+                seat.grace_until = None
+                if seat.session is None:
+                    self._expire(seat)
+        game = self.game
+        if self.deal_deadline is not None and now >= self.deal_deadline and game is not None:
+            self.deal_deadline = None
+            self._apply_for(game.turn, en.Deal(game.turn))
+        if game is not None and self.started and game.phase not in ("round_over", "match_over"):
+            seat = self.seats[game.turn]
+            if seat.piloted and self.pilot_deadline is None:
+                self.pilot_deadline = now + self.limits.autopilot_delay
+                self.turn_deadline = None
+            if self.pilot_deadline is not None and now >= self.pilot_deadline:
+                self.pilot_deadline = None
+                if seat.piloted:
+                    self._autopilot(seat.index)
+                elif self.timer:
+                    self.turn_deadline = now + self.timer
+            elif self.turn_deadline is not None and now >= self.turn_deadline:
+                self.turn_deadline = None
+                if not seat.piloted:
+                    self._timeout(seat)
+        if self.idle_deadline is not None and now >= self.idle_deadline:
+            log.info("room %s expired: nobody connected", self.id)
+            self._close()
+
+    def _expire(self, seat: Seat) -> None:
+        """The reconnect grace ran out: the token dies, the server plays the seat."""
+        if seat.token:
+            self.server.tokens.pop(seat.token, None)
+        if not self.started:
+            self._vacate(seat)
+            self._send_seats()
+            return
+        seat.token, seat.abandoned = None, True
+        self._public("connection", {"seat": seat.index, "state": "autopilot"})
+        self._send_seats()
+
+    def _autopilot(self, seat: int) -> None:
+        game = self.game
+        assert game is not None
+        action = choose(game.legal_actions(seat), game.hands[seat], turn=True)
+        if action is not None:
+            self._apply_for(seat, action)
+
+    def _timeout(self, seat: Seat) -> None:
+        """The turn clock ran out: draw (taking any penalty), pass, or name a color."""
+        game = self.game
+        assert game is not None
+        legal = game.legal_actions(seat.index)
+        action: en.Action | None = None
+        if game.phase == "play":
+            action = next((a for a in legal if isinstance(a, en.Draw)), None)
+        elif game.phase == "drawn":
+            action = next((a for a in legal if isinstance(a, en.Pass)), None)
+        if action is None:
+            action = choose(legal, game.hands[seat.index], turn=True)
+        seat.timeouts += 1
+        if seat.timeouts >= self.limits.timeouts_to_autopilot and not seat.autopilot:
+            seat.autopilot = True
+            self._public("connection", {"seat": seat.index, "state": "autopilot"})
+            self._send_seats()
+        if action is not None:
+            self._apply_for(seat.index, action)
+
+    def _check_idle(self) -> None:
+        humans = any(s.session is not None and s.kind == "human" for s in self.seats)
+        if humans or self.spectators:
+            self.idle_deadline = None
+        elif self.idle_deadline is None:
+            self.idle_deadline = trio.current_time() + self.limits.room_idle
+
+    # -- sending -----------------------------------------------------------------------
+
+    def _members(self) -> list[tuple[Session, int | None]]:
+        out: list[tuple[Session, int | None]] = [
+            (s.session, s.index) for s in self.seats if s.session is not None]
+        out += [(session, None) for session in self.spectators]
+        return out
+
+    def _public(self, kind: str, data: dict[str, Any]) -> None:
+        """A server event everyone in the room sees."""
+        self.seq += 1
+        frame = _frame(self.seq, kind, data)
+        self.log.append(Logged(self.seq, kind, [(None, frame)]))
+        for session, _ in self._members():
+            session.push(frame)
+
+    def _emit(self, events: list[en.Event]) -> None:
+        """Engine events to their audiences; the variants of one event share one seq."""
+        members = self._members()
+        audience: list[int | None] = [*range(len(self.seats)), None]
+        groups: list[list[en.Event]] = []
+        for event in events:
+            if groups and _joins(groups[-1], event, audience):
+                groups[-1].append(event)
+            else:
+                groups.append([event])
+        for group in groups:
+            self.seq += 1
+            seq, kind = self.seq, group[0].kind
+            entry = Logged(seq, kind, [(e, _frame(seq, kind, e.data)) for e in group])
+            self.log.append(entry)
+            if kind in TABLE_EVENTS:
+                self.moved = seq
+            if len(group) == 1 and group[0].only is None and group[0].exclude is None:
+                frame = entry.variants[0][1]
+                for session, _ in members:
+                    session.push(frame)
+                continue
+            for session, seat in members:
+                frame = entry.frame_for(seat)  # type: ignore[assignment]
+                if frame is not None:
+                    session.push(frame)
+
+    def _send_seats(self, only: Session | None = None) -> None:
+        msg = pr.Seats(
+            seq=self.seq, room=self.id, name=self.name, host=self.host,
+            seats=tuple({"seat": s.index, "name": s.name, "kind": s.kind, "ready": s.ready,
+                         "state": s.state} for s in self.seats),
+            spectators=len(self.spectators), started=self.started, rules=self._rules_map,
+            timer=self.timer,
+        )
+        frame = pr.encode_frame(msg.to_wire())
+        for session, _ in ([(only, None)] if only else self._members()):
+            session.push(frame)
+
+
+def _joins(group: list[en.Event], event: en.Event, audience: list[int | None]) -> bool:
+    """Whether ``event`` is another audience's variant of the group's event."""
+    if event.kind != group[0].kind or (event.only is None and event.exclude is None):
+        return False
+    if any(e.only is None and e.exclude is None for e in group):
+        return False
+    return all(not (event.visible_to(r) and any(e.visible_to(r) for e in group)) for r in audience)
