@@ -1,0 +1,296 @@
+"""The full-screen prompt_toolkit application: layout tree, key bindings, style.
+
+The layout is declarative and every window's content is a render callable over the
+:class:`UIState`; key bindings call :class:`Controller` methods, gated by filters on the
+state (which screen, whether a picker, the help or the input line is open).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    DynamicContainer,
+    Float,
+    FloatContainer,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.dimension import Dimension as D
+from prompt_toolkit.layout.processors import BeforeInput
+from prompt_toolkit.styles import Style
+from prompt_toolkit.widgets import Frame
+
+from . import render
+from .controller import Controller
+from .state import UIState
+
+STYLE = Style.from_dict({
+    "header": "bg:#303030 #d0d0d0",
+    "header.title": "bg:#d70000 #ffffff bold",
+    "status.ok": "bg:#303030 #5fd75f",
+    "status.wait": "bg:#303030 #ffd75f",
+    "status.bad": "bg:#303030 #ff5f5f bold",
+    "card.red": "#ff5f5f",
+    "card.yellow": "#ffd75f",
+    "card.green": "#5fd75f",
+    "card.blue": "#5f87ff",
+    "card.wild": "#ffffff bg:#444444",
+    "card.top": "bold",
+    "playable": "bold",
+    "unplayable": "",
+    "marked": "underline",
+    "cursor": "reverse",
+    "number": "#808080",
+    "label": "bold",
+    "turn": "bold",
+    "turn.marker": "#ffd75f bold",
+    "me": "#87d7ff",
+    "tag": "#808080",
+    "score": "#808080",
+    "flag.uno": "#ff8700 bold",
+    "flag.catch": "bg:#d70000 #ffffff bold",
+    "flag.away": "#ff5f5f",
+    "pending": "#ff8700 bold",
+    "timer": "#87d7ff",
+    "timer.low": "#ff5f5f bold",
+    "banner.jump": "bg:#ffd700 #000000 bold",
+    "banner.catch": "bg:#d70000 #ffffff bold",
+    "banner.uno": "bg:#ff8700 #000000 bold",
+    "banner.challenge": "bg:#af00d7 #ffffff bold",
+    "hint": "#a8a8a8",
+    "hint.turn": "#ffffff bold",
+    "notice.error": "#ff5f5f bold",
+    "notice.info": "#87d7ff",
+    "pane.title": "bold underline",
+    "log": "",
+    "log.jump": "#ffd75f",
+    "log.uno": "#ff8700",
+    "log.win": "#5fd75f bold",
+    "log.error": "#ff5f5f",
+    "log.info": "#87d7ff",
+    "chat.name": "#87d7ff bold",
+    "overlay": "bg:#1c1c1c #e4e4e4",
+    "overlay.title": "bg:#1c1c1c #ffffff bold",
+    "overlay.section": "bg:#1c1c1c #ffd75f bold",
+    "overlay.key": "bg:#1c1c1c #87d7ff bold",
+    "overlay.hint": "bg:#1c1c1c #a8a8a8",
+    "input": "bg:#262626 #ffffff",
+})
+
+
+def _text(fn: Callable[[UIState], object], state: UIState, **kw: object) -> FormattedTextControl:
+    return FormattedTextControl(lambda: fn(state), **kw)  # type: ignore[arg-type]
+
+
+def build_app(
+    state: UIState,
+    controller: Controller,
+    on_quit: Callable[[], None] | None = None,
+    **app_kwargs: object,
+) -> Application[int]:
+    """The application. ``on_quit`` runs on Ctrl-C (and q in the lobby) before it exits."""
+    s, c = state, controller
+
+    # -- filters -------------------------------------------------------------------
+    typing = Condition(lambda: s.input_mode is not None)
+    overlay = Condition(lambda: s.help_open)
+    picking = Condition(lambda: s.picker is not None and not s.help_open)
+    at_table = Condition(lambda: s.view is not None)
+    free = ~typing & ~overlay & ~picking
+    table = free & at_table
+    scores_open = Condition(lambda: s.show_scores)
+    in_form = free & ~at_table & Condition(lambda: s.form is not None)
+    in_room = free & ~at_table & Condition(lambda: s.form is None and s.room is not None)
+    in_lobby = free & ~at_table & Condition(lambda: s.form is None and s.room is None)
+
+    # -- the input line (chat, room name) ---------------------------------------------
+    def accept(buf: Buffer) -> bool:
+        c.submit_input(buf.text)
+        app.layout.focus(home)
+        return False  # clears the buffer
+
+    input_buffer = Buffer(multiline=False, accept_handler=accept)
+
+    def input_prompt() -> str:
+        return " chat> " if s.input_mode == "chat" else " room name> "
+
+    input_window = Window(
+        BufferControl(input_buffer, input_processors=[BeforeInput(input_prompt)]),
+        height=1, style="class:input",
+    )
+
+    # -- layout -------------------------------------------------------------------------
+    # Always in the layout, so focus can rest on it whichever screen is shown.
+    home = Window(_text(render.header, s, focusable=True, show_cursor=False), height=1,
+                  style="class:header")
+    main_window = Window(_text(render.players, s),
+                         width=D(min=44, max=50, preferred=50), wrap_lines=False)
+    log_window = Window(_text(render.log, s), wrap_lines=True)
+    chat_window = Window(_text(render.chat, s), wrap_lines=True, height=D(min=2, max=5, weight=1))
+    table_body = HSplit([
+        VSplit([
+            main_window,
+            Window(width=1, char="│", style="class:hint"),
+            HSplit([log_window, Window(height=1, char="─", style="class:hint"), chat_window]),
+        ]),
+        Window(_text(render.banners, s), height=D(min=0, max=2), wrap_lines=True,
+               dont_extend_height=True),
+        Window(_text(render.hand, s), height=D(min=1, max=4), wrap_lines=True,
+               dont_extend_height=True),
+        Window(_text(render.hint, s), height=1),
+    ])
+    lobby_window = Window(_text(render.lobby, s),
+                          wrap_lines=True)
+    lobby_body = HSplit([
+        VSplit([lobby_window, Window(width=1, char="│", style="class:hint"),
+                Window(_text(render.chat, s), wrap_lines=True, width=D(weight=1, max=34))]),
+    ])
+
+    def body() -> HSplit:
+        return table_body if s.view is not None else lobby_body
+
+    root = FloatContainer(
+        content=HSplit([
+            home,
+            DynamicContainer(body),
+            ConditionalContainer(input_window, filter=typing),
+            Window(_text(render.notices, s), height=D(min=1, max=2), dont_extend_height=True),
+        ]),
+        floats=[
+            Float(ConditionalContainer(
+                Frame(Window(_text(render.scoreboard, s), width=74, dont_extend_height=True),
+                      style="class:overlay"),
+                filter=scores_open & at_table & ~overlay & ~picking), top=2),
+            Float(ConditionalContainer(
+                Frame(Window(_text(render.picker, s), width=42, dont_extend_height=True),
+                      style="class:overlay"),
+                filter=picking)),
+            Float(ConditionalContainer(
+                Frame(VSplit([
+                    Window(FormattedTextControl(lambda: render.help_text(s, "table")), width=40),
+                    Window(FormattedTextControl(lambda: render.help_text(s, "lobby")), width=38),
+                ]), title="Keys — Esc or ? closes", style="class:overlay"),
+                filter=overlay), top=0),
+        ],
+    )
+
+    kb = KeyBindings()
+
+    def quit_app(event: KeyPressEvent) -> None:
+        s.quitting = True
+        if on_quit is not None:
+            on_quit()
+        if event.app.is_running and not event.app.future.done():
+            event.app.exit(result=0)
+
+    kb.add("c-c", eager=True)(quit_app)
+    kb.add("q", filter=in_lobby)(quit_app)
+
+    @kb.add("?", filter=~typing)
+    def _(event: KeyPressEvent) -> None:
+        s.help_open = not s.help_open
+
+    @kb.add("escape", filter=~typing, eager=True)
+    def _(event: KeyPressEvent) -> None:
+        if s.form is not None and not s.help_open:
+            s.form = None
+        elif s.room is not None and s.view is None and not s.help_open:
+            c.leave()
+        else:
+            c.cancel()
+
+    @kb.add("escape", filter=typing, eager=True)
+    def _(event: KeyPressEvent) -> None:
+        s.input_mode = None
+        input_buffer.reset()
+        event.app.layout.focus(home)
+
+    # -- the table ------------------------------------------------------------------
+    for key, step in (("left", -1), ("h", -1), ("right", 1), ("l", 1)):
+        kb.add(key, filter=table)(lambda e, step=step: c.move(step))
+    for digit in range(10):
+        kb.add(str(digit), filter=table)(lambda e, d=digit: c.select(d))
+    kb.add("space", filter=table)(lambda e: c.toggle_mark())
+    kb.add("enter", filter=table)(lambda e: c.play())
+    kb.add("d", filter=table)(lambda e: c.draw())
+    kb.add("k", filter=table)(lambda e: c.keep())
+    kb.add("c", filter=table)(lambda e: c.challenge())
+    kb.add("u", filter=table)(lambda e: c.uno())
+    kb.add("x", filter=table)(lambda e: c.catch())
+    kb.add("j", filter=table)(lambda e: c.jump_in())
+    kb.add("n", filter=table)(lambda e: c.deal())
+
+    @kb.add("s", filter=table)
+    def _(event: KeyPressEvent) -> None:
+        s.show_scores = not s.show_scores
+
+    @kb.add("t", filter=free)
+    def _(event: KeyPressEvent) -> None:
+        s.input_mode = "chat"
+        event.app.layout.focus(input_window)
+
+    # -- pickers ----------------------------------------------------------------------
+    for letter in "RYGB":
+        kb.add(letter.lower(), filter=picking)(lambda e, v=letter: c.pick(v))
+
+    def pick_digit(digit: int) -> None:
+        p = s.picker
+        if p is None:
+            return
+        if p.kind in ("color", "first_color"):
+            if 1 <= digit <= len(p.options):
+                c.pick(p.options[digit - 1])
+        else:
+            c.pick(digit)
+
+    for digit in range(10):
+        kb.add(str(digit), filter=picking)(lambda e, d=digit: pick_digit(d))
+    for key, step in (("up", -1), ("left", -1), ("k", -1), ("down", 1), ("right", 1), ("j", 1)):
+        kb.add(key, filter=picking)(lambda e, step=step: c.pick_move(step))
+    kb.add("enter", filter=picking)(lambda e: c.pick())
+
+    # -- the lobby ----------------------------------------------------------------------
+    kb.add("up", filter=in_lobby)(lambda e: c.room_move(-1))
+    kb.add("down", filter=in_lobby)(lambda e: c.room_move(1))
+    kb.add("enter", filter=in_lobby)(lambda e: c.join_room("player"))
+    kb.add("s", filter=in_lobby)(lambda e: c.join_room("spectator"))
+    kb.add("c", filter=in_lobby)(lambda e: c.open_form())
+    kb.add("r", filter=in_lobby)(lambda e: c.refresh_rooms())
+
+    kb.add("up", filter=in_form)(lambda e: c.form_move(-1))
+    kb.add("down", filter=in_form)(lambda e: c.form_move(1))
+    kb.add("left", filter=in_form)(lambda e: c.form_change(-1))
+    kb.add("right", filter=in_form)(lambda e: c.form_change(1))
+    kb.add("enter", filter=in_form)(lambda e: c.create_room())
+
+    @kb.add("e", filter=in_form)
+    def _(event: KeyPressEvent) -> None:
+        s.input_mode = "room_name"
+        event.app.layout.focus(input_window)
+
+    kb.add("b", filter=in_room)(lambda e: c.add_bot())
+    kb.add("-", filter=in_room)(lambda e: c.remove_bot())
+    kb.add("space", filter=in_room)(lambda e: c.ready())
+    kb.add("enter", filter=in_room)(lambda e: c.start())
+
+    app: Application[int] = Application(
+        layout=Layout(root, focused_element=home),
+        key_bindings=kb,
+        style=STYLE,
+        full_screen=True,
+        mouse_support=False,
+        refresh_interval=0.5,
+        **app_kwargs,  # type: ignore[arg-type]
+    )
+    app.ttimeoutlen = 0.05  # Escape answers at once instead of waiting half a second
+    app.timeoutlen = 0.2
+    return app

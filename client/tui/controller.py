@@ -1,0 +1,391 @@
+"""What each key does, as plain methods over :class:`UIState` (no prompt_toolkit here).
+
+Every game action the controller sends is one of ``View.legal_actions()``: the UI never
+offers an illegal move. When a choice is missing (the color of a wild, the target of a
+seven or a targeted card, which of two players to catch) a picker opens first; when the
+key cannot do anything now, a message says why instead.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from unolan.engine import (
+    PRESETS,
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Color,
+    Deal,
+    Draw,
+    Pass,
+    Play,
+)
+
+from .state import (
+    COLOR_NAMES,
+    Act,
+    Command,
+    CreateForm,
+    Picker,
+    Request,
+    Say,
+    UIState,
+    card_label,
+)
+
+# The create-room form's fields: (name, values) — values cycle with ←/→.
+FORM_FIELDS: list[tuple[str, tuple[object, ...]]] = [
+    ("preset", PRESETS),
+    ("seats", tuple(range(2, 11))),
+    ("timer", (0, 15, 30, 60, 120)),
+    ("stacking", ("default", "off", "progressive", "same", "mixed")),
+    ("jump_in", ("default", True, False)),
+    ("multi_play", ("default", True, False)),
+    ("seven_zero", ("default", True, False)),
+    ("challenge", ("default", True, False)),
+    ("hand_size", ("default", 5, 7, 10)),
+    ("target_score", ("default", 100, 250, 500, 1000)),
+]
+
+
+class Controller:
+    def __init__(self, state: UIState, send: Callable[[Command], None]) -> None:
+        self.state = state
+        self._send = send
+
+    def send(self, command: Command) -> None:
+        self.state.sent = command
+        self._send(command)
+
+    def act(self, action: Action) -> None:
+        self.state.uno_armed = False
+        self.send(Act(action))
+
+    # -- choosing cards ---------------------------------------------------------------
+
+    def move(self, step: int) -> None:
+        n = len(self.state.hand())
+        if n:
+            self.state.cursor = (self.state.cursor + step) % n
+
+    def select(self, number: int) -> None:
+        """Number keys: 1..9 pick that card, 0 the tenth."""
+        index = 9 if number == 0 else number - 1
+        if index < len(self.state.hand()):
+            self.state.cursor = index
+        else:
+            self.state.notify(f"there is no card {number}")
+
+    def toggle_mark(self) -> None:
+        s = self.state
+        if not s.hand():
+            return
+        if s.cursor in s.marked:
+            s.marked.remove(s.cursor)
+        else:
+            s.marked.append(s.cursor)
+
+    def _chosen(self) -> list[str]:
+        s, hand = self.state, self.state.hand()
+        if s.marked:
+            return [hand[i] for i in s.marked if i < len(hand)]
+        return [hand[s.cursor]] if 0 <= s.cursor < len(hand) else []
+
+    # -- playing ----------------------------------------------------------------------
+
+    def play(self) -> None:
+        """Enter: play the marked cards (or the one under the cursor)."""
+        s = self.state
+        if s.view is None or s.view.seat is None:
+            s.notify("you are watching: spectators do not play")
+            return
+        chosen = self._chosen()
+        if not chosen:
+            return
+        want = Counter(chosen)
+        plays = [a for a in s.legal() if isinstance(a, Play)
+                 and Counter(c.text for c in a.cards) == want]
+        if not plays:
+            s.notify(self._why_not(chosen))
+            return
+        first = [a for a in plays if a.cards[0].text == chosen[0]]
+        self._finish(first or plays)
+
+    def jump_in(self) -> None:
+        """j: play the card identical to the top discard, out of turn."""
+        s = self.state
+        jumps = s.jump_ins()
+        if not jumps:
+            if s.my_turn:
+                s.notify("it is your turn: just play (Enter)")
+            else:
+                top = s.view.top if s.view else "?"
+                s.notify(f"no jump-in: you need a card identical to {card_label(top)}")
+            return
+        single = [a for a in jumps if len(a.cards) == 1]
+        self._finish(single or jumps)
+
+    def _finish(self, plays: list[Action]) -> None:
+        """Narrow the candidate plays by color, then target, then UNO; ask when needed."""
+        s = self.state
+        colors = list(dict.fromkeys(a.color for a in plays if isinstance(a, Play)))
+        if len(colors) > 1:
+            s.picker = Picker("color", [c.value for c in colors if c], plays, "Choose a color")
+            return
+        targets = list(dict.fromkeys(a.target for a in plays if isinstance(a, Play)))
+        if len(targets) > 1:
+            s.picker = Picker("seat", [t for t in targets if t is not None], plays,
+                              f"Choose a player for {card_label(plays[0].cards[0].text)}")
+            return
+        unos = [a for a in plays if isinstance(a, Play) and a.uno]
+        plain = [a for a in plays if not (isinstance(a, Play) and a.uno)]
+        action = unos[0] if (s.uno_armed and unos) or not plain else plain[0]
+        s.picker = None
+        s.marked = []
+        self.act(action)
+
+    def _why_not(self, chosen: list[str]) -> str:
+        s, v = self.state, self.state.view
+        assert v is not None
+        cards = " ".join(card_label(c) for c in chosen)
+        if v.phase in ("round_over", "match_over"):
+            return "the round is over"
+        if v.turn != v.seat:
+            if s.jump_ins():
+                return f"not your turn: only a jump-in with {card_label(v.top)} (j)"
+            return f"not your turn: it is {s.name_of(v.turn)}'s turn"
+        if v.phase == "color":
+            return "choose the color of the first card first"
+        if v.phase == "drawn":
+            return f"after drawing you may play only {card_label(v.drawn or '?')} — or keep it (k)"
+        if v.pending:
+            extra = ", or challenge (c)" if v.challengeable else ""
+            return f"{v.pending} cards pending: answer with a penalty card or draw them (d){extra}"
+        if len(chosen) > 1:
+            return f"{cards} cannot be played together"
+        color = COLOR_NAMES.get(v.color or "", "")
+        return f"{cards} does not match {card_label(v.top)}" + (f" on {color}" if color else "")
+
+    def draw(self) -> None:
+        s = self.state
+        action = s.can(Draw)
+        if action is not None:
+            self.act(action)
+        elif s.can(Pass) is not None:
+            s.notify("you already drew: play it (Enter) or keep it (k)")
+        else:
+            s.notify(self._not_now())
+
+    def keep(self) -> None:
+        action = self.state.can(Pass)
+        if action is not None:
+            self.act(action)
+        else:
+            self.state.notify("nothing to keep: k keeps a card you just drew")
+
+    def challenge(self) -> None:
+        action = self.state.can(Challenge)
+        if action is not None:
+            self.act(action)
+        else:
+            self.state.notify("nothing to challenge: only a Wild Draw Four aimed at you")
+
+    def uno(self) -> None:
+        s = self.state
+        action = s.can(CallUno)
+        if action is not None:
+            self.act(action)
+            return
+        plays = [a for a in s.legal() if isinstance(a, Play) and a.uno]
+        if plays:
+            s.uno_armed = not s.uno_armed
+            s.notify("UNO will be called with your next play" if s.uno_armed
+                     else "UNO call cancelled", "info", 3)
+            return
+        s.notify("UNO is for your last card: call it when you hold one (or with the play to one)")
+
+    def catch(self) -> None:
+        s = self.state
+        catches = [a for a in s.legal() if isinstance(a, Catch)]
+        if not catches:
+            s.notify("nobody to catch: only a player on one card who has not called UNO")
+        elif len(catches) == 1:
+            self.act(catches[0])
+        else:
+            s.picker = Picker("catch", [a.target for a in catches], catches, "Catch whom?")
+
+    def deal(self) -> None:
+        action = self.state.can(Deal)
+        if action is not None:
+            self.act(action)
+        else:
+            self.state.notify("the next round is dealt by the round's winner")
+
+    def _not_now(self) -> str:
+        v = self.state.view
+        if v is None:
+            return "no game yet"
+        if v.turn != v.seat:
+            return f"not your turn: it is {self.state.name_of(v.turn)}'s turn"
+        if v.phase == "color":
+            return "choose the color of the first card first"
+        return "not possible now"
+
+    def first_color(self) -> None:
+        """When a Wild is turned up first, the first player names the color."""
+        s = self.state
+        choices = [a for a in s.legal() if isinstance(a, ChooseColor)]
+        if choices and s.picker is None:
+            s.picker = Picker("first_color", [a.color.value for a in choices], choices,
+                              "The first card is a Wild: choose its color")
+
+    # -- pickers ------------------------------------------------------------------------
+
+    def pick(self, value: object = None) -> None:
+        """Choose ``value`` (or the option under the picker's cursor)."""
+        s, p = self.state, self.state.picker
+        if p is None:
+            return
+        if value is None:
+            value = p.options[p.cursor]
+        if value not in p.options:
+            s.notify(f"{value} is not one of the choices")
+            return
+        if p.kind == "color":
+            color = Color(value)
+            self._finish([a for a in p.plays if isinstance(a, Play) and a.color is color])
+        elif p.kind == "seat":
+            self._finish([a for a in p.plays if isinstance(a, Play) and a.target == value])
+        else:  # catch, first_color
+            s.picker = None
+            for a in p.plays:
+                if (isinstance(a, Catch) and a.target == value) or (
+                        isinstance(a, ChooseColor) and a.color.value == value):
+                    self.act(a)
+                    return
+
+    def pick_move(self, step: int) -> None:
+        p = self.state.picker
+        if p is not None and p.options:
+            p.cursor = (p.cursor + step) % len(p.options)
+
+    def cancel(self) -> None:
+        s = self.state
+        if s.help_open:
+            s.help_open = False
+        elif s.picker is not None:
+            s.picker = None
+        elif s.marked:
+            s.marked = []
+        elif s.show_scores and s.view is not None and s.view.phase not in ("round_over", "match_over"):
+            s.show_scores = False
+        s.uno_armed = False
+
+    # -- chat and the input line -------------------------------------------------------
+
+    def submit_input(self, text: str) -> None:
+        s = self.state
+        mode, s.input_mode = s.input_mode, None
+        text = text.strip()
+        if mode == "chat" and text:
+            self.send(Say(text[:300]))
+        elif mode == "room_name" and text and s.form is not None:
+            s.form.name = text[:40]
+
+    # -- lobby --------------------------------------------------------------------------
+
+    def refresh_rooms(self) -> None:
+        self.send(Request("list_rooms"))
+
+    def room_move(self, step: int) -> None:
+        s = self.state
+        if s.rooms:
+            s.room_cursor = (s.room_cursor + step) % len(s.rooms)
+
+    def join_room(self, role: str = "player") -> None:
+        s = self.state
+        if not s.rooms:
+            s.notify("no rooms yet: create one (c)")
+            return
+        room = s.rooms[min(s.room_cursor, len(s.rooms) - 1)]
+        if role == "player" and room.get("started"):
+            s.notify("that game has started: spectate it (s)")
+            return
+        self.send(Request("join", {"room": room["room"], "role": role}))
+
+    def open_form(self) -> None:
+        self.state.form = CreateForm(name=f"{self.state.name}'s table"[:40])
+
+    def form_move(self, step: int) -> None:
+        f = self.state.form
+        if f is not None:
+            f.field_index = (f.field_index + step) % len(FORM_FIELDS)
+
+    def form_change(self, step: int) -> None:
+        f = self.state.form
+        if f is None:
+            return
+        name, values = FORM_FIELDS[f.field_index]
+        current = form_value(f, name)
+        index = values.index(current) if current in values else 0
+        value = values[(index + step) % len(values)]
+        if name in ("preset", "seats", "timer"):
+            setattr(f, name, value)
+        elif value == "default":
+            f.options.pop(name, None)
+        else:
+            f.options[name] = value
+
+    def create_room(self) -> None:
+        s, f = self.state, self.state.form
+        if f is None:
+            return
+        self.send(Request("create_room", {
+            "name": f.name, "preset": f.preset, "seats": f.seats, "timer": f.timer,
+            "options": dict(f.options),
+        }))
+        s.form = None
+
+    def add_bot(self) -> None:
+        self.send(Request("add_bot"))
+
+    def remove_bot(self) -> None:
+        s = self.state
+        bots = sorted(s.bots)
+        if not bots:
+            s.notify("no bot to remove")
+            return
+        self.send(Request("remove_bot", {"seat": bots[-1]}))
+
+    def ready(self) -> None:
+        s = self.state
+        me = s.my_seat
+        ready = False
+        for entry in (s.room or {}).get("seats", ()):
+            if entry["seat"] == me:
+                ready = bool(entry.get("ready"))
+        self.send(Request("ready", {"ready": not ready}))
+
+    def start(self) -> None:
+        s = self.state
+        if s.room is not None and s.room.get("host") not in (None, s.my_seat):
+            s.notify("only the host starts the game")
+            return
+        self.send(Request("start"))
+
+    def leave(self) -> None:
+        self.send(Request("leave"))
+        s = self.state
+        s.room = s.room_id = None
+        s.view = None
+        s.my_seat = None
+
+
+def form_value(form: CreateForm, name: str) -> object:
+    if name in ("preset", "seats", "timer"):
+        return getattr(form, name)
+    return form.options.get(name, "default")

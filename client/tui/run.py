@@ -1,0 +1,102 @@
+"""Run the UI: prompt_toolkit owns the asyncio loop; Trio networking runs as its guest.
+
+One thread, no locks. ``trio.lowlevel.start_guest_run`` drives Trio from the asyncio
+loop; network tasks write into the :class:`UIState` and call ``app.invalidate()``; keys
+put commands on a Trio memory channel (through the Trio token, so the send happens inside
+Trio). Ctrl-C is a key binding: it cancels the guest's root cancel scope and exits the
+app; we then wait for the guest's ``done_callback`` so Trio finishes before asyncio does,
+and the terminal is restored by prompt_toolkit on the way out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import trio
+
+from .app import build_app
+from .controller import Controller
+from .state import Command, UIState
+
+# The networking side: reads commands, writes the state, calls ``invalidate``.
+Network = Callable[[UIState, trio.MemoryReceiveChannel[Command], Callable[[], None]], Awaitable[Any]]
+
+
+class GuestFailed(Exception):
+    """The networking side stopped with an error while the UI was still open."""
+
+
+def run(state: UIState, network: Network, **app_kwargs: Any) -> int:
+    """Run the UI until the player quits (or the networking side fails); the exit status."""
+    return asyncio.run(run_async(state, network, **app_kwargs))
+
+
+async def run_async(state: UIState, network: Network, **app_kwargs: Any) -> int:
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[Any] = loop.create_future()
+    started: asyncio.Future[tuple[trio.lowlevel.TrioToken, trio.CancelScope]] = loop.create_future()
+    send_channel, receive_channel = trio.open_memory_channel[Command](256)
+
+    def send(command: Command) -> None:
+        if not started.done() or done.done():
+            state.notify("not connected yet")
+            return
+        token, _ = started.result()
+
+        def put() -> None:
+            try:
+                send_channel.send_nowait(command)
+            except trio.WouldBlock:
+                state.notify("too many keys at once: slow down")
+            except (trio.ClosedResourceError, trio.BrokenResourceError):
+                state.notify("the connection is closed")
+
+        try:
+            token.run_sync_soon(put)
+        except trio.RunFinishedError:
+            state.notify("the connection is closed")
+
+    def quit_guest() -> None:
+        if started.done() and not done.done():
+            token, scope = started.result()
+            with contextlib.suppress(trio.RunFinishedError):
+                token.run_sync_soon(scope.cancel)
+
+    controller = Controller(state, send)
+    app = build_app(state, controller, on_quit=quit_guest, **app_kwargs)
+
+    async def guest_main() -> Any:
+        with trio.CancelScope() as scope:
+            started.set_result((trio.lowlevel.current_trio_token(), scope))
+            return await network(state, receive_channel, app.invalidate)
+        return None
+
+    def guest_done(outcome: Any) -> None:
+        if not done.done():
+            done.set_result(outcome)
+        # The network side ended on its own (an error, or the server said bye): leave.
+        if app.is_running and not app.future.done() and not state.quitting:
+            app.exit(result=0 if _ok(outcome) else 1)
+
+    trio.lowlevel.start_guest_run(
+        guest_main,
+        run_sync_soon_threadsafe=loop.call_soon_threadsafe,
+        done_callback=guest_done,
+        host_uses_signal_set_wakeup_fd=True,
+    )
+    try:
+        status = await app.run_async()
+    finally:
+        quit_guest()
+        outcome = await done
+    if not _ok(outcome):
+        error = outcome.error
+        raise GuestFailed(f"{type(error).__name__}: {error}") from error
+    return int(status or 0)
+
+
+def _ok(outcome: Any) -> bool:
+    return getattr(outcome, "error", None) is None

@@ -1,0 +1,395 @@
+"""The terminal UI's state: everything the screen shows, and nothing that draws it.
+
+The UI is a thin view. The networking side writes into a :class:`UIState` (the seat's
+engine ``View``, lobby data, events turned into log lines, the connection status) and
+calls ``invalidate``; render callables read it; key handlers turn it into commands. The
+state holds no prompt_toolkit or Trio objects, so tests build it straight from an engine
+position: ``UIState(view=game.view(0))``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from unolan.engine import Action, CallUno, Card, Catch, Deal, Play, View
+
+COLOR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
+KIND_NAMES = {
+    "S": "Skip", "R": "Reverse", "D2": "Draw Two", "W": "Wild", "W4": "Wild Draw Four",
+    "WR": "Wild Reverse", "WS": "Wild Skip", "WS2": "Wild Skip Two", "WD2": "Wild Draw Two",
+    "WT2": "Wild Targeted Draw Two", "WX": "Wild Forced Swap",
+}
+
+
+# -- commands: what keys put on the channel to the networking side ----------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """An engine action for this seat; the client library adds the room seq."""
+
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A lobby request: ``list_rooms``, ``create_room``, ``join``, ``leave``, ``ready``,
+    ``start``, ``add_bot``, ``remove_bot``, ``sync``; ``params`` are the message fields."""
+
+    kind: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Say:
+    """A chat line."""
+
+    text: str
+
+
+Command = Act | Request | Say
+
+
+# -- pickers: a choice the player must make before an action can be sent -----------------
+
+
+@dataclass(slots=True)
+class Picker:
+    """Choose one of ``options`` (color letters or seat numbers) to finish ``plays``."""
+
+    kind: str  # "color" | "seat" | "catch" | "first_color"
+    options: list[Any]
+    plays: list[Action]
+    title: str
+    cursor: int = 0
+
+
+@dataclass(slots=True)
+class CreateForm:
+    """The lobby's "create a room" form: a preset plus the main options."""
+
+    name: str = "table"
+    preset: str = "house"
+    seats: int = 4
+    timer: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+    field_index: int = 0
+
+
+@dataclass(slots=True)
+class Notice:
+    text: str
+    style: str  # "error" | "info"
+    until: float
+
+
+def card_label(text: str) -> str:
+    """``[R5]``: readable without color."""
+    return f"[{text}]"
+
+
+def card_style(text: str) -> str:
+    card = Card.parse(text)
+    return f"class:card.{COLOR_NAMES[card.color.value]}" if card.color else "class:card.wild"
+
+
+def card_name(text: str) -> str:
+    """A card in words: ``red 5``, ``green Skip``, ``Wild Draw Four``."""
+    card = Card.parse(text)
+    kind = KIND_NAMES.get(card.kind.value, card.kind.value)
+    return f"{COLOR_NAMES[card.color.value]} {kind}" if card.color else kind
+
+
+def sort_hand(hand: tuple[str, ...] | list[str]) -> list[str]:
+    return sorted(hand, key=Card.parse)
+
+
+class UIState:
+    """What the screen shows. Mutated only on the UI thread (asyncio host + Trio guest)."""
+
+    def __init__(
+        self,
+        *,
+        view: View | None = None,
+        name: str = "you",
+        address: str = "",
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.clock = clock
+        self.name = name
+        self.address = address
+        self.status = "offline"  # connecting | connected | reconnecting | offline
+        self.status_detail = ""
+        # lobby
+        self.rooms: list[dict[str, Any]] = []
+        self.room_cursor = 0
+        self.room: dict[str, Any] | None = None  # the latest ``seats`` message, as a map
+        self.room_id: str | None = None
+        self.my_seat: int | None = None
+        self.form: CreateForm | None = None
+        # table
+        self.view: View | None = None
+        self._legal: list[Action] = []
+        self._legal_of: View | None = None
+        self.names: dict[int, str] = {}
+        self.bots: set[int] = set()
+        self.presence: dict[int, str] = {}  # seat -> connected | away | autopilot
+        self.log: deque[tuple[str, str]] = deque(maxlen=300)
+        self.chat: deque[tuple[str, str]] = deque(maxlen=100)
+        self.round_result: dict[str, Any] | None = None
+        self.match_result: dict[str, Any] | None = None
+        self.timer = 0  # seconds per turn (0: none)
+        self.turn_deadline: float | None = None
+        self.notices: deque[Notice] = deque(maxlen=4)
+        self.sent: Command | None = None  # the last command, until the table answers
+        # purely local UI state
+        self.cursor = 0
+        self.marked: list[int] = []  # indices into hand(), in the order marked
+        self.picker: Picker | None = None
+        self.help_open = False
+        self.input_mode: str | None = None  # "chat" | "room_name" while the input line is open
+        self.uno_armed = False
+        self.show_scores = False
+        self.quitting = False
+        if view is not None:
+            self.set_view(view)
+
+    # -- the table ------------------------------------------------------------------
+
+    @property
+    def seat(self) -> int | None:
+        return self.view.seat if self.view is not None else self.my_seat
+
+    def set_view(self, view: View | None) -> None:
+        """A new view of the table (after each event or a snapshot)."""
+        old = self.hand()
+        selected = old[self.cursor] if 0 <= self.cursor < len(old) else None
+        self.view = view
+        if view is None:
+            return
+        if view.seat is not None:
+            self.my_seat = view.seat
+        new = self.hand()
+        if old != new:
+            self.marked = []
+            if selected in new:
+                self.cursor = new.index(selected)
+        if view.drawn and view.drawn in new and view.turn == view.seat:
+            self.cursor = new.index(view.drawn)
+        self.cursor = max(0, min(self.cursor, len(new) - 1))
+        if len(new) != 2:
+            self.uno_armed = False
+        if self.picker is not None and not self._picker_still_valid():
+            self.picker = None
+
+    def _picker_still_valid(self) -> bool:
+        assert self.picker is not None
+        legal = self.legal()
+        return all(p in legal for p in self.picker.plays)
+
+    def hand(self) -> list[str]:
+        """The hand in display order (by color, then number or symbol)."""
+        return sort_hand(self.view.hand) if self.view is not None else []
+
+    def legal(self) -> list[Action]:
+        """This seat's legal actions now, straight from the engine's rules."""
+        view = self.view
+        if view is None or view.seat is None:
+            return []
+        if self._legal_of is not view:
+            self._legal = view.legal_actions()
+            self._legal_of = view
+        return self._legal
+
+    def name_of(self, seat: int | None) -> str:
+        if seat is None:
+            return "a spectator"
+        if seat == self.seat:
+            return "you"
+        return self.names.get(seat) or f"seat {seat}"
+
+    @property
+    def my_turn(self) -> bool:
+        v = self.view
+        return v is not None and v.seat is not None and v.turn == v.seat
+
+    def catchable(self) -> list[int]:
+        """Seats this player can catch right now (one card, UNO not called)."""
+        return [a.target for a in self.legal() if isinstance(a, Catch)]
+
+    def jump_ins(self) -> list[Action]:
+        """Plays out of turn (jump-ins) open to this seat right now."""
+        if self.my_turn:
+            return []
+        return [a for a in self.legal() if isinstance(a, Play)]
+
+    def can(self, kind: type) -> Action | None:
+        for action in self.legal():
+            if isinstance(action, kind):
+                return action
+        return None
+
+    def can_call_uno(self) -> bool:
+        return self.can(CallUno) is not None
+
+    def can_deal(self) -> bool:
+        return self.can(Deal) is not None
+
+    def seconds_left(self) -> int | None:
+        if self.turn_deadline is None:
+            return None
+        return max(0, int(self.turn_deadline - self.clock() + 0.999))
+
+    # -- messages -------------------------------------------------------------------
+
+    def notify(self, text: str, style: str = "error", seconds: float = 6.0) -> None:
+        """A transient message under the hand (an illegal play, a jump-in too late...)."""
+        self.notices.append(Notice(text, style, self.clock() + seconds))
+
+    def current_notices(self) -> list[Notice]:
+        now = self.clock()
+        while self.notices and self.notices[0].until <= now:
+            self.notices.popleft()
+        return [n for n in self.notices if n.until > now]
+
+    def add_log(self, text: str, style: str = "") -> None:
+        self.log.append((text, style))
+
+    # -- what the server tells us ---------------------------------------------------
+
+    def set_status(self, status: str, detail: str = "") -> None:
+        self.status = status
+        self.status_detail = detail
+
+    def set_seats(self, seats: dict[str, Any]) -> None:
+        """The room as the lobby sees it (a ``seats`` message as a map)."""
+        self.room = dict(seats)
+        self.room_id = seats.get("room", self.room_id)
+        self.timer = int(seats.get("timer") or 0)
+        for entry in seats.get("seats", ()):
+            seat = entry["seat"]
+            if entry.get("name"):
+                self.names[seat] = entry["name"]
+            if entry.get("kind") == "bot":
+                self.bots.add(seat)
+            else:
+                self.bots.discard(seat)
+            state = entry.get("state")
+            if state and state != "empty":
+                self.presence[seat] = state
+
+    def on_event(self, kind: str, data: dict[str, Any]) -> None:
+        """A room event: update what the view does not carry, and log it."""
+        if kind == "turn":
+            self.turn_deadline = self.clock() + self.timer if self.timer else None
+            self.sent = None
+        elif kind in _MINE and data.get("seat") == self.seat:
+            self.sent = None
+        if kind == "player_joined" and data.get("seat") is not None:
+            self.names[data["seat"]] = data["name"]
+            if data.get("bot"):
+                self.bots.add(data["seat"])
+        elif kind == "connection":
+            self.presence[data["seat"]] = data["state"]
+        elif kind == "round_over":
+            self.round_result = dict(data)
+            self.turn_deadline = None
+            self.show_scores = True
+        elif kind == "match_over":
+            self.match_result = dict(data)
+            self.show_scores = True
+        elif kind == "round_started":
+            self.round_result = None
+            self.show_scores = False
+        elif kind == "chat":
+            self.chat.append((str(data.get("name") or self.name_of(data.get("seat"))), data["text"]))
+            return
+        line = describe(kind, data, self.name_of, self.seat)
+        if line:
+            self.add_log(*line)
+
+    def on_error(self, code: str, message: str) -> None:
+        """A refusal from the server: shown, never raised."""
+        self.sent = None
+        text = {"too_late": "Too late: the table had moved on"}.get(code, message or code)
+        if code == "too_late" and message:
+            text = f"Too late: {message}"
+        self.notify(text)
+
+
+_MINE = frozenset({"played", "drew", "passed", "color_chosen", "uno", "caught", "challenged"})
+
+
+def _cards(data: dict[str, Any]) -> str:
+    return " ".join(card_label(c) for c in data.get("cards", ()))
+
+
+def describe(
+    kind: str, data: dict[str, Any], name_of: Callable[[int | None], str], me: int | None
+) -> tuple[str, str] | None:
+    """One log line for an event (text, style), or None for events not worth a line."""
+    who = name_of(data.get("seat"))
+    if kind == "played":
+        text = f"{who} {'JUMPED IN with' if data.get('jump_in') else 'played'} {_cards(data)}"
+        if data.get("color") and any(Card.parse(c).is_wild for c in data.get("cards", ())):
+            text += f" → {COLOR_NAMES[data['color']]}"
+        if data.get("target") is not None:
+            text += f" at {name_of(data['target'])}"
+        return text, "jump" if data.get("jump_in") else ""
+    if kind == "drew":
+        n = data.get("count", 0)
+        what = _cards(data) if data.get("cards") else f"{n} card{'s' if n != 1 else ''}"
+        reason = data.get("reason", "draw")
+        why = "" if reason == "draw" else f" ({reason.replace('_', ' ')})"
+        return f"{who} drew {what}{why}", ""
+    simple = {
+        "passed": f"{who} kept the drawn card",
+        "skipped": f"{who} is skipped",
+        "uno": f"{who} called UNO!",
+        "reshuffled": "the discards are shuffled into a new draw pile",
+        "host": f"{who} is the host",
+        "player_left": f"{data.get('name', who)} left",
+    }
+    if kind in simple:
+        return simple[kind], "uno" if kind == "uno" else ""
+    if kind == "color_chosen":
+        return f"{who} chose {COLOR_NAMES.get(data.get('color', ''), '?')}", ""
+    if kind == "reversed":
+        return "direction reversed", ""
+    if kind == "penalty":
+        return f"{who} owes {data.get('amount')} cards", ""
+    if kind == "challenged":
+        verdict = "guilty!" if data.get("guilty") else "innocent"
+        return f"{who} challenged {name_of(data.get('target'))}: {verdict}", "uno"
+    if kind == "revealed":
+        return f"{name_of(data.get('seat'))} held {_cards(data)}", ""
+    if kind == "caught":
+        return (f"{who} CAUGHT {name_of(data.get('target'))} (+{data.get('penalty')})", "uno")
+    if kind == "false_uno":
+        return f"{who} called UNO falsely (+{data.get('penalty')})", "error"
+    if kind == "swapped":
+        a, b = data.get("seats", (None, None))
+        return f"{name_of(a)} and {name_of(b)} swapped hands", ""
+    if kind == "rotated":
+        return "every hand passed along", ""
+    if kind == "misplay":
+        return f"{who} misplayed (+{data.get('penalty')}): {data.get('reason')}", "error"
+    if kind == "out":
+        return f"{who} is out ({data.get('reason')})", ""
+    if kind == "first_card":
+        return f"first card {card_label(data['card'])}", ""
+    if kind == "round_started":
+        return f"— round {data.get('round')}, {name_of(data.get('dealer'))} deals —", "info"
+    if kind == "round_over":
+        return (f"{name_of(data.get('winner'))} won the round (+{data.get('points')})", "win")
+    if kind == "match_over":
+        return f"{name_of(data.get('winner'))} won the match!", "win"
+    if kind == "player_joined":
+        return f"{data.get('name')} joined" + (" (bot)" if data.get("bot") else ""), ""
+    if kind == "connection":
+        return f"{who} is {data.get('state')}", ""
+    return None
