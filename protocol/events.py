@@ -43,7 +43,9 @@ ENGINE_EVENTS: dict[str, Table] = {
         "hand_size": f.integer(1, 20),
     },
     "dealer_draw": {"draws": f.array(_draw_pair, 0, 200), "dealer": (f.seat, OPTIONAL)},
-    "hand": {"seat": f.seat, "cards": f.cards()},
+    # Private fields (``cards`` of hand, drew, revealed) are present only in the copy sent
+    # to the seat allowed to see them; everyone else gets the event without them.
+    "hand": {"seat": f.seat, "cards": (f.cards(), OPTIONAL)},
     "first_card": {"card": f.card, "color": _opt_color},
     "turn": {
         "seat": f.seat,
@@ -70,7 +72,7 @@ ENGINE_EVENTS: dict[str, Table] = {
     "reversed": {"direction": f.direction},
     "penalty": {"seat": f.seat, "amount": f.count},
     "challenged": {"seat": f.seat, "target": f.seat, "guilty": f.boolean},
-    "revealed": {"seat": f.seat, "cards": f.cards()},
+    "revealed": {"seat": f.seat, "cards": (f.cards(), OPTIONAL)},
     "uno": {"seat": f.seat},
     "caught": {"seat": f.seat, "target": f.seat, "penalty": f.count},
     "false_uno": {"seat": f.seat, "penalty": f.count},
