@@ -133,7 +133,7 @@ def build_app(
     home = Window(_text(render.header, s, focusable=True, show_cursor=False), height=1,
                   style="class:header")
     main_window = Window(_text(render.players, s),
-                         width=D(min=44, max=50, preferred=50), wrap_lines=False)
+                         width=D(min=46, max=56, preferred=54), wrap_lines=False)
     log_window = Window(_text(render.log, s), wrap_lines=True)
     chat_window = Window(_text(render.chat, s), wrap_lines=True, height=D(min=2, max=5, weight=1))
     table_body = HSplit([
@@ -163,7 +163,8 @@ def build_app(
             home,
             DynamicContainer(body),
             ConditionalContainer(input_window, filter=typing),
-            Window(_text(render.notices, s), height=D(min=1, max=2), dont_extend_height=True),
+            Window(_text(render.notices, s),
+                   height=lambda: D.exact(max(1, min(2, len(s.current_notices()))))),
         ]),
         floats=[
             Float(ConditionalContainer(

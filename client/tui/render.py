@@ -93,21 +93,20 @@ def players(state: UIState) -> Fragments:
         row = "class:turn" if turn else ""
         out.append(("class:turn.marker" if turn else "", "▶ " if turn else "  "))
         name = state.name_of(seat) if not mine else f"{state.names.get(seat, state.name)} (you)"
-        tag = " bot" if seat in state.bots else ""
-        out.append((row + (" class:me" if mine else ""), f"{seat} {name[:16]:<16}"))
-        out.append(("class:tag", f"{tag:<4}"))
+        out.append((row + (" class:me" if mine else ""), f"{seat} {name[:13]:<13} "))
+        out.append(("class:tag", f"{'bot' if seat in state.bots else '':<4}"))
         out.append((row, f"{count:>3} card{'s' if count != 1 else ' '}"))
         score = v.scores[seat % len(v.scores)] if not rules_teams else v.scores[seat % rules_teams]
-        out.append(("class:score", f" {score:>4} pts"))
+        out.append(("class:score", f" {score:>4}p"))
         if v.out[seat]:
             out.append(("class:tag", "  out"))
         elif count == 1 and v.called[seat]:
             out.append(("class:flag.uno", "  UNO!"))
         elif seat in catchable and count == 1:
-            out.append(("class:flag.catch", "  NO UNO!"))
+            out.append(("class:flag.catch", " NO UNO!"))
         presence = state.presence.get(seat, "connected")
         if presence != "connected":
-            out.append(("class:flag.away", f"  {presence}"))
+            out.append(("class:flag.away", f" {presence}"))
         out.append(("", "\n"))
     out.append(("", "\n"))
     out += table_info(state)

@@ -1,0 +1,525 @@
+"""The terminal UI: keys to commands and state to screen, built from engine positions.
+
+Keys go through the real application's key bindings (``create_pipe_input`` and
+``DummyOutput`` give it a terminal); the screen is the real layout written to an 80x24
+grid, so these tests also check that everything fits the smallest supported terminal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import pytest
+import trio
+from prompt_toolkit.application import Application
+from prompt_toolkit.application.current import create_app_session, set_app
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.key_binding.key_processor import KeyPress
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout.mouse_handlers import MouseHandlers
+from prompt_toolkit.layout.screen import Screen, WritePosition
+from prompt_toolkit.output import DummyOutput
+from unolan.client.tui.app import build_app
+from unolan.client.tui.controller import Controller
+from unolan.client.tui.run import run_async
+from unolan.client.tui.state import Act, Command, Request, Say, UIState
+from unolan.engine import (
+    CallUno,
+    Card,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Color,
+    Draw,
+    Game,
+    Pass,
+    Play,
+    parse_position,
+)
+
+SPECIAL = {
+    "enter": Keys.ControlM, "esc": Keys.Escape, "left": Keys.Left, "right": Keys.Right,
+    "up": Keys.Up, "down": Keys.Down, "space": " ", "c-c": Keys.ControlC,
+}
+
+
+@dataclass
+class Table:
+    game: Game
+    state: UIState
+    sent: list[Command]
+    app: Application[int]
+    seat: int
+
+    def press(self, *keys: str) -> None:
+        processor = self.app.key_processor
+        for key in keys:
+            special = SPECIAL.get(key)
+            if special is None:
+                processor.feed(KeyPress(key, key))
+            else:
+                processor.feed(KeyPress(special, "\r" if key == "enter" else str(special)))
+        processor.process_keys()
+
+    def screen(self, width: int = 80, height: int = 24) -> str:
+        """The whole screen as plain text, laid out at ``width`` x ``height``."""
+        self.app.render_counter += 1  # controls cache their text per render
+        screen = Screen()
+        self.app.layout.container.write_to_screen(
+            screen, MouseHandlers(), WritePosition(0, 0, width, height), "", False, None
+        )
+        screen.draw_all_floats()
+        rows = []
+        for y in range(height):
+            row = screen.data_buffer[y]
+            rows.append("".join(row[x].char for x in range(width)).rstrip())
+        return "\n".join(rows)
+
+    def actions(self) -> list[object]:
+        return [c.action for c in self.sent if isinstance(c, Act)]
+
+    def apply(self, *lines: str) -> None:
+        """Apply actions (notation) to the game and feed this seat what it sees."""
+        from unolan.engine import parse_action
+
+        for line in lines:
+            for event in self.game.apply(parse_action(line)):
+                if event.visible_to(self.seat):
+                    self.state.on_event(event.kind, dict(event.data))
+        self.state.set_view(self.game.view(self.seat))
+
+
+@contextmanager
+def table(position: str, seat: int = 0, **state_kw: object) -> Iterator[Table]:
+    game = parse_position(position)
+    state = UIState(view=game.view(seat), name="ann", **state_kw)  # type: ignore[arg-type]
+    state.names.update({s: n for s, n in enumerate(["ann", "bob", "cy", "di", "ed"]) if s != seat})
+    state.set_status("connected")
+    sent: list[Command] = []
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        app = build_app(state, Controller(state, sent.append))
+        app.timeoutlen = None  # no multi-key timeout task: keys are processed synchronously
+        with set_app(app):
+            yield Table(game, state, sent, app, seat)
+
+
+def play(seat: int, *cards: str, color: str | None = None, target: int | None = None,
+         uno: bool = False) -> Play:
+    return Play(seat, tuple(Card.parse(c) for c in cards), Color(color) if color else None,
+                target, uno)
+
+
+BASIC = "hand 0: R5 G7 W4 R2; hand 1: B1 B2 B3; hand 2: YS R9; hand 3: G1 G2; discard: Y3 R3"
+
+
+# -- the table on screen ----------------------------------------------------------------
+
+
+def test_hand_shows_every_card_with_a_text_label_and_the_table_around_it() -> None:
+    with table(BASIC) as t:
+        screen = t.screen()
+        assert "1[R2] 2[R5] 3[G7] 4[W4]" in screen  # sorted by color, numbered
+        assert "Top [R3] red" in screen
+        assert "↻ clockwise" in screen
+        assert "▶ 0 ann (you)" in screen and "4 cards" in screen
+        assert "1 bob" in screen and "3 cards" in screen
+        assert "Your turn" in screen
+        # colors are styles on top of the labels, not instead of them
+        fragments = dict((text, style) for style, text, *_ in
+                         __import__("unolan.client.tui.render", fromlist=["hand"]).hand(t.state))
+        assert "class:card.red" in fragments["[R5]"] and "class:card.wild" in fragments["[W4]"]
+
+
+def test_screen_fits_80x24_with_ten_players_and_a_big_hand() -> None:
+    hands = "; ".join(f"hand {s}: G1 G2" for s in range(1, 10))
+    big = "R1 R2 R3 R4 R5 R6 R7 R8 R9 G3 G4 G5 B1 B2 B3 B4 Y1 Y2 Y3 W W4 RS RR RD2"
+    with table(f"hand 0: {big}; {hands}; discard: Y9 R0; pending: 0") as t:
+        screen = t.screen()
+        print(screen)
+        assert "▶ 0 ann (you)" in screen and "9 seat 9" in screen  # every seat
+        assert "Top [R0] red" in screen
+        assert "[RD2]" in screen and "[R1]" in screen  # the whole hand, wrapped
+        assert "Your turn" in screen
+
+
+# -- playing ------------------------------------------------------------------------------
+
+
+def test_number_key_then_enter_plays_that_card() -> None:
+    with table(BASIC) as t:
+        t.press("2", "enter")
+        assert t.actions() == [play(0, "R5")]
+
+
+def test_arrows_move_the_cursor_and_enter_plays() -> None:
+    with table(BASIC) as t:
+        t.press("right", "right", "left", "enter")
+        assert t.actions() == [play(0, "R5")]
+
+
+def test_an_illegal_card_is_refused_with_a_message_and_nothing_is_sent() -> None:
+    with table(BASIC) as t:
+        t.press("3", "enter")  # G7 on a red 3
+        assert t.sent == []
+        assert "[G7] does not match [R3] on red" in t.screen()
+
+
+def test_not_your_turn_says_whose_turn_it_is() -> None:
+    with table(BASIC, seat=1) as t:
+        t.press("1", "enter")
+        assert t.sent == []
+        assert "not your turn: it is ann's turn" in t.screen()
+
+
+def test_wild_opens_the_color_picker_and_a_color_key_plays_it() -> None:
+    with table(BASIC) as t:
+        t.press("4", "enter")
+        assert t.sent == []
+        screen = t.screen()
+        assert "Choose a color" in screen and "yellow" in screen
+        t.press("b")
+        assert t.actions() == [play(0, "W4", color="B")]
+        assert t.state.picker is None
+
+
+def test_color_picker_by_arrows_and_escape_cancels() -> None:
+    with table(BASIC) as t:
+        t.press("4", "enter", "esc")
+        assert t.state.picker is None and t.sent == []
+        t.press("enter", "down", "down", "enter")
+        assert t.actions() == [play(0, "W4", color="G")]
+
+
+def test_multi_play_marks_cards_then_names_the_continuing_color() -> None:
+    with table("hand 0: R5 G5 B7 Y1; hand 1: B1; hand 2: B2; discard: R3") as t:
+        t.press("1", "space", "2", "space")  # display order: R5 G5 B7 Y1? sorted: R5 Y1 G5 B7
+        hand = t.state.hand()
+        assert hand == ["R5", "Y1", "G5", "B7"]
+        t.press("esc", "1", "space", "3", "space")
+        assert "*[R5]" in t.screen() and "*[G5]" in t.screen()
+        t.press("enter")
+        assert "Choose a color" in t.screen()
+        t.press("g")
+        assert t.actions() == [play(0, "R5", "G5", color="G")]
+
+
+def test_draw_then_keep_or_play_the_drawn_card() -> None:
+    with table(BASIC) as t:
+        t.press("d")
+        assert t.actions() == [Draw(0)]
+    drawn = "hand 0: R5 G7 G9; hand 1: B1; discard: G3; phase: drawn; drawn: G9"
+    with table(drawn) as t:
+        assert t.state.hand()[t.state.cursor] == "G9"  # the cursor jumps to the drawn card
+        assert "You drew [G9]: Enter plays it · k keeps it" in t.screen()
+        t.press("k")
+        assert t.actions() == [Pass(0)]
+    with table(drawn) as t:
+        t.press("enter")
+        assert t.actions() == [play(0, "G9")]
+    with table(drawn) as t:
+        t.press("1", "enter")  # R5 is not the drawn card
+        assert t.sent == []
+        assert "after drawing you may play only [G9]" in t.screen()
+
+
+def test_seven_swap_opens_the_seat_picker() -> None:
+    with table("rules: party; hand 0: R7 G1; hand 1: B1; hand 2: B2 B4; discard: R3") as t:
+        t.press("1", "enter")
+        screen = t.screen()
+        assert "Choose a player for [R7]" in screen and "cy" in screen
+        t.press("2")
+        assert t.actions() == [play(0, "R7", target=2)]
+
+
+def test_targeted_draw_two_and_forced_swap_pick_a_seat() -> None:
+    position = "rules: all-wild; hand 0: WT2 WX W; hand 1: W; hand 2: W W; discard: W"
+    with table(position) as t:
+        hand = t.state.hand()
+        t.press(str(hand.index("WT2") + 1), "enter", "down", "enter")
+        assert t.actions() == [play(0, "WT2", target=2)]
+    with table(position) as t:
+        t.press(str(t.state.hand().index("WX") + 1), "enter", "1")
+        assert t.actions() == [play(0, "WX", target=1)]
+
+
+def test_first_card_wild_asks_for_its_color() -> None:
+    with table("hand 0: R5; hand 1: B1; discard: W; phase: color") as t:
+        t.state.set_view(t.game.view(0))
+        Controller(t.state, t.sent.append).first_color()
+        t.press("y")
+        assert t.actions() == [ChooseColor(0, Color.YELLOW)]
+
+
+# -- the races: challenge, UNO, catch, jump-in ----------------------------------------------
+
+
+def test_wild_draw_four_on_you_offers_the_challenge() -> None:
+    position = ("hand 0: R5 G7; hand 1: B1 W4; hand 2: B3; discard: R3 W4; color: B; turn: 0;"
+                " pending: 4; challengeable: 1 bluff")
+    with table(position) as t:
+        screen = t.screen()
+        assert "Wild Draw Four on you: c challenge · d draw 4" in screen
+        t.press("c")
+        assert t.actions() == [Challenge(0)]
+
+
+def test_u_calls_uno_on_one_card_and_the_banner_asks_for_it() -> None:
+    with table("hand 0: R5; hand 1: B1 B2; hand 2: G4 G5; discard: G3; turn: 1") as t:
+        assert "ONE CARD: press u to call UNO!" in t.screen()
+        t.press("u")
+        assert t.actions() == [CallUno(0)]
+
+
+def test_u_on_two_cards_calls_uno_with_the_next_play() -> None:
+    with table("hand 0: R5 G7; hand 1: B1 B2; discard: R3") as t:
+        t.press("u")
+        assert t.sent == [] and t.state.uno_armed
+        assert "UNO will be called with this play" in t.screen()
+        t.press("1", "enter")
+        assert t.actions() == [play(0, "R5", uno=True)]
+        assert not t.state.uno_armed
+
+
+def test_x_catches_the_player_who_forgot_uno_and_the_banner_shows_it_at_once() -> None:
+    with table("hand 0: R5 G7; hand 1: B1; hand 2: G4 G5; discard: R3; turn: 2; exposed: 1") as t:
+        screen = t.screen()
+        assert "CATCH bob: press x!" in screen
+        assert "NO UNO!" in screen
+        t.press("x")
+        assert t.actions() == [Catch(0, 1)]
+
+
+def test_catch_with_two_candidates_asks_whom() -> None:
+    position = "hand 0: R5 G7; hand 1: B1; hand 2: G4; hand 3: G1 G2; discard: R3; turn: 3; exposed: 1 2"
+    with table(position) as t:
+        t.press("x")
+        assert "Catch whom?" in t.screen()
+        t.press("2")
+        assert t.actions() == [Catch(0, 2)]
+
+
+def test_j_jumps_in_with_the_identical_card_out_of_turn() -> None:
+    with table(BASIC, seat=2) as t:
+        assert "JUMP IN" not in t.screen()  # YS R9: nothing identical to R3
+    with table("hand 0: R5 G7; hand 1: B1 B2; hand 2: YS R3; discard: Y3 R3", seat=2) as t:
+        assert "JUMP IN: j plays your [R3]" in t.screen()
+        t.press("j")
+        assert t.actions() == [play(2, "R3")]
+
+
+def test_jump_in_banner_appears_the_moment_the_card_lands() -> None:
+    with table("hand 0: R5 G7; hand 1: B1 B5; hand 2: G5 R5; discard: R3", seat=2) as t:
+        assert "JUMP IN" not in t.screen()
+        t.apply("0 play R5")  # now bob's turn, and cy holds the other red 5
+        assert "JUMP IN: j plays your [R5]" in t.screen()
+        assert "ann played [R5]" in t.screen()
+
+
+def test_j_without_an_identical_card_explains() -> None:
+    with table(BASIC, seat=1) as t:
+        t.press("j")
+        assert t.sent == []
+        assert "no jump-in: you need a card identical to [R3]" in t.screen()
+
+
+# -- what the server says ------------------------------------------------------------------
+
+
+def test_server_errors_are_messages_not_tracebacks() -> None:
+    with table(BASIC) as t:
+        t.state.on_error("too_late", "the table moved on before your jump-in arrived")
+        assert "Too late: the table moved on" in t.screen()
+        t.state.on_error("misplay", "R5 does not match")
+        assert "R5 does not match" in t.screen()
+
+
+def test_errors_expire() -> None:
+    now = [0.0]
+    with table(BASIC, clock=lambda: now[0]) as t:
+        t.press("3", "enter")
+        assert "does not match" in t.screen()
+        now[0] = 10.0
+        assert "does not match" not in t.screen()
+
+
+def test_log_says_what_each_player_did() -> None:
+    with table("hand 0: R5 G7; hand 1: B1 R7; hand 2: G4 W; discard: R3") as t:
+        t.apply("0 play R5", "1 play R7", "2 play W B")
+        screen = t.screen()
+        assert "you played [R5]" in screen
+        assert "bob played [R7]" in screen
+        assert "cy played [W] → blue" in screen
+        assert "bob UNO" not in screen
+
+
+def test_turn_timer_counts_down() -> None:
+    now = [100.0]
+    with table(BASIC, clock=lambda: now[0]) as t:
+        t.state.timer = 30
+        t.state.on_event("turn", {"seat": 0, "direction": 1, "phase": "play", "pending": 0})
+        assert "⏱  30s for you" in t.screen()
+        now[0] += 26.5
+        assert "⏱   4s for you" in t.screen()
+
+
+def test_connection_states_and_reconnecting_are_shown() -> None:
+    with table(BASIC) as t:
+        t.state.on_event("connection", {"seat": 1, "state": "autopilot"})
+        t.state.set_status("reconnecting", "server lost, retrying")
+        screen = t.screen()
+        assert "autopilot" in screen
+        assert "reconnecting: server lost, retrying" in screen
+
+
+def test_round_over_shows_the_scoreboard() -> None:
+    with table("hand 0: R5; hand 1: B1 B2; hand 2: G4 G5; discard: R3; uno: 0") as t:
+        t.apply("0 play R5")
+        screen = t.screen()
+        assert "Round 1: you won +" in screen
+        assert "[B1] [B2]" in screen
+        t.press("s")
+        assert "Round 1: you won" not in t.screen()
+        assert "you won the round" in t.screen()
+
+
+def test_help_overlay_lists_the_keys_and_fits() -> None:
+    with table(BASIC) as t:
+        t.press("?")
+        screen = t.screen()
+        for key in ("Enter", "Space", "call UNO", "catch", "jump in", "challenge", "Ctrl-C"):
+            assert key in screen
+        t.press("esc")
+        assert "call UNO" not in t.screen()
+
+
+def test_chat_line_is_sent_and_shown() -> None:
+    with table(BASIC) as t:
+        t.press("t")
+        assert t.state.input_mode == "chat"
+        t.app.current_buffer.insert_text("gg all")
+        t.app.current_buffer.validate_and_handle()
+        assert t.sent == [Say("gg all")]
+        t.state.on_event("chat", {"seat": 1, "name": "bob", "text": "nice"})
+        assert "bob: nice" in t.screen()
+
+
+def test_spectator_sees_the_table_and_cannot_play() -> None:
+    game = parse_position(BASIC)
+    state = UIState(view=game.view(None))
+    sent: list[Command] = []
+    Controller(state, sent.append).play()
+    assert sent == []
+
+
+# -- the lobby ----------------------------------------------------------------------------
+
+
+@contextmanager
+def lobby() -> Iterator[Table]:
+    state = UIState(name="ann", address="10.0.0.2:7117")
+    state.set_status("connected")
+    state.rooms = [
+        {"room": "r1", "name": "bob's table", "preset": "house", "seats": 4, "players": 2,
+         "spectators": 0, "started": False, "password": False},
+        {"room": "r2", "name": "fast", "preset": "party", "seats": 3, "players": 3,
+         "spectators": 1, "started": True, "password": False},
+    ]
+    sent: list[Command] = []
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        app = build_app(state, Controller(state, sent.append))
+        app.timeoutlen = None  # no multi-key timeout task: keys are processed synchronously
+        with set_app(app):
+            yield Table(Game(), state, sent, app, 0)
+
+
+def test_lobby_lists_rooms_and_joins_or_spectates() -> None:
+    with lobby() as t:
+        screen = t.screen()
+        assert "bob's table" in screen and "2/4 players" in screen and "started" in screen
+        t.press("enter")
+        assert t.sent == [Request("join", {"room": "r1", "role": "player"})]
+        t.press("down", "enter")
+        assert "spectate it" in t.screen()
+        t.press("s")
+        assert t.sent[-1] == Request("join", {"room": "r2", "role": "spectator"})
+
+
+def test_lobby_create_room_form() -> None:
+    with lobby() as t:
+        t.press("c")
+        assert "Create a room" in t.screen()
+        t.press("right")  # preset: house -> party
+        t.press("down", "left")  # seats 4 -> 3
+        t.press("down", "down", "right", "right")  # stacking: default -> off -> progressive
+        t.press("enter")
+        assert t.sent == [Request("create_room", {
+            "name": "ann's table", "preset": "party", "seats": 3, "timer": 0,
+            "options": {"stacking": "progressive"}})]
+
+
+def test_room_screen_adds_bots_and_starts() -> None:
+    with lobby() as t:
+        t.state.my_seat = 0
+        t.state.set_seats({
+            "seq": 3, "room": "r9", "name": "ann's table", "host": 0, "spectators": 0,
+            "started": False, "rules": {"preset": "house"}, "timer": 0,
+            "seats": [
+                {"seat": 0, "name": "ann", "kind": "human", "ready": True, "state": "connected"},
+                {"seat": 1, "name": "bot-1", "kind": "bot", "ready": True, "state": "connected"},
+                {"seat": 2, "name": None, "kind": "empty", "ready": False, "state": "empty"},
+            ]})
+        screen = t.screen()
+        assert "bot-1" in screen and "(empty)" in screen and "host" in screen
+        t.press("b", "-", "enter")
+        assert t.sent == [Request("add_bot"), Request("remove_bot", {"seat": 1}), Request("start")]
+
+
+# -- the guest run: Trio networking inside prompt_toolkit's asyncio loop -------------------
+
+
+def _run_with_keys(keys: str, network) -> int:
+    async def main() -> int:
+        with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+            inp.send_text(keys)
+            return await run_async(UIState(view=parse_position(BASIC).view(0)), network)
+
+    return asyncio.run(main())
+
+
+def test_keys_reach_the_trio_side_through_the_channel() -> None:
+    got: list[Command] = []
+
+    async def network(state: UIState, commands: trio.MemoryReceiveChannel[Command], invalidate) -> None:
+        state.set_status("connected")
+        invalidate()
+        got.append(await commands.receive())  # then return: the app closes with the guest
+
+    assert _run_with_keys("2\r", network) == 0
+    assert got == [Act(play(0, "R5"))]
+
+
+def test_ctrl_c_cancels_the_guest_and_trio_finishes_first() -> None:
+    seen: list[str] = []
+
+    async def network(state: UIState, commands: trio.MemoryReceiveChannel[Command], invalidate) -> None:
+        try:
+            await trio.sleep_forever()
+        except trio.Cancelled:
+            seen.append("cancelled")
+            raise
+
+    assert _run_with_keys("\x03", network) == 0
+    assert seen == ["cancelled"]
+
+
+def test_a_crash_on_the_network_side_closes_the_ui_and_is_reported() -> None:
+    from unolan.client.tui.run import GuestFailed
+
+    async def network(state: UIState, commands: trio.MemoryReceiveChannel[Command], invalidate) -> None:
+        raise RuntimeError("boom")
+
+    with pytest.raises(GuestFailed, match="boom"):
+        _run_with_keys("", network)
