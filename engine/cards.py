@@ -186,20 +186,25 @@ ALL_WILD_COUNTS: dict[Kind, int] = {
 }
 
 
-def classic_deck() -> list[Card]:
-    """The 108-card deck, in a fixed order (shuffling is the caller's job)."""
+def _classic() -> tuple[Card, ...]:
     deck: list[Card] = []
     for color in COLORS:
         deck.append(Card.of(color, Kind.N0))
         for kind in (*NUMBER_KINDS[1:], *ACTION_KINDS):
             deck += [Card.of(color, kind)] * 2
     deck += [Card.of(None, Kind.WILD)] * 4 + [Card.of(None, Kind.WILD_DRAW_FOUR)] * 4
-    return deck
+    return tuple(deck)
+
+
+_CLASSIC = _classic()
+_ALL_WILD = tuple(Card.of(None, kind) for kind, count in ALL_WILD_COUNTS.items() for _ in range(count))
+
+
+def classic_deck() -> list[Card]:
+    """The 108-card deck, in a fixed order (shuffling is the caller's job)."""
+    return list(_CLASSIC)
 
 
 def all_wild_deck() -> list[Card]:
     """The 112-card All Wild deck."""
-    deck: list[Card] = []
-    for kind, count in ALL_WILD_COUNTS.items():
-        deck += [Card.of(None, kind)] * count
-    return deck
+    return list(_ALL_WILD)

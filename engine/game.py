@@ -30,6 +30,8 @@ _TARGETED = (Kind.WILD_TARGETED_DRAW_TWO, Kind.WILD_FORCED_SWAP)
 _DRAW_LIKE = (Kind.DRAW_TWO, Kind.WILD_DRAW_TWO)
 _DEFLECTABLE = (Kind.DRAW_TWO, Kind.SKIP, Kind.REVERSE)  # top cards of a pending Draw Two penalty
 _PLAIN_NUMBER = frozenset(Kind(str(n)) for n in range(10))
+# The All Wild deck has no numbers: its plain Wild is the card with no action.
+_PLAIN_ALL_WILD = frozenset({Kind.WILD})
 _FAULT_CODES = {"rules": "misplay", "turn": "not_your_turn", "false_uno": "false_uno"}  # else "bad_play"
 
 
@@ -136,7 +138,7 @@ class Game:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now, in and out of turn."""
-        return list(self._legal(seat))
+        return self._legal(seat)
 
     def to_act(self) -> int:
         """The seat whose decision the game is waiting for."""
@@ -208,7 +210,7 @@ class Game:
         if card is None or self.out[seat] or not self.matches_top(card):
             self._advance(self.next_seat(seat))
             return
-        if rules.drawn_action_stays and card.kind not in _PLAIN_NUMBER:
+        if rules.drawn_action_stays and card.kind not in _plain(rules):
             self._advance(self.next_seat(seat))
             return
         self.drawn = card
@@ -326,7 +328,7 @@ class Game:
             return "false_uno", "UNO may ride only on a play that leaves one card", False
         if seat != self.turn:
             fault, reason, jump = self._check_jump(play)
-            if not fault and rules.last_card_no_action and _action_out(hand, cards):
+            if not fault and rules.last_card_no_action and _action_out(rules, hand, cards):
                 return "rules", "you may not go out on an action or wild card", False
             return fault, reason, jump
         if self.phase == COLOR:
@@ -340,7 +342,7 @@ class Game:
                 return "rules", reason, False
         elif not self.matches_top(first):
             return "rules", f"{first} does not match {self.top} on {self._color_text()}", False
-        if rules.last_card_no_action and _action_out(hand, cards):
+        if rules.last_card_no_action and _action_out(rules, hand, cards):
             return "rules", "you may not go out on an action or wild card", False
         return "", "", False
 
@@ -797,46 +799,48 @@ class Game:
 
     # -- legal action generation ---------------------------------------------------
 
-    def _legal(self, seat: int) -> Iterator[Action]:
+    def _legal(self, seat: int) -> list[Action]:
         phase = self.phase
+        out: list[Action] = []
         if phase == MATCH_OVER or not 0 <= seat < self.players:
-            return
+            return out
         if phase == ROUND_OVER:
             if seat == self.turn:
-                yield Deal(seat)
-            return
+                out.append(Deal(seat))
+            return out
         if self.out[seat]:
-            return
+            return out
         hand = self.hands[seat]
         if len(hand) == 1 and not self.called[seat]:
-            yield CallUno(seat)
-        for target in sorted(self.exposed):
-            if target != seat and len(self.hands[target]) == 1 and not self.called[target]:
-                yield Catch(seat, target)
+            out.append(CallUno(seat))
+        if self.exposed:
+            for target in sorted(self.exposed):
+                if target != seat and len(self.hands[target]) == 1 and not self.called[target]:
+                    out.append(Catch(seat, target))
         if seat != self.turn:
-            yield from self._legal_jumps(seat)
-            return
+            out += self._legal_jumps(seat)
+            return out
         if phase == COLOR:
-            for color in COLORS:
-                yield ChooseColor(seat, color)
-            return
+            out += (ChooseColor(seat, color) for color in COLORS)
+            return out
         if phase == DRAWN:
             drawn = self.drawn
             assert drawn is not None
-            yield from self._variants(seat, (drawn,))
+            out += self._variants(seat, (drawn,))
             if not self.rules.forced_play:
-                yield Pass(seat)
-            return
+                out.append(Pass(seat))
+            return out
         if self.pending:
             for group in self._answer_groups(hand):
-                yield from self._variants(seat, group)
-            yield Draw(seat)
+                out += self._variants(seat, group)
+            out.append(Draw(seat))
             if self._challengeable():
-                yield Challenge(seat)
-            return
+                out.append(Challenge(seat))
+            return out
         for group in self._play_groups(hand):
-            yield from self._variants(seat, group)
-        yield Draw(seat)
+            out += self._variants(seat, group)
+        out.append(Draw(seat))
+        return out
 
     def _legal_jumps(self, seat: int) -> Iterator[Action]:
         rules = self.rules
@@ -852,12 +856,11 @@ class Game:
             yield from self._variants(seat, group)
 
     def _play_groups(self, hand: list[Card]) -> Iterator[tuple[Card, ...]]:
-        seen: set[Card] = set()
         multi = self.rules.multi_play and not self.rules.all_wild
-        for card in hand:
-            if card in seen or not self.matches_top(card):
+        matches = self.matches_top
+        for card in dict.fromkeys(hand):  # each distinct card once, in hand order
+            if not matches(card):
                 continue
-            seen.add(card)
             if multi and not card.is_wild:
                 yield from self._extend((card,), hand)
             else:
@@ -885,37 +888,63 @@ class Game:
                     seen.add(group)
                     yield group
 
-    def _variants(self, seat: int, cards: tuple[Card, ...]) -> Iterator[Play]:
+    def _variants(self, seat: int, cards: tuple[Card, ...]) -> tuple[Play, ...]:
         """The plays of one group of cards: each color and target it may name, UNO or not."""
         first, rules = cards[0], self.rules
-        if rules.all_wild:
-            colors: tuple[Color | None, ...] = (None,)
-        elif first.is_wild:
-            colors = COLORS
-        elif len(cards) > 1:
-            colors = tuple(dict.fromkeys(c.color for c in cards))
-        else:
-            colors = (None,)
         if first.kind in _TARGETED or (rules.seven_zero and first.kind is Kind.N7):
             targets: tuple[int | None, ...] = tuple(
                 s for s in range(self.players) if s != seat and not self.out[s])
         else:
-            targets = (None,)
+            targets = _NO_TARGET
         left = len(self.hands[seat]) - len(cards)
-        if left == 0 and first.kind is not Kind.WILD_TARGETED_DRAW_TWO and targets != (None,):
+        if left == 0 and first.kind is not Kind.WILD_TARGETED_DRAW_TWO and targets != _NO_TARGET:
             targets = (None, *targets)  # going out on a 7 or a Forced Swap: no swap, no target
-        if rules.last_card_no_action and left == 0 and any(c.kind not in _PLAIN_NUMBER for c in cards):
-            return
-        for color in colors:
-            for target in targets:
-                yield Play(seat, cards, color, target)
-                if left == 1:
-                    yield Play(seat, cards, color, target, True)
+        if rules.last_card_no_action and left == 0 and any(c.kind not in _plain(rules) for c in cards):
+            return ()
+        # Plays are values: the same request always gives the same (shared) tuple of them.
+        key = (seat, cards, targets, left == 1, rules.all_wild)
+        plays = _VARIANTS.get(key)
+        if plays is None:
+            if len(_VARIANTS) >= _VARIANTS_LIMIT:
+                _VARIANTS.clear()
+            plays = _VARIANTS[key] = _build_variants(*key)
+        return plays
 
 
-def _action_out(hand: list[Card], cards: tuple[Card, ...]) -> bool:
+_NO_TARGET: tuple[int | None, ...] = (None,)
+_VARIANTS: dict[tuple[object, ...], tuple[Play, ...]] = {}
+_VARIANTS_LIMIT = 50_000
+
+
+def _build_variants(seat: int, cards: tuple[Card, ...], targets: tuple[int | None, ...],
+                    uno: bool, all_wild: bool) -> tuple[Play, ...]:
+    first = cards[0]
+    if all_wild:
+        colors: tuple[Color | None, ...] = (None,)
+    elif first.is_wild:
+        colors = COLORS
+    elif len(cards) > 1:
+        colors = tuple(dict.fromkeys(c.color for c in cards))
+    else:
+        colors = (None,)
+    plays: list[Play] = []
+    for color in colors:
+        for target in targets:
+            plays.append(Play(seat, cards, color, target))
+            if uno:
+                plays.append(Play(seat, cards, color, target, True))
+    return tuple(plays)
+
+
+def _plain(rules: Rules) -> frozenset[Kind]:
+    """The kinds with no action: numbers, or in the All Wild deck the plain Wild."""
+    return _PLAIN_ALL_WILD if rules.all_wild else _PLAIN_NUMBER
+
+
+def _action_out(rules: Rules, hand: list[Card], cards: tuple[Card, ...]) -> bool:
     """Whether a play empties the hand with an action or wild card among its cards."""
-    return len(cards) == len(hand) and any(c.kind not in _PLAIN_NUMBER for c in cards)
+    plain = _plain(rules)
+    return len(cards) == len(hand) and any(c.kind not in plain for c in cards)
 
 
 def check_table(rules: Rules, players: int) -> None:

@@ -8,6 +8,7 @@ is also how rooms, positions and the CLI name a rule set.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from functools import cached_property
 from typing import Any
 
 from .errors import RulesError
@@ -207,7 +208,7 @@ class Rules:
     def __str__(self) -> str:
         return " ".join([self.preset_name, *(f"{k}={_fmt(v)}" for k, v in self.changes().items())])
 
-    @property
+    @cached_property  # read in the engine's hot loop; a rule set never changes
     def all_wild(self) -> bool:
         return self.deck == "all_wild"
 
