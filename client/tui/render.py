@@ -57,7 +57,8 @@ KEYS_HELP: list[tuple[str, str, list[tuple[str, str]]]] = [
 def _status(state: UIState) -> Fragments:
     style = {"connected": "class:status.ok", "connecting": "class:status.wait",
              "reconnecting": "class:status.bad", "offline": "class:status.bad"}
-    text = state.status + (f": {state.status_detail}" if state.status_detail else "")
+    detail = state.status_detail if state.status != "connected" else ""
+    text = state.status + (f": {detail}" if detail else "")
     return [(style.get(state.status, ""), f"● {text}")]
 
 

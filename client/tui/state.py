@@ -294,7 +294,10 @@ class UIState:
             if data.get("bot"):
                 self.bots.add(data["seat"])
         elif kind == "connection":
+            before = self.presence.get(data["seat"], "connected")
             self.presence[data["seat"]] = data["state"]
+            if data["state"] == before:
+                return  # a seat taking its place: not news
         elif kind == "round_over":
             self.round_result = dict(data)
             self.turn_deadline = None

@@ -1,0 +1,137 @@
+"""``uno join`` and ``uno play``: the terminal UI's commands."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import logging
+
+from unolan.engine import PRESETS
+
+DEFAULT_PORT = 7117  # the server's default (kept here: the client never imports the server)
+
+JOIN_EPILOG = """\
+examples:
+  uno join                          the server on this machine, port 7117
+  uno join 192.168.1.20 --name ann  a server on the LAN
+  uno join 192.168.1.20:8000        another port
+
+In the lobby: Enter joins a room, s spectates, c creates one; ? lists every key.
+"""
+
+PLAY_EPILOG = """\
+examples:
+  uno play                          you and 3 bots, house rules
+  uno play --bots 1 --rules official
+  uno play --seed 42                the same deal every time (demos, tests)
+
+At the table: arrows or 1-9 choose a card, Enter plays, d draws, u calls UNO, x catches,
+j jumps in; ? lists every key; Ctrl-C quits.
+"""
+
+
+def default_name() -> str:
+    try:
+        name = getpass.getuser()
+    except (KeyError, OSError):
+        name = ""
+    return (name or "player")[:32]
+
+
+def _name(text: str) -> str:
+    text = text.strip()
+    if not 1 <= len(text) <= 32 or not text.isprintable():
+        raise argparse.ArgumentTypeError("a name is 1 to 32 printable characters")
+    return text
+
+
+def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
+    """``HOST``, ``HOST:PORT``, ``[v6]:PORT`` or ``:PORT``."""
+    text = text.strip()
+    host, port = text, default_port
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        if rest.startswith(":"):
+            port = int(rest[1:])
+    elif text.count(":") == 1:
+        host, _, port_text = text.partition(":")
+        port = int(port_text)
+    if not 0 < port < 65536:
+        raise ValueError(f"port {port} is out of range")
+    return host or "127.0.0.1", port
+
+
+def _address(text: str) -> tuple[str, int]:
+    try:
+        return parse_address(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"expected HOST[:PORT], got {text!r} ({exc})") from None
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    join = subparsers.add_parser(
+        "join",
+        help="join a game server from this terminal (lobby, rooms, the table)",
+        description="Connect the terminal UI to an unolan server: browse the rooms, create "
+        "one or join or spectate, add bots, start, and play.",
+        epilog=JOIN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    join.add_argument("address", nargs="?", default=f"127.0.0.1:{DEFAULT_PORT}", type=_address,
+                      metavar="HOST[:PORT]",
+                      help=f"the server (default 127.0.0.1, port {DEFAULT_PORT})")
+    join.add_argument("--name", type=_name, default=default_name(),
+                      help="your name at the table (default: your login name)")
+    join.set_defaults(run=run_join)
+
+    play = subparsers.add_parser(
+        "play",
+        help="play right now: a local server, bots in the other seats, and this UI",
+        description="Start a private server on 127.0.0.1, seat you and N bots, and start "
+        "the match at once. Nothing else needs to be running.",
+        epilog=PLAY_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    play.add_argument("--bots", type=int, default=3, choices=range(1, 10), metavar="N",
+                      help="bots in the other seats, 1 to 9 (default 3)")
+    play.add_argument("--rules", default="house", choices=PRESETS, metavar="PRESET",
+                      help=f"rule preset: {', '.join(PRESETS)} (default house)")
+    play.add_argument("--name", type=_name, default=default_name(),
+                      help="your name at the table (default: your login name)")
+    play.add_argument("--seed", type=int, default=None, metavar="N",
+                      help="seed the shuffles: the same deal every time (demos, tests)")
+    play.add_argument("--timer", type=int, default=0, metavar="SECONDS",
+                      help="seconds per turn before the server plays for you (default: none)")
+    play.add_argument("--port", type=int, default=0, metavar="N",
+                      help="port for the local server (default: any free port)")
+    play.set_defaults(run=run_play)
+
+
+def quiet_logging() -> None:
+    """Log lines would scribble over the full-screen UI: keep them off the terminal."""
+    root = logging.getLogger("unolan")
+    root.addHandler(logging.NullHandler())
+    root.propagate = False
+
+
+def run_join(args: argparse.Namespace) -> int:
+    from functools import partial
+
+    from .net import network
+    from .run import GuestFailed, run
+    from .state import UIState
+
+    host, port = args.address
+    quiet_logging()
+    state = UIState(name=args.name, address=f"{host}:{port}")
+    try:
+        return run(state, partial(network, host=host, port=port, name=args.name))
+    except GuestFailed as exc:
+        print(f"uno join: {exc}")
+        return 1
+
+
+def run_play(args: argparse.Namespace) -> int:
+    from unolan.play import run
+
+    return run(args)

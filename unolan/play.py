@@ -1,0 +1,57 @@
+"""``uno play``: a private server, bots in the other seats, and the terminal UI, at once.
+
+The app shell: the one place that starts a server and a client together. Everything runs
+in one Trio run, as the guest of prompt_toolkit's asyncio loop: the server on
+127.0.0.1, the bots (each a protocol client over TCP, like any other), and this player's
+connection, which creates the room, seats the bots and starts the match.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from functools import partial
+
+import trio
+
+from unolan.client.tui.cli import quiet_logging
+from unolan.client.tui.net import AutoStart, network
+from unolan.client.tui.run import GuestFailed
+from unolan.client.tui.run import run as run_ui
+from unolan.client.tui.state import Command, UIState
+from unolan.server.app import serve
+
+
+def _bot_launcher() -> object | None:
+    """The client library's bot runner if it provides one; else the server's built-in bot."""
+    try:
+        from unolan.client import launch_bot  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return launch_bot
+
+
+def run(args: argparse.Namespace) -> int:
+    quiet_logging()
+    state = UIState(name=args.name, address="127.0.0.1")
+    auto = AutoStart(bots=args.bots, preset=args.rules, room_name=f"{args.name}'s table",
+                     timer=args.timer)
+
+    async def main(state: UIState, commands: trio.MemoryReceiveChannel[Command],
+                   invalidate: Callable[[], None]) -> None:
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(partial(
+                serve, "127.0.0.1", args.port, seed=args.seed, bot_launcher=_bot_launcher()))
+            state.address = f"127.0.0.1:{port}"
+            await network(state, commands, invalidate, host="127.0.0.1", port=port,
+                          name=args.name, auto=auto)
+            nursery.cancel_scope.cancel()
+
+    try:
+        return run_ui(state, main)
+    except GuestFailed as exc:
+        print(f"uno play: {exc}")
+        return 1
+    except OSError as exc:
+        print(f"uno play: cannot start the local server: {exc}")
+        return 1
