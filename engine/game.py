@@ -32,6 +32,7 @@ _DEFLECTABLE = (Kind.DRAW_TWO, Kind.SKIP, Kind.REVERSE)  # top cards of a pendin
 _PLAIN_NUMBER = frozenset(Kind(str(n)) for n in range(10))
 # The All Wild deck has no numbers: its plain Wild is the card with no action.
 _PLAIN_ALL_WILD = frozenset({Kind.WILD})
+_COLOR_TEXT: dict[Color | None, str | None] = {None: None, **{c: c.value for c in COLORS}}
 _FAULT_CODES = {"rules": "misplay", "turn": "not_your_turn", "false_uno": "false_uno"}  # else "bad_play"
 
 
@@ -90,7 +91,7 @@ class Game:
 
     @property
     def active(self) -> int:
-        return self.players - sum(self.out)
+        return self.players - self.out.count(True)
 
     @property
     def over(self) -> bool:
@@ -310,10 +311,14 @@ class Game:
         if not cards:
             return "form", "a play needs at least one card", False
         hand = self.hands[seat]
-        for card in set(cards):
-            if cards.count(card) > hand.count(card):
-                return "form", f"you do not hold {card}" + (" twice" if hand.count(card) else ""), False
         first = cards[0]
+        if len(cards) == 1:
+            if first not in hand:
+                return "form", f"you do not hold {first}", False
+        else:
+            for card in set(cards):
+                if cards.count(card) > hand.count(card):
+                    return "form", f"you do not hold {card}" + (" twice" if hand.count(card) else ""), False
         if len(cards) > 1:
             if rules.all_wild or not (rules.multi_play or self._pair_on_four(cards)):
                 return "form", "playing several cards at once is off", False
@@ -456,7 +461,7 @@ class Game:
         else:
             self.color = cards[-1].color
         events.append(Event("played", {
-            "seat": seat, "cards": _texts(cards), "color": self.color.value if self.color else None,
+            "seat": seat, "cards": _texts(cards), "color": _COLOR_TEXT[self.color],
             "target": play.target, "jump_in": jump,
         }))
         self._after_hand_shrinks(seat, play.uno, events)
@@ -587,7 +592,9 @@ class Game:
         pile = self.draw_pile
         if len(pile) < count:
             self._reshuffle(events)
-        cards = [pile.pop() for _ in range(min(count, len(pile)))]
+        n = min(count, len(pile))
+        cards = pile[:-n - 1:-1] if n else []  # the top n cards, top first, as if popped
+        del pile[len(pile) - n:]
         hand = self.hands[seat]
         hand += cards
         if cards:
