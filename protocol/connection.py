@@ -119,6 +119,8 @@ class Connection:
                 return
             raise LocalProtocolError(f"connection is {self.state.value}: no more data", "bad_state")
         if self._eof:
+            if not data:
+                return
             raise LocalProtocolError("data after end of stream", "bad_state")
         if data:
             self._reader.feed(data)

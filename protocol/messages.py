@@ -286,7 +286,10 @@ class CreateRoom(Message):
             self.teams < 2 or self.seats % self.teams or self.seats // self.teams < 2
         ):
             raise ValueError(f"{self.seats} seats do not split into {self.teams} teams of 2+")
-        self.rules()
+        try:
+            self.rules()
+        except (ArithmeticError, TypeError) as exc:  # e.g. an infinite float for a number
+            raise ValueError(f"bad rule options: {exc}") from None
 
     def rules(self) -> Rules:
         """The engine's rule set for this room (``ValueError`` if the options are bad)."""

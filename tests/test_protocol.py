@@ -263,6 +263,9 @@ def test_create_room_validates_rules_with_the_engine() -> None:
         {"seats": 5, "teams": 2},
         {"seats": 4, "teams": 3},
         {"options": {"hand_size": [7]}},
+        {"options": {"hand_size": float("inf")}},
+        {"options": {"hand_size": float("nan")}},
+        {"options": {"target_score": 1e300}},
     ):
         with pytest.raises(LocalProtocolError):
             CreateRoom(**{"name": "r", **bad})  # type: ignore[arg-type]
