@@ -21,13 +21,17 @@ from unolan.client.tui.run import run as run_ui
 from unolan.client.tui.state import Command, UIState
 from unolan.server.app import serve
 
+BOT_THINK = 0.6  # seconds a bot waits before its turn: time to follow the table, and to race
 
-def _bot_launcher() -> object | None:
+
+def _bot_launcher() -> object:
     """The client library's bot runner if it provides one; else the server's built-in bot."""
     try:
         from unolan.client import launch_bot  # type: ignore[attr-defined]
     except ImportError:
-        return None
+        from unolan.server.bot import run_bot
+
+        return partial(run_bot, think=BOT_THINK)
     return launch_bot
 
 

@@ -290,6 +290,9 @@ def build_app(
         full_screen=True,
         mouse_support=False,
         refresh_interval=0.5,
+        # Draw as soon as the table changes: the Trio guest keeps the loop busy with
+        # callbacks, and prompt_toolkit would otherwise postpone the redraw behind them.
+        max_render_postpone_time=0,
         **app_kwargs,  # type: ignore[arg-type]
     )
     app.ttimeoutlen = 0.05  # Escape answers at once instead of waiting half a second

@@ -155,6 +155,9 @@ def banners(state: UIState) -> Fragments:
         add("class:banner.uno", "☝ ONE CARD: press u to call UNO!")
     elif state.uno_armed:
         add("class:banner.uno", "UNO will be called with this play")
+    elif state.my_turn and len(v.hand) == 2 and any(
+            isinstance(a, Play) and a.uno for a in state.legal()):
+        add("class:banner.uno", "2 cards: press u, then play, to call UNO")
     if v.challengeable and state.my_turn and v.pending:
         add("class:banner.challenge", f"Wild Draw Four on you: c challenge · d draw {v.pending}")
     return out
