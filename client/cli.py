@@ -1,0 +1,137 @@
+"""``uno bot`` and ``uno arena``: the client's subcommands (wired by :mod:`unolan.cli`)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from unolan.engine import Rules
+
+from .strategies import STRATEGIES
+
+DEFAULT_PORT = 7117
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add the ``bot`` and ``arena`` subcommands."""
+    names = ", ".join(STRATEGIES)
+
+    bot = subparsers.add_parser(
+        "bot",
+        help="seat bots at a server's table",
+        description="Connect bots to an UNO server. Without --room they open a room of their "
+        "own (the first bot hosts it and starts the match once every seat is taken).",
+    )
+    bot.add_argument("address", nargs="?", default="127.0.0.1",
+                     help=f"HOST or HOST:PORT of the server (default 127.0.0.1:{DEFAULT_PORT})")
+    bot.add_argument("--strategy", default="greedy", help=f"one of: {names} (default greedy)")
+    bot.add_argument("--count", type=int, default=1, help="how many bots to connect (default 1)")
+    bot.add_argument("--room", help="the room id to join (default: create one)")
+    bot.add_argument("--name", help="the bots' name (default: the strategy's; numbered)")
+    bot.add_argument("--password", help="the room's password, if it has one")
+    bot.add_argument("--rules", default="house",
+                     help="rules of a room the bots create: a preset and options (default house)")
+    bot.add_argument("--seats", type=int, default=0,
+                     help="seats of a room the bots create (default: --count)")
+    bot.add_argument("--delay", type=float, default=0.3,
+                     help="seconds a bot waits before acting, so humans see its moves (default 0.3)")
+    bot.add_argument("--matches", type=int, default=0,
+                     help="leave after this many matches (default 0: stay until stopped)")
+    bot.set_defaults(run=run_bot)
+
+    arena = subparsers.add_parser(
+        "arena",
+        help="an offline tournament between strategies",
+        description="Play strategies against each other on the engine (no network) and "
+        "print win rates with 95%% intervals and average points. Seats rotate between "
+        "matches; the same --seed gives the same results with any --jobs.",
+    )
+    arena.add_argument("--strategies", default="greedy,random",
+                       help=f"comma-separated, from: {names} (default greedy,random)")
+    arena.add_argument("--games", type=int, default=200, help="matches to play (default 200)")
+    arena.add_argument("--rules", default="house",
+                       help="a preset and options, e.g. 'house stacking=same' (default house)")
+    arena.add_argument("--players", type=int, default=4, help="seats per match (default 4)")
+    arena.add_argument("--target", type=int, help="target score (default: the rules')")
+    arena.add_argument("--seed", default="0", help="tournament seed (default 0)")
+    arena.add_argument("--jobs", type=int, default=1,
+                       help="processes to play on (default 1; 0: one per CPU)")
+    arena.add_argument("--no-progress", action="store_true", help="no progress bar")
+    arena.set_defaults(run=run_arena)
+
+
+def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
+    """``host``, ``host:port``, ``[v6]:port`` or ``:port``."""
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        port = rest[1:] if rest.startswith(":") else ""
+    elif text.count(":") == 1:
+        host, port = text.split(":")
+    else:
+        host, port = text, ""
+    return host or "127.0.0.1", int(port) if port else default_port
+
+
+def run_arena(args: argparse.Namespace) -> int:
+    from .arena import head_to_head, run_tournament
+
+    strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
+    unknown = [s for s in strategies if s not in STRATEGIES]
+    if unknown or not strategies:
+        print(f"uno arena: unknown strategy {', '.join(unknown) or '(none)'}; "
+              f"choose from {', '.join(STRATEGIES)}", file=sys.stderr)
+        return 2
+    try:
+        rules = Rules.parse(args.rules)
+        if args.target:
+            rules = rules.with_options(target_score=args.target)
+    except ValueError as exc:
+        print(f"uno arena: {exc}", file=sys.stderr)
+        return 2
+    if not 2 <= args.players <= 10:
+        print("uno arena: --players takes 2 to 10", file=sys.stderr)
+        return 2
+    seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    show = not args.no_progress and sys.stdout.isatty()
+
+    def play(progress: Any = None) -> Any:
+        return run_tournament(strategies, args.games, rules, players=args.players, seed=seed,
+                              jobs=jobs, progress=progress)
+
+    if show:
+        from prompt_toolkit.shortcuts import ProgressBar
+
+        with ProgressBar(title=f"uno arena: {' vs '.join(strategies)}") as bar:
+            counter = bar(label="matches", total=args.games)
+            tour = play(lambda _result: counter.item_completed())
+    else:
+        tour = play()
+    print(tour.table())
+    if len(strategies) == 2:
+        won, decided, share, p = head_to_head(tour, strategies[0])
+        if decided:
+            print(f"\n{strategies[0]} won {won} of {decided} matches "
+                  f"({won / decided:.1%}; its seats: {share:.1%}); "
+                  f"one-sided binomial p = {p:.2g}")
+    return 0
+
+
+def run_bot(args: argparse.Namespace) -> int:
+    from .runner import main_bots
+
+    if args.strategy not in STRATEGIES:
+        print(f"uno bot: unknown strategy {args.strategy!r}; choose from {', '.join(STRATEGIES)}",
+              file=sys.stderr)
+        return 2
+    if args.count < 1:
+        print("uno bot: --count takes 1 or more", file=sys.stderr)
+        return 2
+    try:
+        host, port = parse_address(args.address)
+    except ValueError:
+        print(f"uno bot: bad address {args.address!r}: expected HOST[:PORT]", file=sys.stderr)
+        return 2
+    return main_bots(host, port, args)
