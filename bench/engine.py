@@ -18,6 +18,10 @@ also times ``rlcard.games.uno.game.UnoGame`` with the same number of players, dr
 directly (``init_game()``, then ``step(random legal action)`` until ``is_over()``), and
 prints games per second for each and the ratios ours / RLCard's.
 
+Rates are per CPU second of this process (``time.process_time``), and the measurements
+are cut into interleaved slices (``--slices``), so that other load on the machine skews
+neither the figures nor the ratios much.
+
 Example::
 
     python bench/engine.py --seconds 5 --vs-rlcard
