@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +43,11 @@ class AutoStart:
 
 class Lost(Exception):
     """The connection is gone (closed, reset, or refused by a fatal error)."""
+
+
+# Whatever ends one connection (the loop then reconnects).
+LOST = (Lost, OSError, trio.BrokenResourceError, trio.ClosedResourceError, trio.TooSlowError,
+        pr.ProtocolError)
 
 
 def to_message(action: en.Action, seq: int, id: int | None = None) -> pr.Message | None:
@@ -102,7 +107,7 @@ class NetClient:
             try:
                 await self._session(commands)
                 return  # an orderly end (bye)
-            except (Lost, OSError, trio.BrokenResourceError, pr.ProtocolError) as exc:
+            except LOST as exc:
                 detail = str(exc) or type(exc).__name__
                 log.debug("connection lost: %s", detail)
                 if attempt == 0 and self.token is None and self.mirror is None and not isinstance(exc, Lost):
@@ -151,12 +156,23 @@ class NetClient:
         else:
             await self.send(pr.ListRooms(id=next(self.ids)))
         self.invalidate()
+        failure: BaseException | None = None
+
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(self._writer, commands)
-            try:
-                await self._reader()
-            finally:
-                nursery.cancel_scope.cancel()
+
+            async def guard(fn: Callable[..., Awaitable[None]], *args: Any) -> None:
+                nonlocal failure
+                try:
+                    await fn(*args)
+                except LOST as exc:
+                    failure = failure or exc
+                finally:
+                    nursery.cancel_scope.cancel()
+
+            nursery.start_soon(guard, self._writer, commands)
+            nursery.start_soon(guard, self._reader)
+        if failure is not None:
+            raise failure
 
     # -- bytes ----------------------------------------------------------------------------
 

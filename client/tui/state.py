@@ -9,6 +9,7 @@ position: ``UIState(view=game.view(0))``.
 
 from __future__ import annotations
 
+import re
 import time
 from collections import deque
 from collections.abc import Callable
@@ -318,6 +319,7 @@ class UIState:
     def on_error(self, code: str, message: str) -> None:
         """A refusal from the server: shown, never raised."""
         self.sent = None
+        message = re.sub(r"\bseat (\d+)", lambda m: self.name_of(int(m.group(1))), message)
         text = {"too_late": "Too late: the table had moved on"}.get(code, message or code)
         if code == "too_late" and message:
             text = f"Too late: {message}"
