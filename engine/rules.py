@@ -82,9 +82,11 @@ OPTIONS: tuple[Option, ...] = (
     Option("seven_zero", False, "a 0 passes every hand along; a 7 swaps hands with a named player"),
     Option("misplay_penalty", False, "an illegal play (a failed jump-in too) costs 2 cards"),
     Option("false_uno_penalty", True, "calling UNO without holding one card costs the UNO penalty"),
-    Option("last_card_no_action", False, "a player may not go out on an action or wild card"),
+    Option("last_card_no_action", False, "a player may not go out on an action or wild card "
+           "(All Wild: on anything but a plain Wild)"),
     Option("draw_until_playable", False, "a player who draws keeps drawing until a card can be played"),
-    Option("drawn_action_stays", False, "a drawn card may be played at once only if it is a plain number"),
+    Option("drawn_action_stays", False, "a drawn card may be played at once only if it has no action "
+           "(a number; in the All Wild deck a plain Wild)"),
     Option("forced_play", False, "a drawn card that can be played is played at once"),
     Option("wd4_rule", "color", "when a Wild Draw Four is legal: no card of the current color, "
            "or no playable card at all", choices=("color", "any_playable")),
@@ -97,11 +99,13 @@ OPTIONS: tuple[Option, ...] = (
     Option("uno_penalty", 2, "cards drawn for a missed or false UNO call", low=0, high=10),
     Option("scoring", "winner_takes", "how rounds are scored",
            choices=("winner_takes", "penalty", "chips")),
-    Option("rounds", 0, "rounds in a chips match (0: until the host ends it)", low=0, high=1000),
+    Option("rounds", 0, "rounds in a chips match (0: until the host ends it) or in a partner "
+           "rotation match (0: one full rotation)", low=0, high=1000),
     Option("teams", 0, "number of teams, teammates seated alternately (0: no teams)", low=0, high=5,
            invalid=(1,)),
     Option("partner_rotation", False,
-           "4 or 8 players: partners rotate every round so each plays with each (12 / 28 rounds)"),
+           "4 players: partners change every 4 rounds so each plays with each, 12 rounds a "
+           "rotation; scores are per player"),
 )
 OPTION_BY_NAME = {o.name: o for o in OPTIONS}
 

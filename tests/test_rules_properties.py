@@ -107,13 +107,13 @@ def run(game: Game, rng: random.Random, rounds: int, check=None) -> list:
     bound = ACTIONS_PER_PLAYER * game.players
     for _ in range(rounds):
         for _ in range(bound):
+            if game.phase in ("round_over", "match_over"):  # a deal itself can end a round
+                break
             action = choose(game, rng)
             events = game.apply(action)
             log.append(action)
             if check:
                 check(action, events)
-            if game.phase in ("round_over", "match_over"):
-                break
         else:
             raise AssertionError(f"the round did not end in {bound} actions:\n"
                                  f"{game.position()}")
@@ -122,8 +122,6 @@ def run(game: Game, rng: random.Random, rounds: int, check=None) -> list:
         deal = game.legal_actions(game.turn)[0]  # the winner deals the next round
         game.apply(deal)
         log.append(deal)
-        if game.phase != "play" and game.phase != "color":  # a deal can end it (mercy)
-            break
     return log
 
 
