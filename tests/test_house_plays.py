@@ -442,3 +442,19 @@ def test_challenge_off_the_penalty_is_drawn_at_once():
     game, _ = play("rules: official challenge=off\nhand 0: W4 R1 R2\nhand 1: G1 G2\nhand 2: Y1\n"
                    + DRAW + "discard: R5", "0 play W4 G")
     assert counts(game)[1] == 6 and game.turn == 2
+
+
+def test_two_zeros_pass_the_hands_twice_and_two_sevens_swap_once():
+    game, _ = play(SZ + "hand 0: R0 G0 R1\nhand 1: B1\nhand 2: Y1 Y2\nhand 3: G1 G2 G3\n" + DRAW
+                   + "discard: R3", "0 play R0 G0")
+    assert [[c.text for c in h] for h in game.hands] == [["Y1", "Y2"], ["G1", "G2", "G3"], ["R1"], ["B1"]]
+    game, _ = play(SZ + "hand 0: R7 G7 R1\nhand 1: B1\nhand 2: Y1 Y2\n" + DRAW + "discard: R3",
+                   "0 play R7 G7 @2")
+    assert [[c.text for c in h] for h in game.hands] == [["Y1", "Y2"], ["B1"], ["R1"]]
+
+
+def test_a_zero_passes_hands_only_among_players_still_in_the_round():
+    game, _ = play(SZ.replace("on\n", "on elimination=on\n") + "hand 0: R0 R1\nhand 1: -\n"
+                   "hand 2: Y1 Y2\nhand 3: G1 G2 G3\n" + DRAW + "discard: R3\nout: 1\nfinished: 1",
+                   "0 play R0")
+    assert [[c.text for c in h] for h in game.hands] == [["G1", "G2", "G3"], [], ["R1"], ["Y1", "Y2"]]

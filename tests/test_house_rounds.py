@@ -368,3 +368,19 @@ def test_all_wild_has_no_challenge():
 def test_all_wild_forced_swap_as_the_last_card_ends_the_round_with_no_swap():
     game, events = play(AW + "hand 0: WX\nhand 1: W W\n" + DRAW + "discard: W", "0 play WX")
     assert game.phase == "round_over" and not any(e.kind == "swapped" for e in events)
+
+
+def test_mercy_a_penalty_owed_by_a_knocked_out_player_lapses():
+    game, _ = play("rules: house mercy_limit=8 hand_size=5 misplay_penalty=on\n"
+                   "hand 0: G7 R1 R2 R3 R4 R5\nhand 1: B1 B2\nhand 2: Y1 Y2\n" + DRAW
+                   + "discard: BD2\npending: 2\nturn: 0", "0 play G7")
+    assert game.out[0] and game.turn == 1 and game.pending == 0
+    assert legal(game, 1) >= {"1 draw"} and game.phase == "play"
+
+
+def test_elimination_going_out_on_a_draw_two_the_next_player_still_owes_it():
+    game, _ = play("rules: house elimination=on\nhand 0: RD2\nhand 1: B1 B2\nhand 2: Y1 Y2\n" + DRAW
+                   + "discard: R5", "0 play RD2")
+    assert game.out[0] and game.turn == 1 and game.pending == 2  # may stack or draw
+    game.apply(parse_actions("1 draw")[0])
+    assert counts(game)[1] == 4 and game.turn == 2
