@@ -374,6 +374,7 @@ class Server:
         session = Session(self, stream, self._counter)
         self.sessions.add(session)
         done = trio.Event()
+        finished = False
         try:
             async with trio.open_nursery() as nursery:
                 session.scope = nursery.cancel_scope
@@ -386,13 +387,13 @@ class Server:
                 with trio.move_on_after(2):
                     await done.wait()  # let the writer flush a last error or bye
                 nursery.cancel_scope.cancel()
-        except trio.Cancelled:
-            if not session.dropped and not session.sending:
-                await self._farewell(stream)
-            raise
+            finished = True
         except Exception:
             log.exception("%r: connection failed", session)
+            finished = True
         finally:
+            if not finished and not session.dropped and not session.sending:
+                await self._farewell(stream)  # cancelled from outside: the server is stopping
             self.sessions.discard(session)
             room = session.room or session.joining
             if room is not None:

@@ -148,6 +148,9 @@ class Bot:
                 self.done = True
             elif code == "not_ready":
                 self.starting = False
+            elif code == "rate_limited" and self.counts is not None:
+                await trio.sleep(0.25)  # the server asked us to slow down: look again later
+                await self.send(pr.Sync())
             elif self.counts is not None and code not in _QUIET and self.retries < 3:
                 self.retries += 1
                 await self.send(pr.Sync())  # the table moved under us: look again
@@ -173,6 +176,12 @@ class Bot:
         if kind == "round_started":
             self.counts = [data["hand_size"]] * data["players"]
             self.candidate = None
+        elif kind == "turn":
+            await self.on_turn(msg)
+        elif kind == "match_over":
+            self.matches += 1
+            if self.stop_after_match:
+                self.done = True
         elif counts is None:
             pass
         elif kind == "drew":
@@ -192,19 +201,17 @@ class Bot:
         elif kind in ("rotated", "out"):
             self.counts = None  # hands moved along: wait for the next round to count again
             self.candidate = None
-        elif kind == "turn":
-            if self.candidate is not None and self.catch:
-                target, self.candidate = self.candidate, None
-                await self.send(pr.Catch(seq=msg.seq, target=target))
-            if data["seat"] == self.seat and data["phase"] in ("play", "drawn", "color"):
-                self.retries = 0
-                if self.think:
-                    await trio.sleep(self.think)
-                await self.send(pr.Sync())
-        elif kind == "match_over":
-            self.matches += 1
-            if self.stop_after_match:
-                self.done = True
+
+    async def on_turn(self, msg: pr.Event) -> None:
+        data = msg.data
+        if self.candidate is not None and self.catch:
+            target, self.candidate = self.candidate, None
+            await self.send(pr.Catch(seq=msg.seq, target=target))
+        if data["seat"] == self.seat and data["phase"] in ("play", "drawn", "color"):
+            self.retries = 0
+            if self.think:
+                await trio.sleep(self.think)
+            await self.send(pr.Sync())
 
     async def decide(self, view: en.View, seq: int) -> None:
         if view.seat is None or view.phase in ("round_over", "match_over"):

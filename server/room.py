@@ -272,12 +272,12 @@ class Room:
             self.spectator_tokens.add(token)
             seat_index = None
         else:
+            if self.started:
+                session.error("already_started", "the match has started; join as a spectator", msg)
+                return
             free = next((s for s in self.seats if s.kind == "empty"), None)
             if free is None:
                 session.error("room_full", "every seat is taken; join as a spectator", msg)
-                return
-            if self.started:
-                session.error("already_started", "the match has started; join as a spectator", msg)
                 return
             free.kind, free.name, free.session, free.token = "human", session.name, session, token
             free.ready = False

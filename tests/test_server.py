@@ -1,0 +1,662 @@
+"""The game server over real TCP on 127.0.0.1: lobby, games, races, timers, resume, abuse."""
+
+from __future__ import annotations
+
+import socket
+import struct
+from contextlib import asynccontextmanager
+from functools import partial
+from typing import Any
+
+import msgpack
+import pytest
+import trio
+from unolan.server import Bot, Limits, Server, serve
+
+from unolan import engine as en
+from unolan import protocol as pr
+
+FAST = Limits(deal_pause=0.0, autopilot_delay=0.0, request_rate=1e6, request_burst=1e6)
+
+
+@asynccontextmanager
+async def running(limits: Limits = FAST, seed: int | None = 1, **kw: Any):
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(partial(Server(seed=seed, limits=limits, **kw).run,
+                                             "127.0.0.1", 0))
+        yield server
+        nursery.cancel_scope.cancel()
+
+
+class Raw:
+    """A hand-driven client: every message it receives is kept in ``seen``."""
+
+    def __init__(self, stream: trio.SocketStream) -> None:
+        self.stream = stream
+        self.conn = pr.Connection(pr.CLIENT)
+        self.seen: list[pr.Message] = []
+        self.frames: list[Any] = []  # every frame body, decoded by plain msgpack
+        self._queue: list[pr.Message] = []
+        self._raw = b""
+        self.token: str | None = None
+        self.seat: int | None = None
+        self.seq = 0
+
+    @classmethod
+    async def connect(cls, port: int, name: str = "t", hello: bool = True, rcvbuf: int = 0) -> Raw:
+        if rcvbuf:
+            sock = trio.socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+            await sock.connect(("127.0.0.1", port))
+            client = cls(trio.SocketStream(sock))
+        else:
+            client = cls(await trio.open_tcp_stream("127.0.0.1", port))
+        if hello:
+            await client.stream.send_all(client.conn.hello(name))
+            await client.expect("welcome")
+        return client
+
+    async def send(self, msg: pr.Message) -> None:
+        await self.stream.send_all(self.conn.send(msg))
+
+    async def send_bytes(self, data: bytes) -> None:
+        await self.stream.send_all(data)
+
+    def _keep(self, data: bytes) -> None:
+        self._raw += data
+        while len(self._raw) >= 4:
+            (n,) = struct.unpack(">I", self._raw[:4])
+            if len(self._raw) < 4 + n:
+                break
+            self.frames.append(msgpack.unpackb(self._raw[4:4 + n], raw=False))
+            self._raw = self._raw[4 + n:]
+
+    async def recv(self, timeout: float = 5) -> pr.Message | None:
+        """The next message; None when the server closed the connection."""
+        if self._queue:
+            return self._queue.pop(0)
+        with trio.fail_after(timeout):
+            while True:
+                msg = self.conn.next_event()
+                if msg is pr.CONNECTION_CLOSED:
+                    return None
+                if msg is not pr.NEED_DATA:
+                    break
+                try:
+                    data = await self.stream.receive_some(65536)
+                except trio.BrokenResourceError:
+                    data = b""
+                self._keep(data)
+                self.conn.receive_data(data)
+        assert isinstance(msg, pr.Message)
+        self.seen.append(msg)
+        if msg.TYPE == "joined":
+            self.token, self.seat = msg.token, msg.seat
+        if msg.TYPE in ("event", "snapshot", "joined"):
+            self.seq = max(self.seq, msg.seq)
+        if msg.TYPE == "ping":
+            await self.send(pr.Pong(id=msg.id))
+        return msg
+
+    async def expect(self, type_: str, timeout: float = 5, **match: Any) -> pr.Message:
+        """Skip messages until one of ``type_`` (and event ``kind``/fields) arrives."""
+        while True:
+            msg = await self.recv(timeout)
+            assert msg is not None, f"connection closed while waiting for {type_}"
+            if type_ != msg.TYPE:
+                continue
+            if all((getattr(msg, k, None) if k != "data" else None) == v for k, v in match.items()
+                   if k != "data") and all(msg.data.get(k) == v for k, v in match.get("data", {}).items()):
+                return msg
+
+    async def reply(self, msg: pr.Message, timeout: float = 5) -> pr.Message:
+        """Send a request with an id and wait for the answer carrying it."""
+        await self.send(msg)
+        while True:
+            got = await self.recv(timeout)
+            assert got is not None, "connection closed"
+            if getattr(got, "id", None) == msg.id and got.TYPE != "ping":  # type: ignore[attr-defined]
+                return got
+
+    async def drain(self) -> None:
+        """Read whatever is already here."""
+        with trio.move_on_after(0.05):
+            while True:
+                if await self.recv() is None:
+                    return
+
+    async def closed(self, timeout: float = 5) -> bool:
+        with trio.fail_after(timeout):
+            while True:
+                if await self.recv(timeout) is None:
+                    return True
+
+    async def aclose(self) -> None:
+        await self.stream.aclose()
+
+
+async def table(server: Server, players: int, preset: str = "house", timer: int = 0,
+                **options: Any) -> tuple[list[Raw], str]:
+    """``players`` hand-driven clients seated in a new room, the match started."""
+    host = await Raw.connect(server.port, "host")
+    joined = await host.reply(pr.CreateRoom(name="t", seats=players, preset=preset, timer=timer,
+                                            options=options, id=1))
+    room = joined.room  # type: ignore[attr-defined]
+    clients = [host]
+    for i in range(1, players):
+        c = await Raw.connect(server.port, f"p{i}")
+        await c.reply(pr.Join(room=room, id=1))
+        assert (await c.reply(pr.Ready(id=2))).TYPE == "ok"
+        clients.append(c)
+    assert (await host.reply(pr.Start(id=9))).TYPE == "ok"
+    for c in clients:
+        await c.expect("event", kind="turn")
+    return clients, room
+
+
+async def settle(*clients: Raw) -> None:
+    for c in clients:
+        await c.drain()
+
+
+def wire(value: Any) -> Any:
+    """Protocol values (tuples, FrozenDicts) as plain lists and dicts."""
+    if isinstance(value, dict):
+        return {k: wire(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [wire(v) for v in value]
+    return value
+
+
+# -- serve, shutdown, lobby --------------------------------------------------------------
+
+
+async def test_serve_reports_port_and_says_goodbye_on_shutdown() -> None:
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(partial(serve, "127.0.0.1", 0, seed=3))
+        assert isinstance(port, int) and port > 0
+        client = await Raw.connect(port)
+        rooms = await client.reply(pr.ListRooms(id=5))
+        assert rooms.TYPE == "rooms" and rooms.rooms == ()  # type: ignore[attr-defined]
+        nursery.cancel_scope.cancel()
+    msg = await client.recv()
+    assert msg is not None and msg.TYPE == "error" and msg.code == "shutting_down" and msg.fatal  # type: ignore[attr-defined]
+
+
+async def test_lobby_rooms_passwords_hosts_and_bots() -> None:
+    async with running() as server:
+        host = await Raw.connect(server.port, "ann")
+        joined = await host.reply(pr.CreateRoom(name="den", seats=3, password="pw", id=1))
+        assert joined.TYPE == "joined" and joined.seat == 0  # type: ignore[attr-defined]
+        other = await Raw.connect(server.port, "bob")
+        listing = await other.reply(pr.ListRooms(id=2))
+        (room,) = listing.rooms  # type: ignore[attr-defined]
+        assert room["password"] and room["players"] == 1 and room["seats"] == 3
+        bad = await other.reply(pr.Join(room=room["room"], password="no", id=3))
+        assert bad.TYPE == "error" and bad.code == "bad_password"  # type: ignore[attr-defined]
+        missing = await other.reply(pr.Join(room="nope", id=4))
+        assert missing.code == "no_such_room"  # type: ignore[attr-defined]
+        ok = await other.reply(pr.Join(room=room["room"], password="pw", id=5))
+        assert ok.TYPE == "joined" and ok.seat == 1  # type: ignore[attr-defined]
+        assert (await other.reply(pr.Start(id=6))).code == "not_host"  # type: ignore[attr-defined]
+        assert (await other.reply(pr.AddBot(id=7))).code == "not_host"  # type: ignore[attr-defined]
+        assert (await host.reply(pr.Start(id=8))).code == "not_ready"  # type: ignore[attr-defined]
+        assert (await host.reply(pr.AddBot(id=9))).TYPE == "ok"
+        assert (await host.reply(pr.Start(id=10))).code == "not_ready"  # type: ignore[attr-defined]
+        assert (await host.reply(pr.RemoveBot(seat=2, id=11))).TYPE == "ok"
+        assert (await host.reply(pr.AddBot(seat=2, id=12))).TYPE == "ok"
+        # the host leaves: bob becomes host
+        assert (await host.reply(pr.Leave(id=13))).TYPE == "ok"
+        await other.expect("event", kind="host", data={"seat": 1})
+        assert (await other.reply(pr.Start(id=15))).code == "not_ready"  # type: ignore[attr-defined]
+        assert (await other.reply(pr.AddBot(id=16))).TYPE == "ok"
+        assert (await other.reply(pr.Start(id=17))).TYPE == "ok"
+        seats = await other.expect("seats", started=True)
+        assert [s["kind"] for s in seats.seats] == ["bot", "human", "bot"]  # type: ignore[attr-defined]
+        # a late player may only watch
+        late = await Raw.connect(server.port, "cy")
+        assert (await late.reply(pr.Join(room=room["room"], password="pw", id=1))).code == "already_started"  # type: ignore[attr-defined]
+
+
+# -- whole matches -----------------------------------------------------------------------
+
+
+async def _match(server: Server, players: int, preset: str, observer: Any = None,
+                 spectate: bool = False, **options: Any) -> list[Bot]:
+    bots: list[Bot] = []
+
+    async def one(i: int, **kw: Any) -> None:
+        stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+        bot = Bot(stream, name=f"p{i}", observer=observer, **kw)
+        bots.append(bot)
+        await bot.run(stop_after_match=True)
+
+    room = f"r{server._room_counter + 1}"
+    create = pr.CreateRoom(name="t", seats=players, preset=preset, options=options)
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(partial(one, 0, create=create))
+            while room not in server.rooms:
+                await trio.sleep(0.001)
+            for i in range(1, players):
+                nursery.start_soon(partial(one, i, join=room))
+            if spectate:
+                nursery.start_soon(partial(one, players, join=room, spectate=True))
+    game = server.rooms[room].game
+    assert game is not None and game.phase == "match_over"
+    return bots
+
+
+@pytest.mark.parametrize("preset", ["official", "house", "party", "all-wild"])
+@pytest.mark.parametrize("players", [2, 4, 10])
+async def test_full_match(players: int, preset: str) -> None:
+    async with running(seed=players) as server:
+        bots = await _match(server, players, preset, target_score=1 if players > 2 else 100)
+        assert all(b.matches == 1 for b in bots)
+        assert sum(b.actions for b in bots) > players
+
+
+class Audit:
+    """Every frame each bot receives, for the frame audit."""
+
+    def __init__(self) -> None:
+        self.frames: dict[int, list[pr.Message]] = {}
+
+    def sent(self, bot: Bot, msg: pr.Message) -> None:
+        pass
+
+    def received(self, bot: Bot, msg: pr.Message) -> None:
+        self.frames.setdefault(id(bot), []).append(msg)
+
+
+def _cards_in(value: Any) -> list[str]:
+    out = []
+    if isinstance(value, str):
+        try:
+            if en.Card.parse(value).text == value and len(value) <= 3 and value[0] in "RYGBW":
+                out.append(value)
+        except ValueError:
+            pass
+    elif isinstance(value, dict):
+        for v in value.values():
+            out += _cards_in(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            out += _cards_in(v)
+    return out
+
+
+def audit_frames(seat: int | None, frames: list[pr.Message]) -> int:
+    """Fail if a frame shows a card the rules do not show this seat; count cards checked."""
+    checked = 0
+    challenged = False
+    for msg in frames:
+        if msg.TYPE == "snapshot":
+            view = msg.view  # type: ignore[attr-defined]
+            assert view["seat"] == seat
+            if seat is None:
+                assert view["hand"] == ()
+            checked += len(view["hand"])
+            continue
+        if msg.TYPE != "event":
+            assert not _cards_in(msg.to_wire()) or msg.TYPE == "seats", msg
+            continue
+        kind, data = msg.kind, msg.data  # type: ignore[attr-defined]
+        cards = _cards_in(dict(data))
+        checked += len(cards)
+        if kind in ("played", "first_card", "dealer_draw", "round_over"):
+            continue  # public by the rules (round_over shows every hand)
+        if kind in ("hand", "drew") and cards:
+            assert data["seat"] == seat, f"{kind} of seat {data['seat']} shown to {seat}"
+        elif kind == "challenged":
+            challenged = data["seat"] == seat
+        elif kind == "revealed":
+            assert challenged, "a challenge reveal shown to someone who did not challenge"
+        else:
+            assert not cards, f"{kind} carries cards: {data}"
+    return checked
+
+
+async def test_frame_audit_no_hidden_card_leaves_the_server() -> None:
+    audit = Audit()
+    async with running(seed=11) as server:
+        # official: challenges happen (the bot never challenges, so add a human who does)
+        bots = await _match(server, 4, "house", observer=audit, target_score=200, spectate=True)
+        seats = sorted((b.seat is None, b.seat) for b in bots)
+        assert seats[-1] == (True, None)  # the spectator
+        for bot in bots:
+            assert audit_frames(bot.seat, audit.frames[id(bot)]) > 50
+
+
+async def test_spectator_and_challenge_reveal() -> None:
+    async with running(seed=5) as server:
+        clients, room_id = await table(server, 2, "official")
+        watcher = await Raw.connect(server.port, "eve")
+        joined = await watcher.reply(pr.Join(room=room_id, role="spectator", id=1))
+        assert joined.seat is None  # type: ignore[attr-defined]
+        snap = await watcher.expect("snapshot")
+        assert snap.view["seat"] is None and snap.view["hand"] == ()  # type: ignore[attr-defined]
+        assert (await watcher.reply(pr.Draw(seq=watcher.seq, id=2))).code == "not_in_room"  # type: ignore[attr-defined]
+        # a Wild Draw Four bluff: seat 0 plays it holding red; seat 1 challenges
+        room = server.rooms[room_id]
+        room.game = en.parse_position(
+            "rules: official; hand 0: W4 R1 R2; hand 1: G1 G2 G3; draw: B1 B2 B3 B4 B5 B6 B7 B8;"
+            " discard: R5; turn: 0")
+        await settle(*clients, watcher)
+        a, b = clients
+        assert (await a.reply(pr.Play(seq=room.seq, cards=("W4",), color="G", id=3))).TYPE == "ok"
+        await settle(a, b, watcher)
+        assert (await b.reply(pr.Challenge(seq=b.seq, id=4))).TYPE == "ok"
+        await settle(a, b, watcher)
+        revealed = [m for m in b.seen if m.TYPE == "event" and m.kind == "revealed"]  # type: ignore[attr-defined]
+        assert revealed and revealed[0].data["cards"] == ("R1", "R2")  # type: ignore[attr-defined]
+        for other in (a, watcher):
+            assert not [m for m in other.seen if m.TYPE == "event" and m.kind == "revealed"]  # type: ignore[attr-defined]
+        assert audit_frames(None, watcher.seen) >= 1
+        assert audit_frames(1, b.seen) >= 1
+        # spectators chat with seat null
+        await watcher.send(pr.Chat(text="nice"))
+        chat = await a.expect("event", kind="chat")
+        assert chat.data["seat"] is None and chat.data["name"] == "eve"  # type: ignore[attr-defined]
+
+
+# -- races -------------------------------------------------------------------------------
+
+
+async def test_catch_race_exactly_one_wins() -> None:
+    async with running() as server:
+        clients, room_id = await table(server, 4)
+        room = server.rooms[room_id]
+        room.game = en.parse_position(
+            "rules: house; hand 0: R5 G7; hand 1: R1 Y1 Y2; hand 2: B1 B2 B3; hand 3: G1 G2 G3;"
+            " draw: B5 B6 B7 B8 B9 Y5 Y6; discard: R3; turn: 0")
+        await settle(*clients)
+        assert (await clients[0].reply(pr.Play(seq=room.seq, cards=("R5",), id=1))).TYPE == "ok"
+        await settle(*clients)
+        seq = clients[1].seq
+        replies: dict[int, pr.Message] = {}
+
+        async def catch(i: int) -> None:
+            replies[i] = await clients[i].reply(pr.Catch(seq=seq, target=0, id=10 + i))
+
+        async with trio.open_nursery() as nursery:
+            for i in (1, 2, 3):
+                nursery.start_soon(catch, i)
+        await settle(*clients)
+        wins = [i for i, r in replies.items() if r.TYPE == "ok"]
+        assert len(wins) == 1
+        for i, r in replies.items():
+            if i not in wins:
+                assert r.code in ("too_late", "cannot_catch")  # type: ignore[attr-defined]
+        assert len(room.game.hands[0]) == 3  # caught once: 1 + 2
+        caught = [m for m in clients[0].seen if m.TYPE == "event" and m.kind == "caught"]  # type: ignore[attr-defined]
+        assert len(caught) == 1 and caught[0].data["seat"] == wins[0]  # type: ignore[attr-defined]
+
+
+async def test_uno_call_beats_a_later_catch() -> None:
+    async with running() as server:
+        clients, room_id = await table(server, 3)
+        room = server.rooms[room_id]
+        room.game = en.parse_position(
+            "rules: house; hand 0: R5 G7; hand 1: R1 Y1 Y2; hand 2: B1 B2 B3;"
+            " draw: B5 B6 B7 B8 B9 Y5 Y6; discard: R3; turn: 0")
+        await settle(*clients)
+        await clients[0].reply(pr.Play(seq=room.seq, cards=("R5",), id=1))
+        await settle(*clients)
+        seq = clients[0].seq
+        assert (await clients[0].reply(pr.CallUno(seq=seq, id=2))).TYPE == "ok"
+        late = await clients[2].reply(pr.Catch(seq=seq, target=0, id=3))
+        assert late.code == "cannot_catch"  # type: ignore[attr-defined]
+        assert len(room.game.hands[0]) == 1
+
+
+async def test_jump_in_race_and_the_turn_it_took() -> None:
+    async with running() as server:
+        clients, room_id = await table(server, 4)
+        room = server.rooms[room_id]
+        room.game = en.parse_position(
+            "rules: house; hand 0: R1 Y1 Y2; hand 1: R5 B2 B3; hand 2: G4 G7 G8; hand 3: G1 G2 G3;"
+            " draw: B5 B6 B7 B8 B9 Y5 Y6; discard: G3 G4; turn: 0")
+        await settle(*clients)
+        seq = room.seq
+        # seat 2 holds the other G4: a jump-in; seat 3 holds G1 with nothing to jump; seat 0
+        # (in turn) plays at the same seq. First arrival wins, the other is too late.
+        jump = await clients[2].reply(pr.Play(seq=seq, cards=("G4",), id=1))
+        assert jump.TYPE == "ok"
+        took = await clients[0].reply(pr.Play(seq=seq, cards=("Y1",), id=2))
+        assert took.code == "too_late"  # type: ignore[attr-defined]
+        await settle(*clients)
+        assert room.game.turn == 3 and len(room.game.hands[0]) == 3
+        # many identical requests at once: one applies, the rest are too late
+        seq = room.seq
+        for i in range(4):  # pipelined: all four on the wire before any answer
+            await clients[3].send(pr.Draw(seq=seq, id=100 + i))
+        replies = []
+        while len(replies) < 4:
+            msg = await clients[3].recv()
+            if getattr(msg, "id", None) in (100, 101, 102, 103):
+                replies.append(msg)
+        assert sorted(r.TYPE for r in replies) == ["error", "error", "error", "ok"]
+        assert {r.code for r in replies if r.TYPE == "error"} <= {"too_late", "wrong_phase", "not_your_turn"}  # type: ignore[attr-defined]
+
+
+# -- timers ------------------------------------------------------------------------------
+
+
+async def test_turn_timer_then_autopilot_until_the_player_acts(autojump_clock: trio.abc.Clock) -> None:
+    limits = Limits(deal_pause=1.0, autopilot_delay=0.2, heartbeat=3600)
+    async with running(limits) as server:
+        clients, room_id = await table(server, 2, "official", timer=10, target_score=50)
+        room = server.rooms[room_id]
+        first = room.game.turn
+        before = len(room.game.hands[first])
+        await trio.sleep(10.5)
+        assert len(room.game.hands[first]) >= before  # the server drew for the player
+        await trio.sleep(40)
+        states = [m.data for c in clients for m in c.seen
+                  if m.TYPE == "event" and m.kind == "connection"]  # type: ignore[attr-defined]
+        await settle(*clients)
+        states = [m.data for m in clients[0].seen if m.TYPE == "event" and m.kind == "connection"]  # type: ignore[attr-defined]
+        assert {"seat": 0, "state": "autopilot"} in states
+        assert {"seat": 1, "state": "autopilot"} in states
+        # both seats on autopilot: the match plays itself out
+        with trio.fail_after(3000):
+            while room.started:
+                await trio.sleep(1)
+                await settle(*clients)
+        assert room.game.phase == "match_over"
+        await settle(*clients)
+        assert any(m.TYPE == "event" and m.kind == "match_over" for m in clients[1].seen)  # type: ignore[attr-defined]
+
+
+async def test_acting_again_ends_autopilot(autojump_clock: trio.abc.Clock) -> None:
+    limits = Limits(autopilot_delay=5.0, heartbeat=3600)
+    async with running(limits) as server:
+        clients, room_id = await table(server, 2, "official", timer=10)
+        room = server.rooms[room_id]
+        seat = room.seats[0]
+        seat.autopilot = True
+        await clients[0].send(pr.Sync(id=1))
+        snap = await clients[0].expect("snapshot")
+        await clients[0].send(pr.CallUno(seq=snap.seq))  # any action, legal or not  # type: ignore[attr-defined]
+        await clients[1].expect("event", kind="connection", data={"seat": 0, "state": "connected"})
+        assert not seat.autopilot
+
+
+async def test_heartbeat_drops_a_silent_peer(autojump_clock: trio.abc.Clock) -> None:
+    async with running(Limits(heartbeat=5)) as server:
+        client = await Raw.connect(server.port)
+        ping = await client.stream.receive_some(1024)  # read raw: never answer the ping
+        assert b"ping" in ping
+        await trio.sleep(11)
+        rest = await client.stream.receive_some(1024)
+        assert b"timeout" in rest
+        assert await client.stream.receive_some(1024) == b""
+
+
+# -- reconnect, slow clients -------------------------------------------------------------
+
+
+async def test_resume_restores_the_exact_view(autojump_clock: trio.abc.Clock) -> None:
+    limits = Limits(grace=30, autopilot_delay=1.0, heartbeat=3600)
+    async with running(limits) as server:
+        clients, room_id = await table(server, 2, "official")
+        room = server.rooms[room_id]
+        a, b = clients
+        await settle(a, b)
+        last = a.seq
+        token, seat = a.token, a.seat
+        await a.aclose()
+        await b.expect("event", kind="connection", data={"seat": 0, "state": "away"})
+        await trio.sleep(5)  # autopilot plays seat 0 meanwhile if it is its turn
+        again = await Raw.connect(server.port, "ann")
+        joined = await again.reply(pr.Resume(token=token, seq=last, id=1))
+        assert joined.TYPE == "joined" and joined.seat == seat  # type: ignore[attr-defined]
+        await again.drain()
+        missed = [m.seq for m in again.seen if m.TYPE == "event"]  # type: ignore[attr-defined]
+        assert all(s > last for s in missed) and missed == sorted(missed)
+        snap = await again.reply(pr.Sync(id=2))
+        assert wire(snap.view) == room.game.view(seat).to_dict()  # type: ignore[attr-defined]
+        assert (await Raw.connect(server.port)).conn is not None
+        bad = await (await Raw.connect(server.port)).reply(pr.Resume(token="x" * 24, seq=0, id=3))
+        assert bad.code == "bad_token"  # type: ignore[attr-defined]
+        # grace runs out for b: its token dies, the server plays its seat
+        token_b = b.token
+        await b.aclose()
+        await trio.sleep(31)
+        late = await (await Raw.connect(server.port)).reply(pr.Resume(token=token_b, seq=0, id=4))
+        assert late.code == "bad_token"  # type: ignore[attr-defined]
+        assert room.seats[1].state == "autopilot"
+
+
+async def test_a_client_that_stops_reading_is_dropped_and_the_room_plays_on() -> None:
+    limits = Limits(deal_pause=0.0, autopilot_delay=0.0, outbox=16, sndbuf=4096, heartbeat=3600,
+                    request_rate=1e6, request_burst=1e6)
+    async with running(limits, seed=21) as server:
+        slow = await Raw.connect(server.port, "slow", rcvbuf=2048)
+        joined = await slow.reply(pr.CreateRoom(name="t", seats=4, timer=1,
+                                                options={"target_score": 400}, id=1))
+        room_id = joined.room  # type: ignore[attr-defined]
+        bots: list[Bot] = []
+
+        async def one(i: int) -> None:
+            stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+            bot = Bot(stream, name=f"b{i}", join=room_id)
+            bots.append(bot)
+            await bot.run(stop_after_match=True)
+
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                for i in range(3):
+                    nursery.start_soon(one, i)
+                while not all(s.ready for s in server.rooms[room_id].seats[1:]) or len(bots) < 3:
+                    await trio.sleep(0.01)
+                await slow.send(pr.Start(id=2))  # ...and never read again
+        room = server.rooms[room_id]
+        assert room.game.phase == "match_over" and all(b.matches == 1 for b in bots)
+        assert room.seats[0].session is None  # dropped, its seat kept for resume
+        again = await Raw.connect(server.port, "slow")
+        back = await again.reply(pr.Resume(token=slow.token or joined.token, seq=0, id=3))  # type: ignore[attr-defined]
+        assert back.TYPE == "joined" and back.seat == 0  # type: ignore[attr-defined]
+
+
+# -- hostile and broken clients ----------------------------------------------------------
+
+
+def frame(obj: Any) -> bytes:
+    body = msgpack.packb(obj)
+    return struct.pack(">I", len(body)) + body
+
+
+@pytest.mark.parametrize(
+    "data, code",
+    [
+        (struct.pack(">I", 5) + b"\xc1\xc1\xc1\xc1\xc1", "bad_frame"),  # garbage
+        (struct.pack(">I", 50_000_000), "frame_too_large"),  # oversize length
+        (frame([1, 2, 3]), "bad_frame"),  # not a map
+        (frame({"type": "draw", "seq": 0}), "bad_state"),  # an action before the handshake
+        (frame({"type": "hello", "versions": [99], "name": "x"}), "unsupported_version"),
+    ],
+)
+async def test_bad_frames_get_an_error_and_a_close(data: bytes, code: str) -> None:
+    async with running() as server:
+        bad = await Raw.connect(server.port, hello=False)
+        await bad.send_bytes(data)
+        body = b""
+        with trio.fail_after(5):
+            while True:
+                chunk = await bad.stream.receive_some(4096)
+                if not chunk:
+                    break
+                body += chunk
+        reply = msgpack.unpackb(body[4:], raw=False)
+        assert reply["type"] == "error" and reply["code"] == code and reply["fatal"]
+        # the server carries on
+        good = await Raw.connect(server.port)
+        assert (await good.reply(pr.ListRooms(id=1))).TYPE == "rooms"
+
+
+async def test_bad_requests_after_the_handshake() -> None:
+    async with running() as server:
+        clients, room_id = await table(server, 2, "official")
+        room = server.rooms[room_id]
+        room.game = en.parse_position(
+            "rules: official; hand 0: R1 Y1 Y2; hand 1: R5 B2 B3; draw: B5 B6 B7 B8; discard: G3;"
+            " turn: 0")
+        a, b = clients
+        await settle(a, b)
+        await a.send_bytes(frame({"type": "frobnicate", "id": 7}))
+        assert (await a.expect("error")).code == "unknown_type"  # type: ignore[attr-defined]
+        await a.send_bytes(frame({"type": "play", "seq": "x", "cards": ["R1"], "id": 8}))
+        assert (await a.expect("error")).code == "bad_message"  # type: ignore[attr-defined]
+        out_of_turn = await b.reply(pr.Draw(seq=room.seq, id=9))
+        assert out_of_turn.code == "not_your_turn"  # type: ignore[attr-defined]
+        not_held = await a.reply(pr.Play(seq=room.seq, cards=("G9",), id=10))
+        assert not_held.code == "bad_play" and "G9" in not_held.message  # type: ignore[attr-defined]
+        illegal = await a.reply(pr.Play(seq=room.seq, cards=("R1",), id=11))
+        assert illegal.TYPE == "error" and "position" not in illegal.message  # type: ignore[attr-defined]
+        assert "B2" not in illegal.message  # type: ignore[attr-defined]
+        ahead = await a.reply(pr.Draw(seq=room.seq + 50, id=12))
+        assert ahead.code == "illegal"  # type: ignore[attr-defined]
+        assert (await a.reply(pr.Draw(seq=room.seq, id=13))).TYPE == "ok"
+
+
+async def test_rate_chat_and_connection_limits() -> None:
+    limits = Limits(request_rate=1, request_burst=5, max_connections=3, max_strikes=100)
+    async with running(limits) as server:
+        a = await Raw.connect(server.port)
+        await a.reply(pr.CreateRoom(name="t", seats=2, id=1))
+        for i in range(4):
+            assert (await a.reply(pr.Chat(text=f"hi {i}", id=10 + i))).TYPE == "ok"
+        await a.send(pr.ListRooms(id=20))
+        assert (await a.expect("error", id=20)).code == "rate_limited"  # type: ignore[attr-defined]
+        with pytest.raises(pr.LocalProtocolError):
+            pr.Chat(text="x" * 301)
+        await a.send_bytes(frame({"type": "chat", "text": "x" * 301}))
+        assert (await a.expect("error")).code in ("bad_message", "rate_limited")  # type: ignore[attr-defined]
+        b = await Raw.connect(server.port)
+        c = await Raw.connect(server.port)
+        full = await Raw.connect(server.port, hello=False)
+        assert await full.closed()
+        assert any(getattr(m, "code", "") == "server_full" for m in full.seen)
+        del b, c
+
+
+async def test_chat_line_rate() -> None:
+    async with running(Limits(chat_rate=0.1, chat_burst=2)) as server:
+        a = await Raw.connect(server.port)
+        await a.reply(pr.CreateRoom(name="t", seats=2, id=1))
+        codes = [(await a.reply(pr.Chat(text="hey", id=2 + i))).TYPE for i in range(3)]
+        assert codes == ["ok", "ok", "error"]
+        assert a.seen[-1].code == "rate_limited"  # type: ignore[attr-defined]
+
+
+async def test_empty_rooms_expire(autojump_clock: trio.abc.Clock) -> None:
+    async with running(Limits(room_idle=30, heartbeat=3600)) as server:
+        a = await Raw.connect(server.port)
+        await a.reply(pr.CreateRoom(name="t", seats=2, id=1))
+        await a.reply(pr.AddBot(id=2))
+        assert len(server.rooms) == 1
+        await a.reply(pr.Leave(id=3))
+        await trio.sleep(31)
+        assert server.rooms == {}
