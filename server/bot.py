@@ -158,6 +158,10 @@ class Bot:
             self.done = True
 
     async def on_seats(self, msg: pr.Seats) -> None:
+        if self.seat is not None and not msg.started and self.create is None:
+            mine = msg.seats[self.seat]
+            if mine["kind"] == "human" and not mine["ready"]:
+                await self.send(pr.Ready())  # a new match: ready again
         if self.create is None or msg.host != self.seat or msg.started:
             self.starting = False
             return

@@ -26,7 +26,7 @@ class Limits:
     chat_rate: float = 1.0  # chat lines per second, per connection
     chat_burst: float = 5.0
     max_strikes: int = 10  # non-fatal protocol errors before the connection is closed
-    room_log: int = 512  # events kept per room for resume
+    room_log: int = 128  # events kept per room for resume (older: a snapshot instead)
     room_idle: float = 120.0  # a room with no connected human expires after this long
     grace: float = 60.0  # a disconnected player's seat is kept this long for resume
     timeouts_to_autopilot: int = 2  # consecutive turn timeouts before autopilot takes over
