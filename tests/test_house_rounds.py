@@ -384,3 +384,17 @@ def test_elimination_going_out_on_a_draw_two_the_next_player_still_owes_it():
     assert game.out[0] and game.turn == 1 and game.pending == 2  # may stack or draw
     game.apply(parse_actions("1 draw")[0])
     assert counts(game)[1] == 4 and game.turn == 2
+
+
+def test_all_wild_with_no_plain_wild_left_to_turn_up_the_top_card_is_taken(monkeypatch):
+    from unolan.engine import game as game_module
+    from unolan.engine.cards import Card
+
+    # A deck whose plain Wilds all end up in the hands: 2 players x 3 cards, dealt from the
+    # end of the list, which the stand-in shuffle leaves in place.
+    wild, skip = Card.parse("W"), Card.parse("WS")
+    monkeypatch.setattr(game_module, "all_wild_deck", lambda: [skip] * 106 + [wild] * 6)
+    monkeypatch.setattr(game_module.random.Random, "shuffle", lambda self, x: None)
+    game = Game(Rules.preset("all-wild", hand_size=3), players=2, seed=0)
+    assert game.top is skip and game.phase == "play"
+    assert game.turn == game.next_seat(game.dealer)  # no effect: the first player starts

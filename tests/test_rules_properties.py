@@ -4,7 +4,7 @@ every rule option, 2 to 10 players.
 Checked after every action: cards are conserved, the seat in turn has a legal action, no
 event or view shows a seat a card it may not see, a round ends within a bound; and a
 game replayed from (rules, players, seed, actions) reaches the same position, which
-itself round-trips through the notation.
+itself round-trips through the notation. Set RULES_EXAMPLES to run more examples.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def tables(draw: Any) -> tuple[Rules, int, int, int]:
 presets = st.tuples(st.sampled_from(PRESETS).map(Rules.preset), st.integers(2, 10),
                     st.integers(0, 2**32), st.integers(0, 2**32))
 either = st.one_of(presets, tables())
-fast = settings(max_examples=int(os.environ.get("RULES_EXAMPLES", 300)), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+fast = settings(max_examples=int(os.environ.get("RULES_EXAMPLES", 1000)), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def total(game: Game) -> int:
@@ -161,7 +161,7 @@ def test_replay_reproduces_the_position_and_the_position_round_trips(table):
     assert parse_position(text).position() == text
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables())
 def test_every_legal_action_of_every_seat_applies(table):
     rules, players, seed, policy = table
