@@ -199,19 +199,22 @@ class Game:
     def _draw_for_turn(self, seat: int, events: list[Event]) -> None:
         """A voluntary draw: one card (or until playable), which may then be played."""
         rules = self.rules
+        stays = _plain(rules) if rules.drawn_action_stays else None
         got: list[Card] = []
         while True:
             cards = self._give(seat, 1, "draw", events)
             if not cards or self.out[seat]:
                 break
             got += cards
-            if not rules.draw_until_playable or self.matches_top(cards[0]):
+            # until a card that may be played at once (drawn_action_stays: one with no action)
+            if not rules.draw_until_playable or (
+                    self.matches_top(cards[0]) and (stays is None or cards[0].kind in stays)):
                 break
         card = got[-1] if got else None
         if card is None or self.out[seat] or not self.matches_top(card):
             self._advance(self.next_seat(seat))
             return
-        if rules.drawn_action_stays and card.kind not in _plain(rules):
+        if stays is not None and card.kind not in stays:
             self._advance(self.next_seat(seat))
             return
         self.drawn = card

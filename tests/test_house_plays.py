@@ -458,3 +458,9 @@ def test_a_zero_passes_hands_only_among_players_still_in_the_round():
                    "hand 2: Y1 Y2\nhand 3: G1 G2 G3\n" + DRAW + "discard: R3\nout: 1\nfinished: 1",
                    "0 play R0")
     assert [[c.text for c in h] for h in game.hands] == [["G1", "G2", "G3"], [], ["R1"], ["Y1", "Y2"]]
+
+
+def test_draw_until_playable_with_drawn_action_stays_draws_until_a_card_it_may_play():
+    game, _ = play("rules: official draw_until_playable=on drawn_action_stays=on\nhand 0: B9\n"
+                   "hand 1: B1\ndraw: G1 RS W R7 G3\ndiscard: R5", "0 draw")
+    assert counts(game)[0] == 5 and game.drawn.text == "R7" and legal(game, 0) == {"0 play R7", "0 pass"}
