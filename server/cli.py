@@ -6,6 +6,7 @@ import argparse
 import logging
 import signal
 import sys
+from functools import partial
 
 import trio
 
@@ -49,8 +50,8 @@ def run(args: argparse.Namespace, bot_launcher=None) -> int:  # type: ignore[no-
     async def main() -> None:
         async with trio.open_nursery() as nursery:
             with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-                port = await nursery.start(serve, args.host, args.port, seed=args.seed,
-                                           bot_launcher=bot_launcher)
+                start = partial(serve, seed=args.seed, bot_launcher=bot_launcher)
+                port = await nursery.start(start, args.host, args.port)
                 log.info("uno server on %s:%d%s", args.host, port,
                          " (this machine only; --host 0.0.0.0 for the LAN)"
                          if args.host in ("127.0.0.1", "localhost", "::1") else "")
