@@ -1,13 +1,43 @@
 """The client side: a Trio library for bots and tools, the built-in bots and the arena.
 
-- :class:`Bot` (override ``choose``) and :func:`decide`: the bot interface;
+- :func:`open_client` / :class:`Client`: connect, handshake, lobby requests (errors raise
+  :class:`ClientError` with the protocol's code), room messages, a :class:`Mirror` of the
+  table kept from events (resynced from a snapshot on a gap), resume with the token;
+- :class:`Bot` (override ``choose``), :func:`decide`, and :func:`play` to run a bot on a
+  client; :func:`launch_bot` is the server's bot launcher;
 - :mod:`unolan.client.strategies`: ``random``, ``greedy``, ``counter``;
-- :class:`Mirror`: a seat's table rebuilt from events (``mirror.view().legal_actions()``);
 - :mod:`unolan.client.arena`: offline tournaments.
 """
 
 from .bot import Bot, decide
 from .mirror import Mirror, SeqGap
+from .runner import launch_bot, play, seat_bots
+from .session import (
+    Client,
+    ClientError,
+    ConnectionLost,
+    Disconnected,
+    Reconnected,
+    open_client,
+    to_message,
+)
 from .strategies import STRATEGIES, make_bot
 
-__all__ = ["STRATEGIES", "Bot", "Mirror", "SeqGap", "decide", "make_bot"]
+__all__ = [
+    "STRATEGIES",
+    "Bot",
+    "Client",
+    "ClientError",
+    "ConnectionLost",
+    "Disconnected",
+    "Mirror",
+    "Reconnected",
+    "SeqGap",
+    "decide",
+    "launch_bot",
+    "make_bot",
+    "open_client",
+    "play",
+    "seat_bots",
+    "to_message",
+]

@@ -22,6 +22,10 @@ from unolan.engine import Card, Rules, View
 from unolan.engine.cards import Kind
 
 DECK_SIZE = {"classic": 108, "all_wild": 112}
+# After these events a seat may rightly miss the next seq: that event's only variants went
+# to other seats (the challenged hand, swapped or rotated hands, a deal's hands).
+_CLOSING = frozenset({"turn", "round_over", "match_over"})
+PRIVATE_NEXT = frozenset({"challenged", "swapped", "rotated", "round_started"})
 # Kinds whose play starts or adds to a penalty (the engine's ``Card.penalty``).
 _FOUR = "W4"
 
@@ -52,6 +56,10 @@ class Mirror:
         if rules is not None:
             self.set_rules(rules)
         self.seq: int | None = None
+        self.last_kind: str | None = None  # the kind of the last event fed
+        # Between actions: the last engine event closed one (a turn, a round's end) or a
+        # snapshot was loaded. In the middle of an action's events the table is half-drawn.
+        self.settled = False
         self.players = 0
         self.started = False  # a round has been dealt (the table exists)
         self.hand: list[str] = []
@@ -127,6 +135,8 @@ class Mirror:
         self._last_drawn = self.drawn
         if seq is not None:
             self.seq = seq
+        self.last_kind = None
+        self.settled = self.started
 
     # -- reading -------------------------------------------------------------------
 
@@ -172,7 +182,7 @@ class Mirror:
 
     def view(self) -> View:
         """The table as an engine :class:`View` (``view.legal_actions()`` works on it)."""
-        if not self.started:
+        if not self.started or self.top is None:
             raise RuntimeError("no round has been dealt yet")
         return View.from_dict(self.to_dict())
 
@@ -181,15 +191,19 @@ class Mirror:
     def feed(self, seq: int, kind: str, data: Mapping[str, Any]) -> bool:
         """Apply one room event with its ``seq``. False: an old event, ignored.
 
-        Raises :class:`SeqGap` (and applies nothing) if events were missed.
+        Raises :class:`SeqGap` (and applies nothing) if events were missed. One seq may be
+        missing right after an event whose follower can be private to other seats (see
+        ``PRIVATE_NEXT``): the server numbers every audience's variant of one event alike,
+        so a seat that may see none of them sees that number skipped.
         """
         if self.seq is not None:
             if seq <= self.seq:
                 return False
-            if seq != self.seq + 1:
+            if seq != self.seq + 1 and not (seq == self.seq + 2 and self.last_kind in PRIVATE_NEXT):
                 raise SeqGap(self.seq + 1, seq)
         self.apply(kind, data)
         self.seq = seq
+        self.last_kind = kind
         return True
 
     def apply(self, kind: str, data: Mapping[str, Any]) -> None:
@@ -197,12 +211,14 @@ class Mirror:
         handler = getattr(self, "_on_" + kind, None)
         if handler is not None:
             handler(data)
+            self.settled = kind in _CLOSING
 
     def _units(self) -> int:
         teams = self.rules.get("teams", 0)
         return teams or self.players
 
     def _on_dealer_draw(self, data: Mapping[str, Any]) -> None:
+        self.scores = []  # a new match: the scores start again
         if "dealer" in data:
             self.dealer = data["dealer"]
 
@@ -233,6 +249,8 @@ class Mirror:
 
     def _on_hand(self, data: Mapping[str, Any]) -> None:
         seat = data["seat"]
+        if "cards" not in data:  # another seat's hand, its cards left out
+            return
         if seat == self.seat:
             self.hand = list(data["cards"])
         if 0 <= seat < len(self.counts):

@@ -1,0 +1,198 @@
+"""Running a :class:`~unolan.client.bot.Bot` over the network.
+
+:func:`play` drives one bot on a connected :class:`~unolan.client.session.Client`: it
+shows the bot every event its seat sees, and whenever the table settles (no event
+waiting) asks :func:`~unolan.client.bot.decide` for an action and sends it with the seq
+it was decided on. A refused action (``too_late`` after a race, say) is simply decided
+again on the newer table; anything else odd triggers a resync.
+
+:func:`launch_bot` is the server's bot launcher (``serve(..., bot_launcher=launch_bot)``)
+and :func:`main_bots` is ``uno bot``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+from typing import Any
+
+import trio
+from unolan.protocol.events import ENGINE_EVENTS
+
+from unolan import protocol as pr
+
+from .bot import Bot, decide
+from .session import Client, ClientError, ConnectionLost, Reconnected, open_client
+from .strategies import STRATEGIES, make_bot
+
+log = logging.getLogger("unolan.client.bot")
+
+
+async def play(client: Client, bot: Bot, *, delay: float = 0.0, matches: int = 0) -> int:
+    """Play ``bot`` in the client's seat until ``matches`` matches are over (0: until the
+    connection ends). Returns the number of matches finished."""
+    finished = 0
+    sent_at: int | None = None  # the seq our last action was decided on
+    last: Any = None  # the last action sent
+    async for msg in _batches(client):
+        if isinstance(msg, pr.Event) and msg.kind in ENGINE_EVENTS:
+            bot.observe(msg.kind, msg.data)
+            if msg.kind == "match_over":
+                finished += 1
+                if matches and finished >= matches:
+                    return finished
+        elif isinstance(msg, pr.Error):
+            if msg.code not in _HARMLESS and client.view() is not None:
+                # The mirror and the server disagree about what is legal: look again.
+                log.info("%s: %s refused: %s %s", client.name, last, msg.code, msg.message)
+                await client.sync()
+            sent_at = None
+        elif isinstance(msg, Reconnected):
+            sent_at = None
+        if msg is not _SETTLED:
+            continue
+        view = client.view()
+        if view is None or view.seat is None or client.seq == sent_at:
+            continue
+        if delay:
+            await trio.sleep(delay)
+            if _pending(client):
+                continue  # the table moved while thinking: look again
+        action = decide(bot, view)
+        if action is None:
+            continue
+        sent_at, last = client.seq, action
+        try:
+            await client.act(action, wait=False)
+        except (ConnectionLost, trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            continue  # the reader resumes the seat; we decide again afterwards
+    return finished
+
+
+# Refusals that say only that the table moved on (a race lost), not that we misread it.
+_HARMLESS = frozenset({"too_late", "not_started", "round_over", "match_over", "rate_limited",
+                       "already_called", "cannot_catch"})
+_SETTLED = object()  # marks "no more messages waiting right now"
+
+
+def _pending(client: Client) -> bool:
+    return bool(client._in.statistics().current_buffer_used)
+
+
+async def _batches(client: Client) -> Any:
+    """The client's messages, with a _SETTLED marker whenever none is waiting."""
+    async for msg in client.messages():
+        yield msg
+        if not _pending(client):
+            yield _SETTLED
+
+
+async def launch_bot(*, host: str, port: int, room: str, seat: int, token: str, name: str,
+                     level: str = "greedy", delay: float = 0.6, **_: Any) -> None:
+    """The server's bot launcher: connect, take the reserved seat with its token, play
+    until the room closes (or the server cancels it). ``level`` names a strategy (one
+    of :data:`~unolan.client.strategies.STRATEGIES`; an unknown level plays greedy)."""
+    strategy = level if level in STRATEGIES else "greedy"
+    async with open_client(host, port, name) as client:
+        await client.resume(token, 0)
+        await play(client, make_bot(strategy, seed=f"{room}/{seat}"), delay=delay)
+
+
+async def seat_bots(host: str, port: int, *, strategy: str, count: int, room: str | None = None,
+                    name: str | None = None, password: str | None = None, preset: str = "house",
+                    options: dict[str, Any] | None = None, seats: int = 0, delay: float = 0.0,
+                    matches: int = 0,
+                    task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED) -> None:
+    """Connect ``count`` bots. Without ``room`` the first creates a room (``seats`` seats,
+    default ``count``) and starts each match once every seat is ready. The room id is
+    reported through ``task_status``."""
+    base = name or strategy
+    seats = seats or count
+    joined_room = trio.Event()
+    room_id: list[str] = [room] if room else []
+
+    async def one(i: int) -> None:
+        bot_name = base if count == 1 else f"{base}{i + 1}"
+        async with open_client(host, port, bot_name) as client:
+            host_bot = room is None and i == 0
+            if host_bot:
+                opts = options or {}
+                joined = await client.create_room(f"{base} bots", preset=preset, options=opts,
+                                                  seats=seats, password=password)
+                room_id.append(joined.room)
+                joined_room.set()
+            else:
+                await joined_room.wait()
+                await client.join(room_id[0], password=password)
+            await client.ready()
+            bot = make_bot(strategy, seed=None)
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(_host_starts if host_bot else _keep_ready, client)
+                await play(client, bot, delay=delay, matches=matches)
+                nursery.cancel_scope.cancel()
+
+    if room:
+        joined_room.set()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(one, 0)
+        await joined_room.wait()
+        task_status.started(room_id[0])
+        for i in range(1, count):
+            nursery.start_soon(one, i)
+
+
+async def _host_starts(client: Client) -> None:
+    """The hosting bot starts a match whenever the room is full, ready and idle."""
+    while True:
+        seats = client.seats
+        if (seats is not None and not seats.started
+                and all(s["kind"] != "empty" and (s["ready"] or s["kind"] == "bot")
+                        for s in seats.seats)):
+            try:
+                await client.start()
+            except ClientError as exc:
+                if exc.code not in ("not_ready", "already_started"):
+                    raise
+        await trio.sleep(0.5)
+
+
+async def _keep_ready(client: Client) -> None:
+    """Between matches the server clears every ready flag: set ours again."""
+    while True:
+        seats = client.seats
+        if seats is not None and not seats.started and client.seat is not None:
+            mine = next((s for s in seats.seats if s["seat"] == client.seat), None)
+            if mine is not None and not mine["ready"]:
+                with contextlib.suppress(ClientError):
+                    await client.ready()
+        await trio.sleep(0.5)
+
+
+def main_bots(host: str, port: int, args: argparse.Namespace) -> int:
+    """``uno bot``."""
+    from unolan.engine import Rules
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    rules = Rules.parse(args.rules)
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            room = await nursery.start(lambda task_status: seat_bots(
+                host, port, strategy=args.strategy, count=args.count, room=args.room,
+                name=args.name, password=args.password, preset=rules.preset_name,
+                options=rules.changes(), seats=args.seats, delay=args.delay,
+                matches=args.matches, task_status=task_status))
+            log.info("%d %s bot(s) in room %s on %s:%d", args.count, args.strategy, room, host, port)
+
+    try:
+        trio.run(main)
+    except KeyboardInterrupt:
+        return 130
+    except (OSError, ConnectionLost) as exc:
+        print(f"uno bot: cannot reach {host}:{port}: {exc}")
+        return 1
+    except ClientError as exc:
+        print(f"uno bot: the server refused: {exc}")
+        return 1
+    return 0

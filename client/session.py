@@ -1,0 +1,402 @@
+"""The networked client: one Trio connection to a server, with a mirror of the table.
+
+::
+
+    async with open_client("127.0.0.1", 7117, name="ann") as client:
+        joined = await client.create_room("table", preset="house", seats=2)
+        await client.add_bot(level="greedy")
+        await client.start()
+        async for msg in client.messages():         # Event, Seats, Snapshot, Error, ...
+            view = client.view()                    # the engine View, or None
+            if view and view.turn == client.seat:
+                await client.act(view.legal_actions()[0])
+
+Requests raise :class:`ClientError` carrying the protocol's error ``code``. Room events
+update ``client.mirror`` (a :class:`~unolan.client.mirror.Mirror`) *before* they are
+handed out, and a gap in ``seq`` is repaired from a snapshot (``sync``) on its own. A
+lost connection is resumed with the seat's token (``reconnect=True``, the default).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import logging
+import math
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
+from typing import Any
+
+import trio
+
+from unolan import engine as en
+from unolan import protocol as pr
+
+from .mirror import Mirror, SeqGap
+
+log = logging.getLogger("unolan.client")
+
+CLIENT_NAME = "unolan-client"
+RETRY_DELAYS = (0.1, 0.3, 1.0, 2.0, 3.0, 5.0)
+CONNECT_TIMEOUT = 10.0
+
+
+class ClientError(Exception):
+    """The server refused a request: ``code`` from the protocol's table, ``message`` for people."""
+
+    def __init__(self, code: str, message: str, fatal: bool = False) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.fatal = fatal
+
+
+class ConnectionLost(Exception):
+    """The connection ended and could not be resumed."""
+
+
+@dataclass(frozen=True)
+class Disconnected:
+    """Handed out by :meth:`Client.messages` when the connection drops (then resumed)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Reconnected:
+    """The seat was resumed on a new connection."""
+
+    seq: int
+
+
+def to_message(action: en.Action, seq: int, id: int | None = None) -> pr.Message | None:
+    """The protocol message for an engine action decided at ``seq`` (None: ``Deal``,
+    which the server does by itself)."""
+    if isinstance(action, en.Play):
+        return pr.Play(seq=seq, cards=tuple(c.text for c in action.cards),
+                       color=action.color.value if action.color else None,
+                       target=action.target, uno=action.uno, id=id)
+    if isinstance(action, en.Catch):
+        return pr.Catch(seq=seq, target=action.target, id=id)
+    if isinstance(action, en.ChooseColor):
+        return pr.ChooseColor(seq=seq, color=action.color.value, id=id)
+    simple = {en.Draw: pr.Draw, en.Pass: pr.Pass, en.CallUno: pr.CallUno, en.Challenge: pr.Challenge}
+    cls = simple.get(type(action))
+    return cls(seq=seq, id=id) if cls else None
+
+
+class _Slot:
+    __slots__ = ("done", "reply")
+
+    def __init__(self) -> None:
+        self.done = trio.Event()
+        self.reply: pr.Message | BaseException | None = None
+
+
+class Client:
+    """A connection to a server. Build with :func:`open_client` (it runs the reader)."""
+
+    def __init__(self, host: str, port: int, name: str, *, reconnect: bool = True,
+                 client: str = CLIENT_NAME) -> None:
+        self.host, self.port, self.name, self.client = host, port, name, client
+        self.reconnect = reconnect
+        self.stream: trio.abc.Stream | None = None
+        self.conn: pr.Connection | None = None
+        self.welcome: pr.Welcome | None = None
+        self.room: str | None = None
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.seats: pr.Seats | None = None  # the last ``seats`` message
+        self.mirror: Mirror | None = None
+        self.closed = False
+        self.resyncs = 0  # snapshots taken to repair a gap
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, _Slot] = {}
+        self._out, self._in = trio.open_memory_channel[Any](math.inf)
+        self._send_lock = trio.Lock()
+        self._syncing = False
+        self._sync_ids: set[int] = set()
+        self._resume_seq: int | None = None  # the seq a pending resume asked to go on from
+
+    # -- connecting ----------------------------------------------------------------
+
+    async def _connect(self) -> None:
+        with trio.fail_after(CONNECT_TIMEOUT):
+            stream = await trio.open_tcp_stream(self.host, self.port)
+            conn = pr.Connection(pr.CLIENT)
+            await stream.send_all(conn.hello(self.name, self.client))
+            while True:
+                msg = conn.next_event()
+                if msg is pr.NEED_DATA:
+                    data = await stream.receive_some(65536)
+                    conn.receive_data(data)
+                    continue
+                if msg is pr.CONNECTION_CLOSED:
+                    raise ConnectionLost("the server closed the connection during the handshake")
+                if isinstance(msg, pr.Error):
+                    await trio.aclose_forcefully(stream)
+                    raise ClientError(msg.code, msg.message, True)
+                assert isinstance(msg, pr.Welcome)
+                self.welcome = msg
+                break
+        self.stream, self.conn = stream, conn
+
+    async def send(self, msg: pr.Message) -> None:
+        """Send one message as it is (no waiting for a reply)."""
+        if self.conn is None or self.stream is None:
+            raise ConnectionLost("not connected")
+        async with self._send_lock:
+            await self.stream.send_all(self.conn.send(msg))
+
+    async def request(self, msg: pr.Message) -> pr.Message:
+        """Send a request with a fresh ``id`` and wait for its reply; errors raise."""
+        id = next(self._ids)
+        msg = dataclasses.replace(msg, id=id)  # type: ignore[type-var]
+        slot = self._waiting[id] = _Slot()
+        try:
+            await self.send(msg)
+            await slot.done.wait()
+        finally:
+            self._waiting.pop(id, None)
+        reply = slot.reply
+        if isinstance(reply, BaseException):
+            raise reply
+        if isinstance(reply, pr.Error):
+            raise ClientError(reply.code, reply.message, reply.fatal)
+        assert reply is not None
+        return reply
+
+    # -- lobby -----------------------------------------------------------------------
+
+    async def list_rooms(self) -> list[dict[str, Any]]:
+        reply = await self.request(pr.ListRooms())
+        return [dict(r) for r in reply.rooms]  # type: ignore[attr-defined]
+
+    async def create_room(self, name: str, *, preset: str = "house",
+                          options: Mapping[str, Any] | None = None, seats: int = 4,
+                          password: str | None = None, timer: int = 0, teams: int = 0) -> pr.Joined:
+        """Open a room and take its first seat as host."""
+        reply = await self.request(pr.CreateRoom(
+            name=name, preset=preset, options=dict(options or {}), seats=seats,
+            password=password, timer=timer, teams=teams))
+        return self._joined(reply)  # type: ignore[arg-type]
+
+    async def join(self, room: str, *, role: str = "player", password: str | None = None) -> pr.Joined:
+        reply = await self.request(pr.Join(room=room, role=role, password=password))
+        return self._joined(reply)  # type: ignore[arg-type]
+
+    async def resume(self, token: str, seq: int = 0) -> pr.Joined:
+        """Take a seat back (or a seat a host reserved for a bot) with its token."""
+        self._resume_seq = seq
+        reply = await self.request(pr.Resume(token=token, seq=seq))
+        return self._joined(reply)  # type: ignore[arg-type]
+
+    async def leave(self) -> None:
+        await self.request(pr.Leave())
+        self.room = self.seat = self.token = None
+        self.mirror = None
+
+    async def ready(self, ready: bool = True) -> None:
+        await self.request(pr.Ready(ready=ready))
+
+    async def start(self) -> None:
+        await self.request(pr.Start())
+
+    async def add_bot(self, seat: int | None = None, level: str | None = None) -> None:
+        await self.request(pr.AddBot(seat=seat, level=level))
+
+    async def remove_bot(self, seat: int) -> None:
+        await self.request(pr.RemoveBot(seat=seat))
+
+    async def chat(self, text: str) -> None:
+        await self.request(pr.Chat(text=text))
+
+    async def sync(self) -> None:
+        """Ask for a fresh snapshot (it updates the mirror when it arrives)."""
+        self._syncing = True
+        id = next(self._ids)
+        self._sync_ids.add(id)
+        await self.send(pr.Sync(id=id))
+
+    def _joined(self, reply: pr.Joined) -> pr.Joined:
+        same_seat = self.mirror is not None and self.room == reply.room and self.seat == reply.seat
+        self.room, self.seat, self.token = reply.room, reply.seat, reply.token
+        resumed, self._resume_seq = self._resume_seq, None
+        if not same_seat:
+            self.mirror = Mirror(reply.seat)
+            # After a join, events go on from the reply's seq; after a resume, from ours.
+            self.mirror.seq = reply.seq if resumed is None else resumed
+            if self.seats is not None and self.seats.room == reply.room:
+                self.mirror.set_rules(self.seats.rules)
+        return reply
+
+    # -- the table -------------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        """The room seq of the last event processed (actions are decided on it)."""
+        mirror = self.mirror
+        return mirror.seq if mirror is not None and mirror.seq is not None else 0
+
+    def view(self) -> en.View | None:
+        """The seat's view of the table; None before the first deal, in the middle of an
+        action's events, or while resyncing."""
+        mirror = self.mirror
+        if mirror is None or not mirror.started or not mirror.settled or self._syncing:
+            return None
+        return mirror.view()
+
+    async def act(self, action: en.Action, *, wait: bool = True) -> None:
+        """Send a game action decided on the current table. ``wait``: until the server
+        accepts it (raising :class:`ClientError`, e.g. ``too_late``, if it refuses);
+        else a refusal arrives in :meth:`messages` as an ``Error``."""
+        if isinstance(action, en.Deal):
+            return  # the server deals the next round itself
+        msg = to_message(action, self.seq)
+        assert msg is not None
+        if wait:
+            await self.request(msg)
+        else:
+            await self.send(msg)
+
+    # -- receiving -------------------------------------------------------------------
+
+    async def messages(self) -> AsyncIterator[Any]:
+        """Every message from the server that is not a reply to a request: ``Event``,
+        ``Seats``, ``Snapshot``, ``Error`` (of actions sent without waiting), plus
+        :class:`Disconnected` / :class:`Reconnected`. Ends when the connection is gone."""
+        async for item in self._in:
+            yield item
+
+    def next_message_nowait(self) -> Any:
+        """The next message if one is waiting (``trio.WouldBlock`` otherwise)."""
+        return self._in.receive_nowait()
+
+    async def _reader(self) -> None:
+        try:
+            while True:
+                try:
+                    await self._read_connection()
+                    reason = "the server closed the connection"
+                except (OSError, trio.BrokenResourceError, trio.ClosedResourceError,
+                        pr.ProtocolError, ConnectionLost) as exc:
+                    reason = f"connection lost: {exc}"
+                if self.closed:
+                    return
+                self._fail_waiting(ConnectionLost(reason))
+                if not (self.reconnect and self.token):
+                    return
+                await self._out.send(Disconnected(reason))
+                if not await self._resume():
+                    return
+        finally:
+            self._fail_waiting(ConnectionLost("the connection is closed"))
+            self._out.close()
+
+    def _fail_waiting(self, exc: BaseException) -> None:
+        for slot in list(self._waiting.values()):
+            slot.reply = exc
+            slot.done.set()
+        self._waiting.clear()
+
+    async def _resume(self) -> bool:
+        for delay in RETRY_DELAYS:
+            await trio.sleep(delay)
+            try:
+                await self._connect()
+            except (OSError, trio.TooSlowError, ConnectionLost, ClientError) as exc:
+                log.info("reconnect failed: %s", exc)
+                continue
+            assert self.token is not None
+            seq = self._resume_seq = self.seq
+            await self.send(pr.Resume(token=self.token, seq=seq, id=next(self._ids)))
+            await self._out.send(Reconnected(seq))
+            if self._syncing:
+                await self.sync()
+            return True
+        return False
+
+    async def _read_connection(self) -> None:
+        assert self.stream is not None and self.conn is not None
+        stream, conn = self.stream, self.conn
+        while True:
+            msg = conn.next_event()
+            if msg is pr.NEED_DATA:
+                conn.receive_data(await stream.receive_some(65536))
+                continue
+            if msg is pr.CONNECTION_CLOSED:
+                return
+            await self._dispatch(msg)  # type: ignore[arg-type]
+
+    async def _dispatch(self, msg: pr.Message) -> None:
+        kind = msg.TYPE
+        if kind == "ping":
+            await self.send(pr.Pong(id=msg.id))  # type: ignore[attr-defined]
+            return
+        if kind == "bye":
+            return
+        if kind == "seats":
+            self.seats = msg  # type: ignore[assignment]
+            if self.mirror is not None and msg.room == self.room:  # type: ignore[attr-defined]
+                self.mirror.set_rules(msg.rules)  # type: ignore[attr-defined]
+        elif kind == "joined":  # before the events that follow it
+            self._joined(msg)  # type: ignore[arg-type]
+        elif kind == "snapshot":
+            if self.mirror is not None:
+                self.mirror.load(msg.view, msg.seq)  # type: ignore[attr-defined]
+            self._syncing = False
+        elif kind == "event":
+            await self._on_event(msg)  # type: ignore[arg-type]
+        id = getattr(msg, "id", None)
+        slot = self._waiting.get(id) if id is not None else None
+        if slot is not None:
+            slot.reply = msg
+            slot.done.set()
+        if kind == "error":
+            if msg.code == "bad_token":  # type: ignore[attr-defined]
+                self.token = None
+            if id in self._sync_ids:  # no game to sync with (yet)
+                self._syncing = False
+        if id in self._sync_ids and kind in ("error", "snapshot"):
+            self._sync_ids.discard(id)
+        if kind in ("ok", "pong", "rooms", "joined") or (kind == "error" and slot is not None):
+            return  # replies go to whoever asked
+        await self._out.send(msg)
+
+    async def _on_event(self, msg: pr.Event) -> None:
+        mirror = self.mirror
+        if mirror is None or self._syncing:
+            return
+        try:
+            mirror.feed(msg.seq, msg.kind, msg.data)
+        except SeqGap as gap:
+            log.info("%s", gap)
+            self.resyncs += 1
+            await self.sync()
+
+    async def aclose(self) -> None:
+        """Say bye and close the connection."""
+        if self.closed:
+            return
+        self.closed = True
+        if self.stream is not None and self.conn is not None:
+            with trio.move_on_after(1):
+                with suppress(pr.ProtocolError, OSError, trio.BrokenResourceError, trio.ClosedResourceError, ConnectionLost):
+                    await self.send(pr.Bye())
+            await trio.aclose_forcefully(self.stream)
+
+
+@asynccontextmanager
+async def open_client(host: str, port: int, name: str, *, reconnect: bool = True,
+                      client: str = CLIENT_NAME) -> AsyncIterator[Client]:
+    """Connect, do the handshake and run the reader until the block ends."""
+    c = Client(host, port, name, reconnect=reconnect, client=client)
+    await c._connect()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(c._reader)
+        try:
+            yield c
+        finally:
+            await c.aclose()
+            nursery.cancel_scope.cancel()

@@ -1,0 +1,212 @@
+"""The client library over real TCP against the real server (127.0.0.1, port 0)."""
+
+from __future__ import annotations
+
+import importlib.util
+from functools import partial
+from pathlib import Path
+
+import pytest
+import trio
+from unolan.client import ClientError, launch_bot, open_client, play, seat_bots
+from unolan.client.strategies import GreedyBot
+from unolan.engine import Rules
+from unolan.server import serve
+
+from unolan import protocol as pr
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "simple_bot.py"
+
+
+async def start_server(nursery: trio.Nursery, **kwargs) -> int:
+    return await nursery.start(partial(serve, "127.0.0.1", 0, seed=7, bot_launcher=partial(
+        launch_bot, delay=0), **kwargs))
+
+
+@pytest.mark.parametrize("preset", ["official", "house", "party", "all-wild"])
+async def test_four_bots_finish_a_match_under_each_preset(preset: str, autojump_clock) -> None:
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery)
+        results: list[tuple[int, list[int]]] = []
+
+        async def watch(room: str) -> None:
+            async with open_client("127.0.0.1", port, "watcher") as client:
+                await client.join(room, role="spectator")
+                async for msg in client.messages():
+                    if isinstance(msg, pr.Event) and msg.kind == "match_over":
+                        results.append((msg.data["winner"], list(msg.data["scores"])))
+                        return
+
+        strategies = ["counter", "greedy", "random", "counter"]
+        room = await nursery.start(partial(
+            seat_bots, "127.0.0.1", port, strategy="greedy", count=1, preset=preset,
+            options={"target_score": 60}, seats=4, matches=1))
+        nursery.start_soon(watch, room)
+        async with trio.open_nursery() as bots:
+            for strategy in strategies[1:]:
+                bots.start_soon(partial(seat_bots, "127.0.0.1", port, strategy=strategy, count=1,
+                                        room=room, matches=1))
+        with trio.fail_after(600):
+            while not results:
+                await trio.sleep(1)
+        nursery.cancel_scope.cancel()
+    winner, scores = results[0]
+    assert scores[winner] >= 60
+
+
+async def test_requests_raise_with_the_protocol_code(autojump_clock) -> None:
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery)
+        async with open_client("127.0.0.1", port, "ann") as client:
+            assert client.welcome is not None and client.welcome.version == 1
+            with pytest.raises(ClientError) as info:
+                await client.join("nosuchroom")
+            assert info.value.code == "no_such_room"
+            joined = await client.create_room("t", preset="official", seats=2)
+            assert joined.seat == 0 and client.token == joined.token
+            rooms = await client.list_rooms()
+            assert rooms[0]["room"] == joined.room
+            with pytest.raises(ClientError) as info:
+                await client.start()
+            assert info.value.code == "not_ready"
+        nursery.cancel_scope.cancel()
+
+
+async def test_server_bots_use_the_client_launcher_and_the_mirror_matches_snapshots(
+        autojump_clock) -> None:
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery)
+        async with open_client("127.0.0.1", port, "ann") as client:
+            await client.create_room("t", preset="house", options={"target_score": 50}, seats=3)
+            await client.add_bot(level="counter")
+            await client.add_bot(level="random")
+            await client.start()
+            bot = GreedyBot()
+            checked = 0
+            async for msg in client.messages():
+                if isinstance(msg, pr.Event) and msg.kind == "turn" and checked < 20:
+                    # The mirror against the server's own view of this seat.
+                    mine, seq = client.mirror.to_dict(), client.seq
+                    reply = await client.request(pr.Sync())
+                    if reply.seq == seq:  # nothing happened meanwhile
+                        assert normal(reply.view) == normal(mine)
+                        checked += 1
+                if isinstance(msg, pr.Event) and msg.kind == "match_over":
+                    break
+                view = client.view()
+                if view is not None and view.turn == client.seat:
+                    from unolan.client.bot import decide
+
+                    action = decide(bot, view)
+                    if action is not None:
+                        try:
+                            await client.act(action)
+                        except ClientError as exc:
+                            assert exc.code == "too_late"
+            assert checked > 0
+        nursery.cancel_scope.cancel()
+
+
+def normal(value):
+    """Plain lists and dicts, for comparing wire data (tuples, frozen maps) with the mirror's."""
+    if isinstance(value, (list, tuple)):
+        return [normal(v) for v in value]
+    if isinstance(value, dict):
+        return {k: normal(v) for k, v in value.items()}
+    return value
+
+
+async def test_a_gap_in_seq_is_repaired_from_a_snapshot(autojump_clock) -> None:
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery)
+        async with open_client("127.0.0.1", port, "ann") as client:
+            await client.create_room("t", preset="house", options={"target_score": 50}, seats=2)
+            await client.add_bot(level="greedy")
+            await client.start()
+            # Lose events on purpose: the mirror forgets where it was.
+            while client.view() is None:
+                await trio.sleep(0.1)
+            client.mirror.seq -= 3
+            played = 0
+            async with trio.open_nursery() as inner:
+                inner.start_soon(partial(play, client, GreedyBot(), matches=1))
+                while client.resyncs == 0:
+                    await trio.sleep(0.1)
+                while client._syncing:
+                    await trio.sleep(0.01)
+                # Resynced: the mirror equals the server's view for this seat.
+                reply = await client.request(pr.Sync())
+                if reply.seq == client.seq:
+                    assert normal(reply.view) == normal(client.mirror.to_dict())
+                    played += 1
+                inner.cancel_scope.cancel()
+            assert client.resyncs >= 1
+        nursery.cancel_scope.cancel()
+
+
+async def test_the_example_bot_plays_a_whole_match(autojump_clock) -> None:
+    spec = importlib.util.spec_from_file_location("simple_bot", EXAMPLE)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    assert len(EXAMPLE.read_text().splitlines()) <= 40
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery)
+        async with open_client("127.0.0.1", port, "host") as host:
+            joined = await host.create_room("t", preset="official", options={"target_score": 100},
+                                            seats=3)
+            await host.add_bot(level="greedy")
+            done = trio.Event()
+
+            async def run_example() -> None:
+                await example.main(joined.room, "127.0.0.1", port)
+                done.set()
+
+            nursery.start_soon(run_example)
+            while True:  # wait until the example is seated and ready
+                seats = host.seats
+                if seats is not None and all(s["ready"] or s["seat"] == 0 for s in seats.seats) \
+                        and all(s["kind"] != "empty" for s in seats.seats):
+                    break
+                await trio.sleep(0.1)
+            await host.start()
+            async with trio.open_nursery() as inner:
+                inner.start_soon(partial(play, host, GreedyBot(), matches=1))
+                with trio.fail_after(3600):
+                    await done.wait()
+                inner.cancel_scope.cancel()
+        nursery.cancel_scope.cancel()
+
+
+async def test_reconnect_resumes_the_seat(autojump_clock) -> None:
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery)
+        async with open_client("127.0.0.1", port, "ann") as client:
+            await client.create_room("t", preset="house", options={"target_score": 50}, seats=2)
+            await client.add_bot(level="greedy")
+            await client.start()
+            while client.view() is None:
+                await trio.sleep(0.1)
+            token = client.token
+            await client.stream.aclose()  # the network drops
+            kinds = []
+            async for msg in client.messages():
+                kinds.append(type(msg).__name__)
+                if type(msg).__name__ == "Reconnected":
+                    break
+            assert "Disconnected" in kinds
+            while client.seats is None or client.seats.seats[0]["state"] != "connected":
+                await trio.sleep(0.1)
+            assert client.token == token and client.seat == 0
+            async with trio.open_nursery() as inner:
+                inner.start_soon(partial(play, client, GreedyBot(), matches=1))
+                await trio.sleep(1)
+                reply = await client.request(pr.Sync())
+                if reply.seq == client.seq:
+                    assert normal(reply.view) == normal(client.mirror.to_dict())
+                inner.cancel_scope.cancel()
+        nursery.cancel_scope.cancel()
+
+
+def test_rules_presets_exist() -> None:
+    for preset in ["official", "house", "party", "all-wild"]:
+        Rules.preset(preset)
