@@ -10,7 +10,7 @@ from functools import partial
 
 import trio
 
-from .app import serve
+from .app import BotLauncher, serve
 from .limits import DEFAULT_PORT
 
 EPILOG = f"""\
@@ -23,7 +23,9 @@ Ctrl-C stops the server; connected clients are told it is shutting down.
 """
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction, bot_launcher: BotLauncher | None = None) -> None:
+    """Register ``uno host``; ``bot_launcher`` runs the bots a room's host adds (the app
+    shell passes the client library's; without one the server's built-in bot plays)."""
     parser = subparsers.add_parser(
         "host",
         help="run a game server (lobby, rooms, bots) for players on this machine or the LAN",
@@ -39,10 +41,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=None, metavar="N",
                         help="seed every shuffle from N (reproducible demos and tests only)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log every connection")
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=partial(run, bot_launcher=bot_launcher))
 
 
-def run(args: argparse.Namespace, bot_launcher=None) -> int:  # type: ignore[no-untyped-def]
+def run(args: argparse.Namespace, bot_launcher: BotLauncher | None = None) -> int:
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     log = logging.getLogger("unolan.server")

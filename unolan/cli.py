@@ -36,8 +36,20 @@ def build_parser() -> argparse.ArgumentParser:
             if exc.name is None or not name.startswith(exc.name):
                 raise
             continue
-        module.add_parser(sub)
+        if name == "unolan.server.cli":
+            module.add_parser(sub, bot_launcher=_client_bots())
+        else:
+            module.add_parser(sub)
     return parser
+
+
+def _client_bots() -> object:
+    """The client library's bot runner, so `uno host` bots play the client's strategies."""
+    try:
+        from unolan.client import launch_bot
+    except ImportError:
+        return None
+    return launch_bot
 
 
 def main(argv: list[str] | None = None) -> int:
