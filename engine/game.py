@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from . import schedule
 from .actions import Action, CallUno, Catch, Challenge, ChooseColor, Deal, Draw, Pass, Play
-from .cards import COLORS, Card, Color, Kind, all_wild_deck, classic_deck
+from .cards import _CLASSIC, COLORS, Card, Color, Kind, all_wild_deck, classic_deck
 from .errors import IllegalAction
 from .events import Event
 from .rules import Rules
@@ -619,7 +619,7 @@ class Game:
         cards = self.discard[:-1]
         del self.discard[:-1]
         self.reshuffles += 1
-        self._rng("reshuffle", self.reshuffles).shuffle(cards)
+        _shuffle(self._rng("reshuffle", self.reshuffles), cards)
         self.draw_pile[:0] = cards
         events.append(Event("reshuffled", {"count": len(cards)}))
 
@@ -673,7 +673,7 @@ class Game:
         self.out[seat] = True
         self.exposed.discard(seat)
         self.draw_pile[:0] = cards
-        self._rng("mercy", seat).shuffle(self.draw_pile)
+        _shuffle(self._rng("mercy", seat), self.draw_pile)
         events.append(Event("out", {"seat": seat, "reason": "mercy"}))
 
     # -- turn flow -----------------------------------------------------------------
@@ -721,17 +721,28 @@ class Game:
         return random.Random(f"{self.seed}/{self.round}/{purpose}/{n}")
 
     def _choose_dealer(self, events: list[Event]) -> int:
-        """Each player draws; the highest number deals (actions and wilds count 0); ties redraw."""
+        """Each player draws; the highest number deals (actions and wilds count 0); ties redraw.
+
+        The deck is shuffled as ``random.Random(...).shuffle`` would, but only as far as
+        the cards drawn: a Fisher-Yates shuffle settles the top card first.
+        """
         deck = classic_deck()
-        random.Random(f"{self.seed}/dealer").shuffle(deck)
+        rng = random.Random(f"{self.seed}/dealer")
+        stepped = _exact_shuffle()
+        if not stepped:
+            rng.shuffle(deck)
+        left = len(deck)
         contenders = list(range(self.players))
         draws: list[list[object]] = []
-        while len(contenders) > 1 and deck:
+        while len(contenders) > 1 and left:
             values = {}
             for seat in contenders:
-                if not deck:
+                if not left:
                     break
-                card = deck.pop()
+                left -= 1
+                if stepped:
+                    _shuffle_step(rng, deck, left)
+                card = deck[left]
                 draws.append([seat, card.text])
                 values[seat] = card.number or 0
             best = max(values.values())
@@ -744,11 +755,16 @@ class Game:
         self.round += 1
         rules, n = self.rules, self.players
         deck = all_wild_deck() if rules.all_wild else classic_deck()
-        self._rng("deal").shuffle(deck)
-        self.hands = [[] for _ in range(n)]
-        for _ in range(rules.hand_size):
-            for i in range(1, n + 1):
-                self.hands[(self.dealer + i) % n].append(deck.pop())
+        _shuffle(self._rng("deal"), deck)
+        # Deal one card at a time from the top, starting left of the dealer: the k-th card
+        # popped goes to the seat k places after the dealer (mod n).
+        cut = len(deck) - rules.hand_size * n
+        dealt = deck[:cut - 1:-1] if cut else deck[::-1]
+        del deck[cut:]
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        for k in range(n):
+            hands[(self.dealer + 1 + k) % n] = dealt[k::n]
+        self.hands = hands
         self.draw_pile = deck
         self.discard = []
         self.direction = 1
@@ -781,7 +797,7 @@ class Game:
                 break
             pile.append(card)
             tries += 1
-            self._rng("first", tries).shuffle(pile)
+            _shuffle(self._rng("first", tries), pile)
         self.discard.append(card)
         self.color = card.color
         events.append(Event("first_card", {"card": card.text, "color": _color(card.color)}))
@@ -970,6 +986,60 @@ def check_table(rules: Rules, players: int) -> None:
     if players * rules.hand_size > deck - 5:
         raise ValueError(f"{players} hands of {rules.hand_size} leave too few of the {deck} cards "
                          "to turn up a first card")
+
+
+def _shuffle(rng: random.Random, cards: list[Card]) -> None:
+    """``rng.shuffle(cards)``, exactly: the same swaps and the same draws from ``rng``."""
+    if _exact_shuffle():
+        _fisher_yates(rng, cards)
+    else:
+        rng.shuffle(cards)
+
+
+def _fisher_yates(rng: random.Random, cards: list[Card]) -> None:
+    """What ``random.Random.shuffle`` does, about twice as fast: it calls a Python method
+    per card for the random index, this loop draws the bits itself."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _shuffle_step(rng: random.Random, cards: list[Card], i: int) -> None:
+    """One step of the shuffle: the one that settles ``cards[i]`` (for i from the top down)."""
+    if i > 0:
+        n = i + 1
+        k = n.bit_length()
+        j = rng.getrandbits(k)
+        while j >= n:
+            j = rng.getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _same_as_random_shuffle() -> bool:
+    """Whether :func:`_fisher_yates` and the steps match this Python's ``Random.shuffle``."""
+    cards = list(_CLASSIC)
+    mine, theirs = list(cards), list(cards)
+    _fisher_yates(random.Random("check"), mine)
+    random.Random("check").shuffle(theirs)
+    stepped, rng = list(cards), random.Random("check")
+    for i in range(len(stepped) - 1, -1, -1):
+        _shuffle_step(rng, stepped, i)
+    return mine == theirs == stepped
+
+
+_STANDARD_SHUFFLE = random.Random.shuffle
+_SAME_AS_STANDARD = _same_as_random_shuffle()
+
+
+def _exact_shuffle() -> bool:
+    """Whether shuffling may bypass ``random.Random.shuffle``: when this Python's shuffle
+    is the one reproduced here and nobody has replaced it (a test may stub it)."""
+    return _SAME_AS_STANDARD and random.Random.shuffle is _STANDARD_SHUFFLE
 
 
 def _texts(cards: list[Card] | tuple[Card, ...]) -> list[str]:
