@@ -114,7 +114,7 @@ class Connection:
 
     def receive_data(self, data: bytes) -> None:
         """Bytes read from the stream; ``b""`` means the peer closed it."""
-        if self._state is State.CLOSED or self._state is State.ERROR:
+        if self._state is C or self._state is E:
             if not data:
                 return
             raise LocalProtocolError(f"connection is {self.state.value}: no more data", "bad_state")
@@ -134,10 +134,10 @@ class Connection:
         goes to ERROR (send the error with :meth:`send_error`, then close the stream).
         """
         state = self._state
-        if state is State.ERROR:
+        if state is E:
             assert self._error is not None
             raise self._error
-        if state is State.CLOSED:
+        if state is C:
             return CONNECTION_CLOSED
         try:
             body = self._reader.next_body()
@@ -149,7 +149,10 @@ class Connection:
                 self.state = State.CLOSED
                 return CONNECTION_CLOSED
             msg = decode_message(decode_body(body))
-            self._advance(msg, self.their_role, RemoteProtocolError)
+            type_name = msg.TYPE
+            # The common case (a message that keeps the state as it is) needs no more work.
+            if self._can_receive.get(type_name) is not state or type_name in _SPECIAL:
+                self._advance(msg, self.their_role, RemoteProtocolError)
         except RemoteProtocolError as exc:
             if self.state is not State.READY:
                 exc.fatal = True  # nothing is forgiven during the handshake
@@ -168,6 +171,10 @@ class Connection:
         """
         if not isinstance(message, Message):
             raise LocalProtocolError(f"not a message: {type(message).__name__}", "bad_message")
+        type_name = message.TYPE
+        if self._can_send.get(type_name) is self._state and type_name not in _SPECIAL:
+            # The common case: the state stays as it is, so there is nothing to roll back.
+            return encode_frame(message.to_wire(), self.peer_max_frame_size)
         before = (self.state, self.version, self.offered)
         self._advance(message, self.role, LocalProtocolError)
         try:

@@ -13,6 +13,7 @@ from operator import call, itemgetter
 from typing import Any
 
 from . import fields as f
+from .fastpath import MISSING, build, compile_fields
 from .fields import Checker, FrozenDict
 
 # Marks a field that may be absent (``drew.cards`` exists only in the drawer's copy).
@@ -157,7 +158,9 @@ ROOM: Table = {
 class Schema:
     """A table compiled for checking; unknown keys are kept, frozen and bounded."""
 
-    __slots__ = ("_get_required", "_names", "_optional", "_required_checks", "fields", "what")
+    __slots__ = (
+        "_get_required", "_names", "_optional", "_required_checks", "check", "fields", "what"
+    )
 
     def __init__(self, what: str, table: Table) -> None:
         self.what = what
@@ -170,10 +173,32 @@ class Schema:
         self._get_required = _getter(list(self._names))
         self._required_checks = tuple(check for _, check in required)
         self._optional = tuple((name, check) for name, check, req in self.fields if not req)
+        self.check = self._compile()
+
+    def _compile(self) -> Callable[[Any], FrozenDict]:
+        """The compiled fast path (see ``fastpath``): a valid, canonical map is copied
+        into a FrozenDict as it is; anything else goes to :meth:`checked`."""
+        ns: dict[str, Any] = {"_slow": self.checked, "_frozen": FrozenDict, "_set": dict.__setitem__}
+
+        def accept(converted: list[tuple[int, str]]) -> list[str]:
+            lines = ["out = _frozen(value)"]
+            for i, key in converted:  # a checker's normalised value replaces the original
+                guard = "" if self.fields[i][2] else f"if v{i} is not _MISSING: "
+                lines.append(f"{guard}_set(out, {key!r}, v{i})")
+            return [*lines, "return out"]
+
+        fields = ((name, check, req, MISSING) for name, check, req in self.fields)
+        is_map = ["if type(value) is not dict and type(value) is not _frozen:", "    return _slow(value)"]
+        code = compile_fields("check", fields, "value", accept, ns, prelude=is_map)
+        return build(code, "check", ns, self.what)
 
     def __call__(self, value: Any) -> FrozenDict:
-        """The fast path: the required fields fetched and checked by builtins looping in C;
-        any doubt falls back to :meth:`explain`, which says what is wrong."""
+        """Validate ``value``: a FrozenDict of the checked fields, or ``ValueError``."""
+        return self.check(value)
+
+    def checked(self, value: Any) -> FrozenDict:
+        """The general path: the required fields fetched and checked by builtins looping
+        in C; any doubt falls back to :meth:`explain`, which says what is wrong."""
         if type(value) is not dict and type(value) is not FrozenDict:
             return self.explain(value)
         try:
@@ -229,6 +254,7 @@ def _getter(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
 
 
 EVENT_SCHEMAS: dict[str, Schema] = {kind: Schema(kind, t) for kind, t in EVENT_KINDS.items()}
+_EVENT_CHECKS = {kind: schema.check for kind, schema in EVENT_SCHEMAS.items()}
 check_view = Schema("view", VIEW)
 check_seat = Schema("seat", SEAT)
 check_room = Schema("room", ROOM)
@@ -236,9 +262,9 @@ check_room = Schema("room", ROOM)
 
 def check_event(kind: str, data: Any) -> FrozenDict:
     """Validate one event's data by its kind; a kind from a newer server stays generic."""
-    schema = EVENT_SCHEMAS.get(kind)
-    if schema is None:
+    check = _EVENT_CHECKS.get(kind)
+    if check is None:
         if type(data) is not dict and type(data) is not FrozenDict:
             raise ValueError(f"data: expected a map, got {type(data).__name__}")
         return f.freeze(data, f.MAX_DEPTH - 1)
-    return schema(data)
+    return check(data)

@@ -16,6 +16,8 @@ from typing import Any
 
 from unolan.engine.cards import ALL_CARDS, Card
 
+from .fastpath import inline
+
 Checker = Callable[[Any], Any]
 
 MAX_SEQ = 2**53 - 1  # exact in a double: safe for bots written in JavaScript
@@ -61,13 +63,17 @@ def integer(low: int, high: int, null: bool = False) -> Checker:
             raise ValueError(f"expected {low}..{high}, got {value}")
         return value
 
-    return check
+    test = f"type({{v}}) is int and {low} <= {{v}} <= {high}"
+    return inline(check, f"{{v}} is None or ({test})" if null else test)
 
 
 def boolean(value: Any) -> bool:
     if type(value) is not bool:
         raise ValueError(f"expected true or false, got {type(value).__name__}")
     return value
+
+
+inline(boolean, "type({v}) is bool")
 
 
 def text(
@@ -96,7 +102,14 @@ def text(
             raise ValueError("control characters are not allowed")
         return value
 
-    return check
+    if fast:  # the known values are valid: anything else takes the full check
+        return inline(check, "type({v}) is str and {v} in {known}", known=fast)
+    test = f"type({{v}}) is str and {low} <= len({{v}}) <= {high}"
+    if regex is not None:
+        test += " and {match}({v}) is not None"
+    if printable:
+        test += " and {v}.isprintable()"
+    return inline(check, test, match=regex.fullmatch if regex else None)
 
 
 def choice(*values: str, null: bool = False) -> Checker:
@@ -109,13 +122,17 @@ def choice(*values: str, null: bool = False) -> Checker:
             raise ValueError(f"expected one of {', '.join(values)}, got {_short(value)}")
         return value
 
-    return check
+    test = "type({v}) is str and {v} in {allowed}"
+    return inline(check, f"{{v}} is None or ({test})" if null else test, allowed=allowed)
 
 
 def nullable(inner: Checker) -> Checker:
     def check(value: Any) -> Any:
         return None if value is None else inner(value)
 
+    if hasattr(inner, "fast"):
+        template, consts = inner.fast
+        inline(check, f"{{v}} is None or ({template})", **consts)
     return check
 
 
@@ -141,6 +158,9 @@ def card(value: Any) -> str:
     raise ValueError(f"not a card: {_short(value)}")
 
 
+inline(card, "type({v}) is str and {v} in {texts}", texts=CARD_TEXTS)
+
+
 def _parses(value: str) -> bool:
     try:
         return len(value) <= 4 and Card.parse(value).text == value
@@ -163,7 +183,11 @@ def cards(low: int = 0, high: int = MAX_CARDS) -> Checker:
                 pass
         return slow(value)
 
-    return check
+    return inline(
+        check,
+        f"type({{v}}) is tuple and {low} <= len({{v}}) <= {high} and {{cards}}({{v}})",
+        cards=CARD_TEXTS.issuperset,
+    )
 
 
 def integers(low: int, high: int, min_len: int = 0, max_len: int = MAX_SEATS) -> Checker:
@@ -180,7 +204,12 @@ def integers(low: int, high: int, min_len: int = 0, max_len: int = MAX_SEATS) ->
             return value if kind is tuple else tuple(value)
         return slow(value)
 
-    return check
+    return inline(
+        check,
+        f"type({{v}}) is tuple and {min_len} <= len({{v}}) <= {max_len} and (not {{v}} or "
+        f"(set(map(type, {{v}})) == {{ints}} and {low} <= min({{v}}) and max({{v}}) <= {high}))",
+        ints=_INT,
+    )
 
 
 def booleans(min_len: int = 0, max_len: int = MAX_SEATS) -> Checker:
@@ -196,7 +225,12 @@ def booleans(min_len: int = 0, max_len: int = MAX_SEATS) -> Checker:
             return value if kind is tuple else tuple(value)
         return slow(value)
 
-    return check
+    return inline(
+        check,
+        f"type({{v}}) is tuple and {min_len} <= len({{v}}) <= {max_len} and (not {{v}} or "
+        "set(map(type, {v})) == {bools})",
+        bools=_BOOL,
+    )
 
 
 _INT = {int}
@@ -218,6 +252,9 @@ def direction(value: Any) -> int:
     if type(value) is not int or value not in (1, -1):
         raise ValueError(f"expected 1 or -1, got {_short(value)}")
     return value
+
+
+inline(direction, "type({v}) is int and ({v} == 1 or {v} == -1)")
 
 
 def primitive(value: Any) -> Any:

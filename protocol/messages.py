@@ -21,6 +21,8 @@ from unolan.engine.rules import PRESETS, Rules
 from . import events as ev
 from . import fields as f
 from .errors import LocalProtocolError, RemoteProtocolError
+from .events import check_event as _check_event
+from .fastpath import MISSING, build, compile_fields, inline
 from .fields import Checker, FrozenDict
 
 
@@ -73,6 +75,8 @@ def message(type_name: str, senders: Role | frozenset[Role]) -> Callable[[M], M]
         )
         cls.WIRE = tuple((fl.name, fl.default is None) for fl in fields)
         cls.WIRE_NAMES = frozenset(["type", *(fl.name for fl in fields)])
+        cls.to_wire = _compile_to_wire(cls)  # type: ignore[method-assign]
+        cls.from_wire = staticmethod(_compile_from_wire(cls))  # type: ignore[method-assign,assignment]
         MESSAGE_TYPES[type_name] = cls
         return cls
 
@@ -125,8 +129,15 @@ class Message:
     def from_wire(cls, data: dict[str, Any]) -> Message:
         """Build from a decoded map (its ``type`` already matched); ``RemoteProtocolError``.
 
-        The same checks as construction, without going through ``__init__`` (this is the
-        hot path of every client and of the server)."""
+        Each registered class replaces this with a compiled fast path (see ``fastpath``)
+        that falls back to :meth:`checked_from_wire` on any doubt."""
+        return cls.checked_from_wire(data)
+
+    @classmethod
+    def checked_from_wire(cls, data: dict[str, Any]) -> Message:
+        """The general path of :meth:`from_wire`, field by field, with precise errors.
+
+        The same checks as construction, without going through ``__init__``."""
         msg = object.__new__(cls)
         setattr_ = object.__setattr__
         get = data.get
@@ -152,6 +163,44 @@ class Message:
         if present != len(data):
             _check_unknown_fields(cls.TYPE, data)
         return msg
+
+
+def _compile_to_wire(cls: type[Message]) -> Callable[[Message], dict[str, Any]]:
+    """``cls.to_wire`` compiled: the map built field by field in a straight line, the same
+    keys in the same order as :meth:`Message.to_wire` (so the same bytes)."""
+    lines = ["def to_wire(self):", f"    out = {{'type': {cls.TYPE!r}}}"]
+    for name, omit_none in cls.WIRE:
+        if omit_none:
+            lines += [f"    value = self.{name}", "    if value is not None:",
+                      f"        out[{name!r}] = value"]
+        else:
+            lines.append(f"    out[{name!r}] = self.{name}")
+    lines.append("    return out")
+    return build("\n".join(lines), "to_wire", {}, f"{cls.TYPE}.to_wire")
+
+
+def _compile_from_wire(cls: type[Message]) -> Callable[[dict[str, Any]], Message]:
+    """``cls.from_wire`` compiled: the fields checked inline, the message built without
+    ``__init__`` (whose checks would repeat the ones just done), cross-field checks run."""
+    ns: dict[str, Any] = {
+        "_slow": cls.checked_from_wire, "_new": object.__new__, "_cls": cls,
+        "_set": object.__setattr__,
+    }
+
+    def accept(converted: list[tuple[int, str]]) -> list[str]:
+        lines = ["msg = _new(_cls)"]
+        lines += [f"_set(msg, {name!r}, v{i})" for i, (name, _, _) in enumerate(cls.FIELDS)]
+        if cls._check is not Message._check:
+            ns["_check"] = cls._check
+            lines.append("_check(msg)")
+        return [*lines, "return msg"]
+
+    fields = (
+        (name, check, default is _REQUIRED, MISSING if default is _REQUIRED else default)
+        for name, check, default in cls.FIELDS
+    )
+    code = compile_fields("from_wire", fields, "data", accept, ns, frozenset(["type"]))
+    return build(code, "from_wire", ns, f"{cls.TYPE}.from_wire")
 
 
 def _check_unknown_fields(type_name: str, data: dict[str, Any]) -> None:
@@ -471,16 +520,24 @@ class Snapshot(Message):
     id: int | None = opt(f.request_id)
 
 
+def _checked_by_kind(value: Any) -> Any:
+    """Event ``data``: checked by ``Event._check``, which knows the kind."""
+    return value
+
+
+inline(_checked_by_kind, "True")
+
+
 @message("event", SERVER)
 class Event(Message):
     """One room event; ``seq`` goes up by one per event in the room."""
 
     seq: int = req(f.seq)
     kind: str = req(f.text(1, 32, r"[a-z][a-z0-9_]*", known=tuple(ev.EVENT_KINDS)))
-    data: FrozenDict = opt(lambda value: value, f.EMPTY_MAP)
+    data: FrozenDict = opt(_checked_by_kind, f.EMPTY_MAP)
 
     def _check(self) -> None:
-        object.__setattr__(self, "data", ev.check_event(self.kind, self.data))
+        object.__setattr__(self, "data", _check_event(self.kind, self.data))
 
 
 CLIENT_TYPES = frozenset(t for t, c in MESSAGE_TYPES.items() if CLIENT in c.SENDERS)
