@@ -1,7 +1,7 @@
 """The UI's networking side against a real server on 127.0.0.1 (no terminal needed).
 
-The server runs in the test's Trio run; the UI state is filled by ``NetClient`` exactly as
-under prompt_toolkit. Waits are on events (the table drawn, a log line), bounded by
+The server runs in the test's Trio run; the UI state is filled by the ``Bridge`` (the
+client library's connection turned into screen state) exactly as under prompt_toolkit. Waits are on events (the table drawn, a log line), bounded by
 ``fail_after``; nothing sleeps for a fixed time.
 """
 
@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
+import pytest
 import trio
-from unolan.client.tui.net import AutoStart, NetClient, to_message
-from unolan.client.tui.state import Act, Command, Request, UIState
+from unolan.client import session, to_message
+from unolan.client.tui.net import AutoStart, Bridge
+from unolan.client.tui.state import Act, Command, Request, Say, UIState
 from unolan.engine import Card, Color, Draw, Pass, Play
 from unolan.protocol import Play as PlayMessage
 from unolan.server.app import serve
@@ -34,13 +36,19 @@ class Watch:
                 await self.changed.wait()
 
 
-async def start(nursery: trio.Nursery, seed: int = 3) -> tuple[int, UIState, NetClient, trio.MemorySendChannel[Command], Watch]:
+async def start(nursery: trio.Nursery, seed: int = 3) -> tuple[int, UIState, Bridge, trio.MemorySendChannel[Command], Watch]:
     port = await nursery.start(partial(serve, "127.0.0.1", 0, seed=seed))
-    state, watch = UIState(name="ann"), Watch()
-    client = NetClient(state, "127.0.0.1", port, "ann", watch, AutoStart(bots=2))
+    state, bridge, send, watch = player(nursery, port, "ann", AutoStart(bots=2))
+    return port, state, bridge, send, watch
+
+
+def player(nursery: trio.Nursery, port: int, name: str, auto: AutoStart | None = None
+           ) -> tuple[UIState, Bridge, trio.MemorySendChannel[Command], Watch]:
+    state, watch = UIState(name=name), Watch()
+    bridge = Bridge(state, "127.0.0.1", port, name, watch, auto)
     send, receive = trio.open_memory_channel[Command](16)
-    nursery.start_soon(client.run, receive)
-    return port, state, client, send, watch
+    nursery.start_soon(bridge.run, receive)
+    return state, bridge, send, watch
 
 
 def test_actions_become_protocol_messages_with_the_seq() -> None:
@@ -83,9 +91,10 @@ async def test_an_illegal_or_late_action_is_a_message() -> None:
 
 async def test_losing_the_connection_shows_reconnecting_and_resumes_the_seat() -> None:
     async with trio.open_nursery() as nursery:
-        _, state, client, send, watch = await start(nursery)
+        _, state, bridge, send, watch = await start(nursery)
         await watch.until(lambda: state.view is not None)
-        token = client.token
+        assert bridge.client is not None
+        token = bridge.client.token
         assert token is not None
         statuses: list[str] = []
         original = state.set_status
@@ -95,10 +104,92 @@ async def test_losing_the_connection_shows_reconnecting_and_resumes_the_seat() -
             original(status, detail)
 
         state.set_status = record  # type: ignore[method-assign]
-        assert client.stream is not None
-        await trio.aclose_forcefully(client.stream)  # the network drops
+        assert bridge.client.stream is not None
+        await trio.aclose_forcefully(bridge.client.stream)  # the network drops
         await watch.until(lambda: "reconnecting" in statuses and state.status == "connected")
-        assert client.token == token  # the same seat, resumed
+        assert bridge.client.token == token  # the same seat, resumed
         assert state.view is not None and state.view.seat == 0
         await send.send(Request("sync"))
+        nursery.cancel_scope.cancel()
+
+
+async def test_lobby_create_spectate_join_bots_start_and_chat() -> None:
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(partial(serve, "127.0.0.1", 0, seed=5))
+        ann, _, to_ann, ann_sees = player(nursery, port, "ann")
+        await ann_sees.until(lambda: ann.status == "connected")
+        await to_ann.send(Request("create_room", {"name": "den", "preset": "house", "seats": 3,
+                                                  "timer": 0, "options": {}}))
+        await ann_sees.until(lambda: ann.room is not None and ann.my_seat == 0)
+
+        bob, _, to_bob, bob_sees = player(nursery, port, "bob")
+        await bob_sees.until(lambda: [r["name"] for r in bob.rooms] == ["den"])
+        await to_bob.send(Request("join", {"room": bob.rooms[0]["room"], "role": "spectator"}))
+        await bob_sees.until(lambda: bob.room is not None and bob.room_id == ann.room_id)
+        assert bob.my_seat is None
+
+        await to_ann.send(Request("add_bot"))
+        await to_ann.send(Request("add_bot"))
+        await ann_sees.until(lambda: len(ann.bots) == 2)
+        await to_ann.send(Request("start"))
+        await ann_sees.until(lambda: ann.view is not None)
+        await bob_sees.until(lambda: bob.view is not None)
+        assert bob.view.seat is None and bob.view.hand == ()
+        assert ann.view.seat == 0 and len(ann.view.hand) == 7
+
+        await to_bob.send(Say("nice table"))
+        await ann_sees.until(lambda: ("bob", "nice table") in ann.chat)
+        await to_bob.send(Request("start"))  # not the host: refused, shown as a message
+        await bob_sees.until(lambda: bob.current_notices())
+        await to_bob.send(Request("leave"))
+        await bob_sees.until(lambda: bob.room is None and bob.view is None)
+        nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize("library_gives_up", [False, True])
+async def test_a_seat_lost_with_the_server_goes_back_to_the_lobby(
+        library_gives_up: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server restarts without the room: the token is refused, the lobby comes back,
+    whether the library's own resume or the UI's next connection presents the token."""
+    if library_gives_up:
+        monkeypatch.setattr(session, "RETRY_DELAYS", (0.01,))
+    async with trio.open_nursery() as nursery:
+        first = trio.CancelScope()
+
+        async def server(task_status: trio.TaskStatus[int]) -> None:
+            with first:
+                await serve("127.0.0.1", 0, seed=2, task_status=task_status)
+
+        port = await nursery.start(server)
+        state, bridge, _send, watch = player(nursery, port, "ann", AutoStart(bots=1))
+        await watch.until(lambda: state.view is not None)
+        first.cancel()  # the server goes away...
+        await watch.until(lambda: state.status != "connected")
+        assert state.status == "reconnecting"
+        if library_gives_up:
+            await watch.until(lambda: bridge.client is None and bridge.token is not None)
+        await nursery.start(partial(serve, "127.0.0.1", port))  # ...and comes back empty
+        await watch.until(lambda: state.status == "connected" and state.view is None, timeout=20)
+        await watch.until(lambda: state.room is None and state.rooms == [])
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_new_connection_resumes_the_seat_without_repeating_the_log(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the library gives up resuming, the UI's next connection takes the seat back;
+    the room's log replayed to the new connection is not shown twice."""
+    monkeypatch.setattr(session, "RETRY_DELAYS", ())
+    async with trio.open_nursery() as nursery:
+        _, state, bridge, _send, watch = await start(nursery)
+        await watch.until(lambda: state.view is not None)
+        old = bridge.client
+        assert old is not None and old.stream is not None
+        token = old.token
+        await trio.aclose_forcefully(old.stream)
+        await watch.until(lambda: bridge.client not in (None, old) and state.status == "connected")
+        await watch.until(lambda: bridge.client is not None and bridge.client.view() is not None)
+        assert bridge.client.token == token and state.view is not None and state.view.seat == 0
+        log = list(state.log)
+        starts = [line for line in log if "round 1" in line[0]]
+        assert len(starts) == 1 and log.count(log[0]) == 1  # shown once each
         nursery.cancel_scope.cancel()

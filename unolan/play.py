@@ -2,8 +2,9 @@
 
 The app shell: the one place that starts a server and a client together. Everything runs
 in one Trio run, as the guest of prompt_toolkit's asyncio loop: the server on
-127.0.0.1, the bots (each a protocol client over TCP, like any other), and this player's
-connection, which creates the room, seats the bots and starts the match.
+127.0.0.1, the bots (the client library's, each over TCP like any other client, through
+:func:`unolan.client.launch_bot`), and this player's connection, which creates the room,
+seats the bots and starts the match.
 """
 
 from __future__ import annotations
@@ -14,25 +15,13 @@ from functools import partial
 
 import trio
 
+from unolan.client import launch_bot
 from unolan.client.tui.cli import quiet_logging
 from unolan.client.tui.net import AutoStart, network
 from unolan.client.tui.run import GuestFailed
 from unolan.client.tui.run import run as run_ui
 from unolan.client.tui.state import Command, UIState
 from unolan.server.app import serve
-
-BOT_THINK = 0.6  # seconds a bot waits before its turn: time to follow the table, and to race
-
-
-def _bot_launcher() -> object:
-    """The client library's bot runner if it provides one; else the server's built-in bot."""
-    try:
-        from unolan.client import launch_bot  # type: ignore[attr-defined]
-    except ImportError:
-        from unolan.server.bot import run_bot
-
-        return partial(run_bot, think=BOT_THINK)
-    return launch_bot
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
                    invalidate: Callable[[], None]) -> None:
         async with trio.open_nursery() as nursery:
             port = await nursery.start(partial(
-                serve, "127.0.0.1", args.port, seed=args.seed, bot_launcher=_bot_launcher()))
+                serve, "127.0.0.1", args.port, seed=args.seed, bot_launcher=launch_bot))
             state.address = f"127.0.0.1:{port}"
             await network(state, commands, invalidate, host="127.0.0.1", port=port,
                           name=args.name, auto=auto)

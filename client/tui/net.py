@@ -1,23 +1,30 @@
-"""The UI's networking side (Trio, running as the asyncio loop's guest).
+"""The UI's networking side: the client library, feeding a :class:`UIState`.
 
-It owns one TCP connection at a time, speaks the protocol through the sans-IO
-:class:`unolan.protocol.Connection`, keeps the table in a client :class:`Mirror`, and
-writes everything the screen needs into the :class:`UIState`. Commands from the keys
-arrive on a channel and become protocol messages; every game action carries the room
-seq of the last event this seat saw (the table it was decided on). Losing the server
-shows "reconnecting" and resumes the seat with its token.
+Runs as the asyncio loop's Trio guest. The connection, the handshake, requests and their
+errors, the mirror of the table, the room seq on every action and resuming a dropped
+seat with its token are all :func:`unolan.client.open_client`'s; this module only turns
+the library's messages into screen state (calling ``invalidate`` after each) and the
+keys' commands into library calls. Refusals become messages on the screen, never
+exceptions. Losing the server shows "reconnecting"; if the library cannot resume the
+seat, a new connection is opened and resumes it (forever, like a patient player).
 """
 
 from __future__ import annotations
 
-import itertools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import trio
-from unolan.client.mirror import Mirror, SeqGap
+from unolan.client.session import (
+    Client,
+    ClientError,
+    ConnectionLost,
+    Disconnected,
+    Reconnected,
+    open_client,
+)
 
 from unolan import engine as en
 from unolan import protocol as pr
@@ -26,8 +33,15 @@ from .state import Act, Command, Request, Say, UIState
 
 log = logging.getLogger("unolan.client.tui")
 
+CLIENT_NAME = "unolan-tui"
 RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 3.0)
-CONNECT_TIMEOUT = 5.0
+
+# Whatever ends one connection (the loop then opens another).
+LOST = (ConnectionLost, OSError, trio.BrokenResourceError, trio.ClosedResourceError,
+        trio.TooSlowError)
+# The lobby requests a key may make: the library's methods of the same names.
+REQUESTS = frozenset({"list_rooms", "create_room", "join", "leave", "ready", "start",
+                      "add_bot", "remove_bot", "sync"})
 
 
 @dataclass
@@ -41,44 +55,9 @@ class AutoStart:
     timer: int = 0
 
 
-class Lost(Exception):
-    """The connection is gone (closed, reset, or refused by a fatal error)."""
-
-
-# Whatever ends one connection (the loop then reconnects).
-LOST = (Lost, OSError, trio.BrokenResourceError, trio.ClosedResourceError, trio.TooSlowError,
-        pr.ProtocolError)
-
-
-def to_message(action: en.Action, seq: int, id: int | None = None) -> pr.Message | None:
-    """The protocol message for an engine action decided at ``seq``."""
-    if isinstance(action, en.Play):
-        return pr.Play(seq=seq, cards=tuple(c.text for c in action.cards),
-                       color=action.color.value if action.color else None,
-                       target=action.target, uno=action.uno, id=id)
-    simple = {en.Draw: pr.Draw, en.Pass: pr.Pass, en.CallUno: pr.CallUno,
-              en.Challenge: pr.Challenge}
-    if type(action) in simple:
-        return simple[type(action)](seq=seq, id=id)
-    if isinstance(action, en.Catch):
-        return pr.Catch(seq=seq, target=action.target, id=id)
-    if isinstance(action, en.ChooseColor):
-        return pr.ChooseColor(seq=seq, color=action.color.value, id=id)
-    return None  # Deal: the server deals the next round itself
-
-
-def to_request(request: Request, id: int) -> pr.Message:
-    p = dict(request.params)
-    kinds: dict[str, Callable[..., pr.Message]] = {
-        "list_rooms": pr.ListRooms, "create_room": pr.CreateRoom, "join": pr.Join,
-        "leave": pr.Leave, "ready": pr.Ready, "start": pr.Start, "add_bot": pr.AddBot,
-        "remove_bot": pr.RemoveBot, "sync": pr.Sync,
-    }
-    return kinds[request.kind](**p, id=id)
-
-
-class NetClient:
-    """One player's connection to a server, feeding a :class:`UIState`."""
+class Bridge:
+    """One player's connection (a library :class:`Client`, reopened when lost) feeding a
+    :class:`UIState`."""
 
     def __init__(self, state: UIState, host: str, port: int, name: str,
                  invalidate: Callable[[], None], auto: AutoStart | None = None) -> None:
@@ -86,38 +65,39 @@ class NetClient:
         self.host, self.port, self.name = host, port, name
         self.invalidate = invalidate
         self.auto = auto
-        self.ids = itertools.count(1)
-        self.token: str | None = None
-        self.mirror: Mirror | None = None
-        self.joined_seq = 0
-        self.conn: pr.Connection | None = None
-        self.stream: trio.abc.Stream | None = None
-        self.send_lock = trio.Lock()
-        self.first_table = trio.Event()  # set when the first table is drawn (for timing)
-        self._pending: list[pr.Message] = []
+        self.client: Client | None = None
+        self.token: str | None = None  # a seat the library could not resume: resume it anew
+        self.seen: tuple[str | None, int] = (None, 0)  # (room, seq) of the last event shown
+        self.connected = False  # once connected, a failure is "reconnecting", not "offline"
 
     # -- the loop: connect, run, reconnect ------------------------------------------------
 
     async def run(self, commands: trio.MemoryReceiveChannel[Command]) -> None:
+        s, where = self.state, f"{self.host}:{self.port}"
         attempt = 0
         while True:
-            self.state.set_status("connecting" if attempt == 0 and self.token is None
-                                  else "reconnecting", f"{self.host}:{self.port}")
+            s.set_status("connecting" if attempt == 0 and self.token is None else "reconnecting",
+                         where)
             self.invalidate()
             try:
-                await self._session(commands)
-                return  # an orderly end (bye)
-            except LOST as exc:
+                async with open_client(self.host, self.port, self.name,
+                                       client=CLIENT_NAME) as client:
+                    self.client, self.connected = client, True
+                    attempt = 0
+                    await self._session(client, commands)
+                    self.token = client.token
+                s.set_status("reconnecting", "the connection was lost")
+            except (*LOST, ClientError) as exc:
                 detail = str(exc) or type(exc).__name__
+                if isinstance(exc, ClientError):  # refused at the handshake
+                    detail = f"refused: {exc.message}"
                 log.debug("connection lost: %s", detail)
-                if attempt == 0 and self.token is None and self.mirror is None and not isinstance(exc, Lost):
-                    self.state.set_status("offline", f"cannot reach {self.host}:{self.port}: {detail}")
+                if not self.connected and not isinstance(exc, ClientError):
+                    s.set_status("offline", f"cannot reach {where}: {detail}")
                 else:
-                    self.state.set_status("reconnecting", detail)
+                    s.set_status("reconnecting", detail)
             finally:
-                if self.stream is not None:
-                    await trio.aclose_forcefully(self.stream)
-                    self.stream = None
+                self.client = None
             self.invalidate()
             await trio.sleep(RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)])
             attempt += 1
@@ -133,194 +113,140 @@ class NetClient:
             if isinstance(command, Act):
                 self.state.notify("not sent: the connection was lost")
 
-    async def _session(self, commands: trio.MemoryReceiveChannel[Command]) -> None:
-        with trio.fail_after(CONNECT_TIMEOUT):
-            self.stream = await trio.open_tcp_stream(self.host, self.port)
-            self.conn = pr.Connection(pr.CLIENT)
-            await self._write(self.conn.hello(self.name, client="unolan-tui"))
-            msg = await self._next()
-        if isinstance(msg, pr.Error):
-            raise Lost(f"refused: {msg.message}")
-        if not isinstance(msg, pr.Welcome):
-            raise Lost(f"expected welcome, got {msg.TYPE}")
+    async def _session(self, client: Client, commands: trio.MemoryReceiveChannel[Command]) -> None:
         self.state.set_status("connected", f"{self.host}:{self.port}")
-        if self.token is not None:
-            seq = self.mirror.seq if self.mirror is not None and self.mirror.seq is not None \
-                else self.joined_seq
-            await self.send(pr.Resume(token=self.token, seq=seq, id=next(self.ids)))
-        elif self.auto is not None:
-            a = self.auto
-            await self.send(pr.CreateRoom(name=a.room_name[:40], preset=a.preset,
-                                          options=a.options or {}, seats=a.bots + 1,
-                                          timer=a.timer, id=next(self.ids)))
-        else:
-            await self.send(pr.ListRooms(id=next(self.ids)))
         self.invalidate()
-        failure: BaseException | None = None
-
         async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._begin, client)
+            nursery.start_soon(self._commands, client, commands)
+            async for msg in client.messages():
+                await self._on_message(client, msg)
+                self.invalidate()
+            nursery.cancel_scope.cancel()
 
-            async def guard(fn: Callable[..., Awaitable[None]], *args: Any) -> None:
-                nonlocal failure
-                try:
-                    await fn(*args)
-                except LOST as exc:
-                    failure = failure or exc
-                finally:
-                    nursery.cancel_scope.cancel()
+    async def _begin(self, client: Client) -> None:
+        """Take back a seat from an earlier connection, or start ``uno play``'s game, or
+        show the lobby."""
+        token, auto = self.token, self.auto
+        self.token = self.auto = None
+        if token is not None:
+            # seq 0: the new mirror is rebuilt from the room's log or a snapshot (the
+            # events already shown are not logged twice).
+            await self._call(client, lambda: client.resume(token, 0))
+        elif auto is not None:
+            async def play() -> None:
+                await client.create_room(auto.room_name[:40], preset=auto.preset,
+                                         options=auto.options or {}, seats=auto.bots + 1,
+                                         timer=auto.timer)
+                self._joined(client)
+                for _ in range(auto.bots):
+                    await client.add_bot()
+                await client.start()
 
-            nursery.start_soon(guard, self._writer, commands)
-            nursery.start_soon(guard, self._reader)
-        if failure is not None:
-            raise failure
-
-    # -- bytes ----------------------------------------------------------------------------
-
-    async def _write(self, data: bytes) -> None:
-        assert self.stream is not None
-        async with self.send_lock:
-            await self.stream.send_all(data)
-
-    async def send(self, msg: pr.Message) -> None:
-        assert self.conn is not None
-        await self._write(self.conn.send(msg))
-
-    async def _next(self) -> pr.Message:
-        conn, stream = self.conn, self.stream
-        assert conn is not None and stream is not None
-        while True:
-            event = conn.next_event()
-            if event is pr.NEED_DATA:
-                data = await stream.receive_some(65536)
-                conn.receive_data(data)
-                continue
-            if event is pr.CONNECTION_CLOSED:
-                raise Lost("the server closed the connection")
-            return event  # type: ignore[return-value]
+            await self._call(client, play)
+        else:
+            await self._call(client, lambda: self._request(client, Request("list_rooms")))
+        self.invalidate()
 
     # -- from the keys ---------------------------------------------------------------------
 
-    async def _writer(self, commands: trio.MemoryReceiveChannel[Command]) -> None:
+    async def _commands(self, client: Client, commands: trio.MemoryReceiveChannel[Command]) -> None:
         async for command in commands:
-            try:
-                msg = self._message(command)
-            except (ValueError, pr.ProtocolError) as exc:
-                self.state.notify(f"not sent: {exc}")
-                self.invalidate()
-                continue
-            if msg is not None:
-                await self.send(msg)
+            if self.state.status != "connected":
+                if isinstance(command, Act):
+                    self.state.notify("not sent: the connection was lost")
+            else:
+                await self._call(client, lambda c=command: self._command(client, c))
+            self.invalidate()
 
-    def _message(self, command: Command) -> pr.Message | None:
+    async def _call(self, client: Client, fn: Callable[[], Any]) -> None:
+        """Run one library call; whatever it is refused becomes a message on the screen."""
+        s = self.state
+        try:
+            await fn()
+        except ClientError as exc:
+            if exc.code == "bad_token":
+                self._forget_room()
+                await self._call(client, lambda: self._request(client, Request("list_rooms")))
+            s.on_error(exc.code, exc.message)
+        except (ValueError, pr.ProtocolError) as exc:
+            s.notify(f"not sent: {exc}")
+        except LOST:
+            s.notify("not sent: the connection was lost")
+
+    async def _command(self, client: Client, command: Command) -> None:
         s = self.state
         if isinstance(command, Act):
-            if self.mirror is None or self.mirror.seq is None:
+            if client.mirror is None or client.mirror.seq is None:
                 s.notify("no game yet")
-                return None
-            msg = to_message(command.action, self.mirror.seq, next(self.ids))
-            if msg is None:
+            elif isinstance(command.action, en.Deal):
                 s.notify("the server deals the next round in a moment", "info")
-            return msg
-        if isinstance(command, Say):
-            return pr.Chat(text=command.text, id=next(self.ids))
-        if command.kind == "leave":
-            self.token, self.mirror = None, None
-        return to_request(command, next(self.ids))
+            else:
+                await client.act(command.action, wait=False)  # a refusal comes as an Error
+        elif isinstance(command, Say):
+            await client.chat(command.text)
+        else:
+            await self._request(client, command)
+
+    async def _request(self, client: Client, request: Request) -> None:
+        if request.kind not in REQUESTS:
+            raise ValueError(f"unknown request {request.kind!r}")
+        reply = await getattr(client, request.kind)(**request.params)
+        s = self.state
+        if request.kind == "list_rooms":
+            s.rooms = reply
+            s.room_cursor = min(s.room_cursor, max(0, len(s.rooms) - 1))
+        elif request.kind in ("create_room", "join"):
+            self._joined(client)
+        elif request.kind == "leave":
+            self._forget_room()  # again: events may have drawn the table meanwhile
+
+    def _joined(self, client: Client) -> None:
+        s = self.state
+        s.room_id, s.my_seat = client.room, client.seat
+        if self.seen[0] != client.room:
+            self.seen = (client.room, 0)
+
+    def _forget_room(self) -> None:
+        s = self.state
+        s.view, s.room, s.room_id, s.my_seat = None, None, None, None
 
     # -- from the server -------------------------------------------------------------------
 
-    async def _reader(self) -> None:
-        while True:
-            msg = await self._next()
-            bye = await self._dispatch(msg)
-            await self.flush()
-            self.invalidate()
-            if bye:
-                return
-
-    async def _dispatch(self, msg: pr.Message) -> bool:
+    async def _on_message(self, client: Client, msg: Any) -> None:
         s = self.state
         if isinstance(msg, pr.Event):
-            self._on_event(msg)
+            room, seq = self.seen
+            if client.room == room and msg.seq <= seq:
+                return  # shown already (a resume on a new connection replays the log)
+            self.seen = (client.room, msg.seq)
+            s.on_event(msg.kind, dict(msg.data))
+            self._show_table(client)
         elif isinstance(msg, pr.Seats):
-            self._on_seats(msg)
+            s.set_seats({
+                "seq": msg.seq, "room": msg.room, "name": msg.name, "host": msg.host,
+                "seats": [dict(x) for x in msg.seats], "spectators": msg.spectators,
+                "started": msg.started, "rules": dict(msg.rules), "timer": msg.timer,
+            })
         elif isinstance(msg, pr.Snapshot):
-            if self.mirror is None:
-                self.mirror = Mirror.from_view(dict(msg.view), msg.seq)
-            else:
-                self.mirror.load(dict(msg.view), msg.seq)
-            self._show_table()
-        elif isinstance(msg, pr.Joined):
-            self.token = msg.token
-            self.joined_seq = msg.seq
-            s.room_id, s.my_seat = msg.room, msg.seat
-            if self.mirror is None or self.mirror.seat != msg.seat:
-                self.mirror = Mirror(msg.seat)
-            if self.mirror.seq is None:
-                self.mirror.seq = msg.seq
-        elif isinstance(msg, pr.Rooms):
-            s.rooms = [dict(r) for r in msg.rooms]
-            s.room_cursor = min(s.room_cursor, max(0, len(s.rooms) - 1))
+            self._show_table(client)
         elif isinstance(msg, pr.Error):
-            if msg.code == "bad_token":
-                self.token, self.mirror = None, None
-                s.view, s.room, s.room_id = None, None, None
-                await self.send(pr.ListRooms(id=next(self.ids)))
+            if msg.code == "bad_token":  # the seat is gone: back to the lobby
+                self._forget_room()
+                await self._call(client, lambda: self._request(client, Request("list_rooms")))
             s.on_error(msg.code, msg.message)
-            if msg.fatal:
-                raise Lost(msg.message)
-        elif isinstance(msg, pr.Ping):
-            await self.send(pr.Pong(id=msg.id))
-        elif isinstance(msg, pr.Bye):
-            s.set_status("offline", msg.reason or "the server said goodbye")
-            return True
-        return False
+        elif isinstance(msg, Disconnected):
+            s.set_status("reconnecting", msg.reason)
+        elif isinstance(msg, Reconnected):
+            s.set_status("connected", f"{self.host}:{self.port}")
 
-    def _on_seats(self, msg: pr.Seats) -> None:
-        s = self.state
-        data = {
-            "seq": msg.seq, "room": msg.room, "name": msg.name, "host": msg.host,
-            "seats": [dict(x) for x in msg.seats], "spectators": msg.spectators,
-            "started": msg.started, "rules": dict(msg.rules), "timer": msg.timer,
-        }
-        s.set_seats(data)
-        if self.mirror is not None and not self.mirror.rules:
-            self.mirror.set_rules(dict(msg.rules))
-        auto = self.auto
-        if auto is not None and not msg.started and msg.host == s.my_seat and s.view is None:
-            # uno play: fill the empty seats with bots, then start (once).
-            self.auto = None
-            empty = [x for x in msg.seats if x["kind"] == "empty"]
-            for _ in empty:
-                self._queue(pr.AddBot(id=next(self.ids)))
-            self._queue(pr.Start(id=next(self.ids)))
-
-    def _queue(self, msg: pr.Message) -> None:
-        """Send after the current message is handled (the reader flushes)."""
-        self._pending.append(msg)
-
-    def _on_event(self, msg: pr.Event) -> None:
-        s, m = self.state, self.mirror
-        data = dict(msg.data)
-        if m is not None:
-            try:
-                if not m.feed(msg.seq, msg.kind, msg.data):
-                    return  # already seen (a resume replays from our last seq)
-            except SeqGap:
-                self._queue(pr.Sync(id=next(self.ids)))
-                m.seq = msg.seq
-        s.on_event(msg.kind, data)
-        self._show_table()
-
-    def _show_table(self) -> None:
-        m = self.mirror
-        if m is not None and m.started and m.top is not None and m.rules:
-            self.state.set_view(m.view())
-            self.first_table.set()
-
-    async def flush(self) -> None:
-        while self._pending:
-            await self.send(self._pending.pop(0))
+    def _show_table(self, client: Client) -> None:
+        mirror = client.mirror
+        if mirror is None or not mirror.rules:
+            return
+        view = client.view()  # None in the middle of an action's events
+        if view is not None:
+            self.state.set_view(view)
 
 
 async def network(
@@ -332,10 +258,6 @@ async def network(
     port: int,
     name: str,
     auto: AutoStart | None = None,
-    on_client: Callable[[NetClient], None] | None = None,
 ) -> None:
     """The guest's main: run one player's connection until the UI quits."""
-    client = NetClient(state, host, port, name, invalidate, auto)
-    if on_client is not None:
-        on_client(client)
-    await client.run(commands)
+    await Bridge(state, host, port, name, invalidate, auto).run(commands)
