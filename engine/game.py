@@ -827,46 +827,86 @@ class Game:
 
     def _legal(self, seat: int) -> list[Action]:
         phase = self.phase
-        out: list[Action] = []
         if phase == MATCH_OVER or not 0 <= seat < self.players:
-            return out
+            return []
         if phase == ROUND_OVER:
-            if seat == self.turn:
-                out.append(Deal(seat))
-            return out
+            return [_DEAL[seat]] if seat == self.turn else []
         if self.out[seat]:
-            return out
+            return []
         hand = self.hands[seat]
+        out: list[Action] = []
         if len(hand) == 1 and not self.called[seat]:
-            out.append(CallUno(seat))
+            out.append(_CALL_UNO[seat])
         if self.exposed:
+            hands, called, catch = self.hands, self.called, _CATCH[seat]
             for target in sorted(self.exposed):
-                if target != seat and len(self.hands[target]) == 1 and not self.called[target]:
-                    out.append(Catch(seat, target))
+                if target != seat and len(hands[target]) == 1 and not called[target]:
+                    out.append(catch[target])
         if seat != self.turn:
             out += self._legal_jumps(seat)
             return out
         if phase == COLOR:
-            out += (ChooseColor(seat, color) for color in COLORS)
+            out += _CHOOSE_COLOR[seat]
             return out
         if phase == DRAWN:
             drawn = self.drawn
             assert drawn is not None
             out += self._variants(seat, (drawn,))
             if not self.rules.forced_play:
-                out.append(Pass(seat))
+                out.append(_PASS[seat])
             return out
         if self.pending:
             for group in self._answer_groups(hand):
                 out += self._variants(seat, group)
-            out.append(Draw(seat))
+            out.append(_DRAW[seat])
             if self._challengeable():
-                out.append(Challenge(seat))
+                out.append(_CHALLENGE[seat])
             return out
-        for group in self._play_groups(hand):
-            out += self._variants(seat, group)
-        out.append(Draw(seat))
+        self._plays(seat, hand, out)
+        out.append(_DRAW[seat])
         return out
+
+    def _plays(self, seat: int, hand: list[Card], out: list[Action]) -> None:
+        """Add the plays of a turn with no penalty pending: what ``_play_groups`` and
+        ``_variants`` give, with one short path for the usual single card."""
+        rules = self.rules
+        if len(hand) < 2:  # going out: last-card rules and "no target" plays
+            for group in self._play_groups(hand):
+                out += self._variants(seat, group)
+            return
+        all_wild = rules.all_wild
+        multi = rules.multi_play and not all_wild
+        special = _TARGET_KINDS[rules.seven_zero]
+        singles = _singles(seat, len(hand) == 2, all_wild)
+        if all_wild:
+            strict = False
+            color = top_kind = None
+        else:
+            strict = self.served and rules.strict_after_penalty
+            color = self.color
+            top = self.discard[-1]
+            top_kind = None if top.is_wild else top.kind
+        kinds = [c.kind for c in hand] if multi else None
+        for card in dict.fromkeys(hand):  # each distinct card once, in hand order
+            if all_wild:
+                pass
+            elif card.is_wild:
+                if strict:
+                    continue
+            elif card.color is not color and (strict or card.kind is not top_kind):
+                continue
+            kind = card.kind
+            if kinds is not None and not card.is_wild and kinds.count(kind) > 1:
+                for group in self._extend((card,), hand):
+                    out += self._variants(seat, group)
+            elif kind in special:
+                out += self._variants(seat, (card,))
+            else:
+                plays = singles.get(card)
+                if plays is None:
+                    plays = singles[card] = _build_variants(seat, (card,), _NO_TARGET, len(hand) == 2,
+                                                            all_wild)
+                out += plays
 
     def _legal_jumps(self, seat: int) -> Iterator[Action]:
         rules = self.rules
@@ -938,6 +978,27 @@ class Game:
 
 
 _NO_TARGET: tuple[int | None, ...] = (None,)
+# The actions that are the same value every time, made once per seat (there are at most 10).
+_SEATS = range(10)
+_DRAW = tuple(Draw(s) for s in _SEATS)
+_PASS = tuple(Pass(s) for s in _SEATS)
+_CHALLENGE = tuple(Challenge(s) for s in _SEATS)
+_CALL_UNO = tuple(CallUno(s) for s in _SEATS)
+_DEAL = tuple(Deal(s) for s in _SEATS)
+_CATCH = tuple(tuple(Catch(s, t) for t in _SEATS) for s in _SEATS)
+_CHOOSE_COLOR = tuple(tuple(ChooseColor(s, c) for c in COLORS) for s in _SEATS)
+# Kinds whose plays name a target seat, without and with seven_zero.
+_TARGET_KINDS = {False: frozenset(_TARGETED), True: frozenset((*_TARGETED, Kind.N7))}
+# The plays of one card not going out and naming no target, by (seat, leaves one card,
+# All Wild deck), then by card: what ``_variants`` gives for them, looked up quicker.
+_SINGLES: dict[tuple[int, bool, bool], dict[Card, tuple[Play, ...]]] = {}
+
+
+def _singles(seat: int, uno: bool, all_wild: bool) -> dict[Card, tuple[Play, ...]]:
+    table = _SINGLES.get((seat, uno, all_wild))
+    if table is None:
+        table = _SINGLES[seat, uno, all_wild] = {}
+    return table
 _VARIANTS: dict[tuple[object, ...], tuple[Play, ...]] = {}
 _VARIANTS_LIMIT = 50_000
 
