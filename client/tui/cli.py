@@ -6,9 +6,8 @@ import argparse
 import getpass
 import logging
 
+from unolan.client.cli import DEFAULT_PORT, parse_address
 from unolan.engine import PRESETS
-
-DEFAULT_PORT = 7117  # the server's default (kept here: the client never imports the server)
 
 JOIN_EPILOG = """\
 examples:
@@ -45,25 +44,13 @@ def _name(text: str) -> str:
     return text
 
 
-def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
-    """``HOST``, ``HOST:PORT``, ``[v6]:PORT`` or ``:PORT``."""
-    text = text.strip()
-    host, port = text, default_port
-    if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
-        if rest.startswith(":"):
-            port = int(rest[1:])
-    elif text.count(":") == 1:
-        host, _, port_text = text.partition(":")
-        port = int(port_text)
-    if not 0 < port < 65536:
-        raise ValueError(f"port {port} is out of range")
-    return host or "127.0.0.1", port
-
-
 def _address(text: str) -> tuple[str, int]:
+    """``HOST``, ``HOST:PORT``, ``[v6]:PORT`` or ``:PORT`` (the client library's reading)."""
     try:
-        return parse_address(text)
+        host, port = parse_address(text.strip())
+        if not 0 < port < 65536:
+            raise ValueError(f"port {port} is out of range")
+        return host, port
     except ValueError as exc:
         raise argparse.ArgumentTypeError(f"expected HOST[:PORT], got {text!r} ({exc})") from None
 

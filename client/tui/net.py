@@ -17,14 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import trio
-from unolan.client.session import (
-    Client,
-    ClientError,
-    ConnectionLost,
-    Disconnected,
-    Reconnected,
-    open_client,
-)
+from unolan.client import session as lib
 
 from unolan import engine as en
 from unolan import protocol as pr
@@ -37,7 +30,7 @@ CLIENT_NAME = "unolan-tui"
 RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 3.0)
 
 # Whatever ends one connection (the loop then opens another).
-LOST = (ConnectionLost, OSError, trio.BrokenResourceError, trio.ClosedResourceError,
+LOST = (lib.ConnectionLost, OSError, trio.BrokenResourceError, trio.ClosedResourceError,
         trio.TooSlowError)
 # The lobby requests a key may make: the library's methods of the same names.
 REQUESTS = frozenset({"list_rooms", "create_room", "join", "leave", "ready", "start",
@@ -56,7 +49,7 @@ class AutoStart:
 
 
 class Bridge:
-    """One player's connection (a library :class:`Client`, reopened when lost) feeding a
+    """One player's connection (a library :class:`~unolan.client.Client`, reopened when lost) feeding a
     :class:`UIState`."""
 
     def __init__(self, state: UIState, host: str, port: int, name: str,
@@ -65,7 +58,7 @@ class Bridge:
         self.host, self.port, self.name = host, port, name
         self.invalidate = invalidate
         self.auto = auto
-        self.client: Client | None = None
+        self.client: lib.Client | None = None
         self.token: str | None = None  # a seat the library could not resume: resume it anew
         self.seen: tuple[str | None, int] = (None, 0)  # (room, seq) of the last event shown
         self.connected = False  # once connected, a failure is "reconnecting", not "offline"
@@ -80,19 +73,19 @@ class Bridge:
                          where)
             self.invalidate()
             try:
-                async with open_client(self.host, self.port, self.name,
+                async with lib.open_client(self.host, self.port, self.name,
                                        client=CLIENT_NAME) as client:
                     self.client, self.connected = client, True
                     attempt = 0
                     await self._session(client, commands)
                     self.token = client.token
                 s.set_status("reconnecting", "the connection was lost")
-            except (*LOST, ClientError) as exc:
+            except (*LOST, lib.ClientError) as exc:
                 detail = str(exc) or type(exc).__name__
-                if isinstance(exc, ClientError):  # refused at the handshake
+                if isinstance(exc, lib.ClientError):  # refused at the handshake
                     detail = f"refused: {exc.message}"
                 log.debug("connection lost: %s", detail)
-                if not self.connected and not isinstance(exc, ClientError):
+                if not self.connected and not isinstance(exc, lib.ClientError):
                     s.set_status("offline", f"cannot reach {where}: {detail}")
                 else:
                     s.set_status("reconnecting", detail)
@@ -113,7 +106,7 @@ class Bridge:
             if isinstance(command, Act):
                 self.state.notify("not sent: the connection was lost")
 
-    async def _session(self, client: Client, commands: trio.MemoryReceiveChannel[Command]) -> None:
+    async def _session(self, client: lib.Client, commands: trio.MemoryReceiveChannel[Command]) -> None:
         self.state.set_status("connected", f"{self.host}:{self.port}")
         self.invalidate()
         async with trio.open_nursery() as nursery:
@@ -124,7 +117,7 @@ class Bridge:
                 self.invalidate()
             nursery.cancel_scope.cancel()
 
-    async def _begin(self, client: Client) -> None:
+    async def _begin(self, client: lib.Client) -> None:
         """Take back a seat from an earlier connection, or start ``uno play``'s game, or
         show the lobby."""
         token, auto = self.token, self.auto
@@ -150,7 +143,7 @@ class Bridge:
 
     # -- from the keys ---------------------------------------------------------------------
 
-    async def _commands(self, client: Client, commands: trio.MemoryReceiveChannel[Command]) -> None:
+    async def _commands(self, client: lib.Client, commands: trio.MemoryReceiveChannel[Command]) -> None:
         async for command in commands:
             if self.state.status != "connected":
                 if isinstance(command, Act):
@@ -159,12 +152,12 @@ class Bridge:
                 await self._call(client, lambda c=command: self._command(client, c))
             self.invalidate()
 
-    async def _call(self, client: Client, fn: Callable[[], Any]) -> None:
+    async def _call(self, client: lib.Client, fn: Callable[[], Any]) -> None:
         """Run one library call; whatever it is refused becomes a message on the screen."""
         s = self.state
         try:
             await fn()
-        except ClientError as exc:
+        except lib.ClientError as exc:
             if exc.code == "bad_token":
                 self._forget_room()
                 await self._call(client, lambda: self._request(client, Request("list_rooms")))
@@ -174,7 +167,7 @@ class Bridge:
         except LOST:
             s.notify("not sent: the connection was lost")
 
-    async def _command(self, client: Client, command: Command) -> None:
+    async def _command(self, client: lib.Client, command: Command) -> None:
         s = self.state
         if isinstance(command, Act):
             if client.mirror is None or client.mirror.seq is None:
@@ -188,7 +181,7 @@ class Bridge:
         else:
             await self._request(client, command)
 
-    async def _request(self, client: Client, request: Request) -> None:
+    async def _request(self, client: lib.Client, request: Request) -> None:
         if request.kind not in REQUESTS:
             raise ValueError(f"unknown request {request.kind!r}")
         reply = await getattr(client, request.kind)(**request.params)
@@ -201,7 +194,7 @@ class Bridge:
         elif request.kind == "leave":
             self._forget_room()  # again: events may have drawn the table meanwhile
 
-    def _joined(self, client: Client) -> None:
+    def _joined(self, client: lib.Client) -> None:
         s = self.state
         s.room_id, s.my_seat = client.room, client.seat
         if self.seen[0] != client.room:
@@ -213,7 +206,7 @@ class Bridge:
 
     # -- from the server -------------------------------------------------------------------
 
-    async def _on_message(self, client: Client, msg: Any) -> None:
+    async def _on_message(self, client: lib.Client, msg: Any) -> None:
         s = self.state
         if isinstance(msg, pr.Event):
             room, seq = self.seen
@@ -235,12 +228,12 @@ class Bridge:
                 self._forget_room()
                 await self._call(client, lambda: self._request(client, Request("list_rooms")))
             s.on_error(msg.code, msg.message)
-        elif isinstance(msg, Disconnected):
+        elif isinstance(msg, lib.Disconnected):
             s.set_status("reconnecting", msg.reason)
-        elif isinstance(msg, Reconnected):
+        elif isinstance(msg, lib.Reconnected):
             s.set_status("connected", f"{self.host}:{self.port}")
 
-    def _show_table(self, client: Client) -> None:
+    def _show_table(self, client: lib.Client) -> None:
         mirror = client.mirror
         if mirror is None or not mirror.rules:
             return
