@@ -154,11 +154,22 @@ class Game:
             raise self._illegal(action, f"there is no seat {seat}", "bad_seat")
         if self.phase == MATCH_OVER:
             raise self._illegal(action, "the match is over", "match_over")
-        handler = _HANDLERS[type(action)]
+        cls = action.__class__
         events: list[Event] = []
-        handler(self, action, events)
-        if self.phase not in (ROUND_OVER, MATCH_OVER):
-            self._settle(events)
+        if cls is Play:
+            self._apply_play(action, events)  # type: ignore[arg-type]
+        elif cls is Draw:
+            self._apply_draw(action, events)  # type: ignore[arg-type]
+        else:
+            _HANDLERS[cls](self, action, events)
+        phase = self.phase
+        if phase != ROUND_OVER and phase != MATCH_OVER:
+            out, turn = self.out, self.turn
+            if out[turn] or out.count(True) >= self.players - 1:
+                self._settle(events)
+            else:  # what _settle does when nobody left
+                events.append(Event("turn", {"seat": turn, "direction": self.direction,
+                                             "phase": phase, "pending": self.pending}))
         return events
 
     def _illegal(self, action: Action, reason: str, code: str = "illegal") -> IllegalAction:
@@ -185,8 +196,9 @@ class Game:
         events.append(Event("color_chosen", {"seat": action.seat, "color": action.color.value}))
 
     def _apply_draw(self, action: Draw, events: list[Event]) -> None:
-        self._require_turn(action, PLAY)
         seat = action.seat
+        if seat != self.turn or self.phase != PLAY:
+            self._require_turn(action, PLAY)
         self.exposed.clear()
         if self.pending:
             amount, self.pending = self.pending, 0
@@ -199,6 +211,16 @@ class Game:
     def _draw_for_turn(self, seat: int, events: list[Event]) -> None:
         """A voluntary draw: one card (or until playable), which may then be played."""
         rules = self.rules
+        if not rules.draw_until_playable:  # the usual: one card (the loop below, unrolled)
+            cards = self._give(seat, 1, "draw", events)
+            if cards and not self.out[seat]:
+                card = cards[0]
+                if self.matches_top(card) and (not rules.drawn_action_stays or card.kind in _plain(rules)):
+                    self.drawn = card
+                    self.phase = DRAWN
+                    return
+            self._advance(self.next_seat(seat))
+            return
         stays = _plain(rules) if rules.drawn_action_stays else None
         got: list[Card] = []
         while True:
@@ -282,6 +304,31 @@ class Game:
             raise self._illegal(action, "you are out of this round", "out")
 
     def _apply_play(self, action: Play, events: list[Event]) -> None:
+        seat, cards = action.seat, action.cards
+        if len(cards) == 1 and seat == self.turn and self.phase == PLAY and not self.pending:
+            # The usual play: one card, in turn, no penalty pending. Judge it here as
+            # _check_play would; anything short of a plain legal play takes the long way.
+            card, hand, rules = cards[0], self.hands[seat], self.rules
+            kind = card.kind
+            if (card in hand and action.target is None and not self.out[seat]
+                    and kind not in _TARGET_KINDS[rules.seven_zero]
+                    and (not action.uno or rules.false_uno_penalty or len(hand) == 2)
+                    and not (rules.last_card_no_action and len(hand) == 1 and kind not in _plain(rules))):
+                color = action.color
+                strict = self.served and rules.strict_after_penalty
+                if rules.all_wild:
+                    if color is None:
+                        self._play_one(action, card, hand, None, events)
+                        return
+                elif card.is_wild:
+                    if color is not None and not strict:
+                        self._play_one(action, card, hand, color, events)
+                        return
+                elif color is None or color is card.color:
+                    top = self.discard[-1]
+                    if card.color is self.color or not (strict or top.is_wild or kind is not top.kind):
+                        self._play_one(action, card, hand, card.color, events)
+                        return
         fault, reason, jump = self._check_play(action)
         if fault == "rules" and self.rules.misplay_penalty:
             penalty = 2
@@ -443,6 +490,31 @@ class Game:
 
     # -- resolving a play ----------------------------------------------------------
 
+    def _play_one(self, play: Play, card: Card, hand: list[Card], color: Color | None,
+                  events: list[Event]) -> None:
+        """_resolve_play for the usual play (see _apply_play), which names no target."""
+        seat, kind = play.seat, card.kind
+        self.exposed.clear()
+        bluff = kind is Kind.WILD_DRAW_FOUR and not self.rules.all_wild and self._breaks_wd4_rule(seat, card)
+        hand.remove(card)
+        self.discard.append(card)
+        self.drawn = None
+        self.served = False
+        self.color = color
+        events.append(Event("played", {"seat": seat, "cards": [card.text], "color": _COLOR_TEXT[color],
+                                       "target": None, "jump_in": False}))
+        left = len(hand)
+        if left == 1 or play.uno:
+            self._after_hand_shrinks(seat, play.uno, events)
+        if left and kind in _PLAIN_NUMBER and not (kind is Kind.N0 and self.rules.seven_zero):
+            n, d, out = self.players, self.direction, self.out
+            seat = (seat + d) % n
+            while out[seat]:
+                seat = (seat + d) % n
+            self.turn = seat  # phase and drawn are as _advance leaves them
+        else:
+            self._effect(play, kind, 1, False, bluff, not left, events)
+
     def _resolve_play(self, play: Play, jump: bool, events: list[Event]) -> None:
         seat, cards, rules = play.seat, play.cards, self.rules
         hand = self.hands[seat]
@@ -469,9 +541,13 @@ class Game:
         }))
         self._after_hand_shrinks(seat, play.uno, events)
         times = 1 if rules.pair_single_effect else len(cards)
-        kind = first.kind
-        going_out = not hand
-        if first.penalty:
+        self._effect(play, first.kind, times, answering, bluff, not hand, events)
+
+    def _effect(self, play: Play, kind: Kind, times: int, answering: bool, bluff: bool,
+                going_out: bool, events: list[Event]) -> None:
+        """What the cards just played do (``times`` over), then going out if the hand is empty."""
+        seat, rules = play.seat, self.rules
+        if play.cards[0].penalty:
             self._play_penalty(play, times, answering, bluff, events)
         elif answering:  # a deflect: a Skip or Reverse of the Draw Two's color
             self._deflect(seat, kind, events)
@@ -595,18 +671,20 @@ class Game:
         pile = self.draw_pile
         if len(pile) < count:
             self._reshuffle(events)
-        n = min(count, len(pile))
-        cards = pile[:-n - 1:-1] if n else []  # the top n cards, top first, as if popped
-        del pile[len(pile) - n:]
+        if count == 1 and pile:
+            cards = [pile.pop()]
+        else:
+            n = min(count, len(pile))
+            cards = pile[:-n - 1:-1] if n else []  # the top n cards, top first, as if popped
+            del pile[len(pile) - n:]
         hand = self.hands[seat]
         hand += cards
         if cards:
             self.called[seat] = False
             self.exposed.discard(seat)
-        events.append(Event("drew", {"seat": seat, "count": len(cards), "reason": reason},
-                            exclude=seat))
+        events.append(Event("drew", {"seat": seat, "count": len(cards), "reason": reason}, None, seat))
         events.append(Event("drew", {"seat": seat, "count": len(cards), "reason": reason,
-                                     "cards": _texts(cards)}, only=seat))
+                                     "cards": [c.text for c in cards]}, seat))
         limit = self.rules.mercy_limit
         if limit and len(hand) >= limit and not self.out[seat]:
             self._mercy_out(seat, events)
