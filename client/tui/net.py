@@ -69,8 +69,7 @@ class Bridge:
         s, where = self.state, f"{self.host}:{self.port}"
         attempt = 0
         while True:
-            s.set_status("connecting" if attempt == 0 and self.token is None else "reconnecting",
-                         where)
+            s.set_status("reconnecting" if self.connected else "connecting", where)
             self.invalidate()
             try:
                 async with lib.open_client(self.host, self.port, self.name,
