@@ -73,7 +73,7 @@ class Bridge:
             self.invalidate()
             try:
                 async with lib.open_client(self.host, self.port, self.name,
-                                       client=CLIENT_NAME) as client:
+                                           client=CLIENT_NAME) as client:
                     self.client, self.connected = client, True
                     attempt = 0
                     await self._session(client, commands)
@@ -157,10 +157,7 @@ class Bridge:
         try:
             await fn()
         except lib.ClientError as exc:
-            if exc.code == "bad_token":
-                self._forget_room()
-                await self._call(client, lambda: self._request(client, Request("list_rooms")))
-            s.on_error(exc.code, exc.message)
+            await self._refused(client, exc.code, exc.message)
         except (ValueError, pr.ProtocolError) as exc:
             s.notify(f"not sent: {exc}")
         except LOST:
@@ -199,6 +196,12 @@ class Bridge:
         if self.seen[0] != client.room:
             self.seen = (client.room, 0)
 
+    async def _refused(self, client: lib.Client, code: str, message: str) -> None:
+        if code == "bad_token":  # the seat is gone: back to the lobby
+            self._forget_room()
+            await self._call(client, lambda: self._request(client, Request("list_rooms")))
+        self.state.on_error(code, message)
+
     def _forget_room(self) -> None:
         s = self.state
         s.view, s.room, s.room_id, s.my_seat = None, None, None, None
@@ -209,10 +212,9 @@ class Bridge:
         s = self.state
         if isinstance(msg, pr.Event):
             room, seq = self.seen
-            if client.room == room and msg.seq <= seq:
-                return  # shown already (a resume on a new connection replays the log)
-            self.seen = (client.room, msg.seq)
-            s.on_event(msg.kind, dict(msg.data))
+            if client.room != room or msg.seq > seq:  # else shown already (a resume on a
+                self.seen = (client.room, msg.seq)    # new connection replays the log)
+                s.on_event(msg.kind, dict(msg.data))
             self._show_table(client)
         elif isinstance(msg, pr.Seats):
             s.set_seats({
@@ -223,10 +225,7 @@ class Bridge:
         elif isinstance(msg, pr.Snapshot):
             self._show_table(client)
         elif isinstance(msg, pr.Error):
-            if msg.code == "bad_token":  # the seat is gone: back to the lobby
-                self._forget_room()
-                await self._call(client, lambda: self._request(client, Request("list_rooms")))
-            s.on_error(msg.code, msg.message)
+            await self._refused(client, msg.code, msg.message)
         elif isinstance(msg, lib.Disconnected):
             s.set_status("reconnecting", msg.reason)
         elif isinstance(msg, lib.Reconnected):
