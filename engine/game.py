@@ -30,6 +30,7 @@ _TARGETED = (Kind.WILD_TARGETED_DRAW_TWO, Kind.WILD_FORCED_SWAP)
 _DRAW_LIKE = (Kind.DRAW_TWO, Kind.WILD_DRAW_TWO)
 _DEFLECTABLE = (Kind.DRAW_TWO, Kind.SKIP, Kind.REVERSE)  # top cards of a pending Draw Two penalty
 _PLAIN_NUMBER = frozenset(Kind(str(n)) for n in range(10))
+_NO_EFFECT = _PLAIN_NUMBER | {Kind.WILD}  # played, they only pass the turn on (but seven_zero's 0 and 7)
 # The All Wild deck has no numbers: its plain Wild is the card with no action.
 _PLAIN_ALL_WILD = frozenset({Kind.WILD})
 _COLOR_TEXT: dict[Color | None, str | None] = {None: None, **{c: c.value for c in COLORS}}
@@ -38,6 +39,15 @@ _FAULT_CODES = {"rules": "misplay", "turn": "not_your_turn", "false_uno": "false
 
 class Game:
     """One match. Build with ``Game(rules, players, seed)``; the first round is dealt."""
+
+    # Slots: the state is read and written many times per action, and slot access is the
+    # quickest Python has. Every attribute of the state is named here.
+    __slots__ = (
+        "called", "color", "dealer", "direction", "discard", "draw_pile", "drawn", "exposed",
+        "finished", "hands", "mercy_points", "out", "pending", "pending_cards", "pending_pair",
+        "phase", "players", "reshuffles", "results", "round", "rules", "scores", "seed", "served",
+        "start_events", "turn", "wd4_bluff", "wd4_offender",
+    )
 
     rules: Rules
     players: int
@@ -66,6 +76,7 @@ class Game:
     dealer: int
     scores: list[int]
     results: list[RoundResult]
+    start_events: list[Event]  # the events of setting up the match and dealing round 1
 
     def __init__(self, rules: Rules | None = None, players: int = 4, seed: int | str = 0) -> None:
         if not 2 <= players <= 10:
@@ -78,7 +89,7 @@ class Game:
         self.scores = [0] * units
         self.results = []
         self.round = 0
-        self.start_events: list[Event] = []
+        self.start_events = []
         self.dealer = self._choose_dealer(self.start_events)
         self.start_events += self._start_round()
         self._settle(self.start_events)
@@ -206,6 +217,21 @@ class Game:
             self._give(seat, amount, "penalty", events)
             self._advance(self.next_seat(seat))
             return
+        rules, pile = self.rules, self.draw_pile
+        if pile and not rules.draw_until_playable and not rules.mercy_limit:
+            # The usual draw: _draw_for_turn and _give for one card from a pile that has it.
+            card = pile.pop()
+            self.hands[seat].append(card)
+            self.called[seat] = False
+            events.append(Event("drew", {"seat": seat, "count": 1, "reason": "draw"}, None, seat))
+            events.append(Event("drew", {"seat": seat, "count": 1, "reason": "draw", "cards": [card.text]},
+                                seat))
+            if self.matches_top(card) and (not rules.drawn_action_stays or card.kind in _plain(rules)):
+                self.drawn = card
+                self.phase = DRAWN
+            else:
+                self._advance(self.next_seat(seat))
+            return
         self._draw_for_turn(seat, events)
 
     def _draw_for_turn(self, seat: int, events: list[Event]) -> None:
@@ -305,7 +331,9 @@ class Game:
 
     def _apply_play(self, action: Play, events: list[Event]) -> None:
         seat, cards = action.seat, action.cards
-        if len(cards) == 1 and seat == self.turn and self.phase == PLAY and not self.pending:
+        phase = self.phase
+        if (len(cards) == 1 and seat == self.turn and not self.pending
+                and (phase == PLAY or (phase == DRAWN and cards[0] is self.drawn))):
             # The usual play: one card, in turn, no penalty pending. Judge it here as
             # _check_play would; anything short of a plain legal play takes the long way.
             card, hand, rules = cards[0], self.hands[seat], self.rules
@@ -321,12 +349,13 @@ class Game:
                         self._play_one(action, card, hand, None, events)
                         return
                 elif card.is_wild:
-                    if color is not None and not strict:
+                    if color is not None and (not strict or phase == DRAWN):
                         self._play_one(action, card, hand, color, events)
                         return
                 elif color is None or color is card.color:
                     top = self.discard[-1]
-                    if card.color is self.color or not (strict or top.is_wild or kind is not top.kind):
+                    if (card.color is self.color or phase == DRAWN
+                            or not (strict or top.is_wild or kind is not top.kind)):
                         self._play_one(action, card, hand, card.color, events)
                         return
         fault, reason, jump = self._check_play(action)
@@ -500,20 +529,38 @@ class Game:
         self.discard.append(card)
         self.drawn = None
         self.served = False
+        self.phase = PLAY
         self.color = color
         events.append(Event("played", {"seat": seat, "cards": [card.text], "color": _COLOR_TEXT[color],
                                        "target": None, "jump_in": False}))
         left = len(hand)
         if left == 1 or play.uno:
             self._after_hand_shrinks(seat, play.uno, events)
-        if left and kind in _PLAIN_NUMBER and not (kind is Kind.N0 and self.rules.seven_zero):
-            n, d, out = self.players, self.direction, self.out
-            seat = (seat + d) % n
-            while out[seat]:
-                seat = (seat + d) % n
-            self.turn = seat  # phase and drawn are as _advance leaves them
-        else:
+        # _effect's commonest cases, unrolled: no effect, a Skip, a Reverse.
+        n, out = self.players, self.out
+        if not left or (kind is Kind.N0 and self.rules.seven_zero):
             self._effect(play, kind, 1, False, bluff, not left, events)
+            return
+        if kind in _NO_EFFECT:
+            pass
+        elif (kind is Kind.SKIP or kind is Kind.REVERSE) and out.count(True) <= n - 2:
+            if kind is Kind.REVERSE and out.count(True) < n - 2:
+                self.direction = -self.direction
+                events.append(Event("reversed", {"direction": self.direction}))
+            else:  # skip one seat (a Reverse acts so with two players left)
+                d = self.direction
+                seat = (seat + d) % n
+                while out[seat]:
+                    seat = (seat + d) % n
+                events.append(Event("skipped", {"seat": seat}))
+        else:
+            self._effect(play, kind, 1, False, bluff, False, events)
+            return
+        d = self.direction
+        seat = (seat + d) % n
+        while out[seat]:
+            seat = (seat + d) % n
+        self.turn = seat  # phase and drawn are already as _advance leaves them
 
     def _resolve_play(self, play: Play, jump: bool, events: list[Event]) -> None:
         seat, cards, rules = play.seat, play.cards, self.rules
