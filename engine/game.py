@@ -976,7 +976,14 @@ class Game:
         if phase == DRAWN:
             drawn = self.drawn
             assert drawn is not None
-            out += self._variants(seat, (drawn,))
+            if len(hand) > 1 and drawn.kind not in _TARGET_KINDS[self.rules.seven_zero]:
+                singles = _SINGLES[self.rules.all_wild][len(hand) == 2][seat]
+                plays = singles.get(drawn)
+                if plays is None:
+                    plays = singles[drawn] = self._variants(seat, (drawn,))
+                out += plays
+            else:
+                out += self._variants(seat, (drawn,))
             if not self.rules.forced_play:
                 out.append(_PASS[seat])
             return out
@@ -1002,7 +1009,7 @@ class Game:
         all_wild = rules.all_wild
         multi = rules.multi_play and not all_wild
         special = _TARGET_KINDS[rules.seven_zero]
-        singles = _singles(seat, len(hand) == 2, all_wild)
+        singles = _SINGLES[all_wild][len(hand) == 2][seat]
         if all_wild:
             strict = False
             color = top_kind = None
@@ -1021,11 +1028,24 @@ class Game:
             elif card.color is not color and (strict or card.kind is not top_kind):
                 continue
             kind = card.kind
-            if kinds is not None and not card.is_wild and kinds.count(kind) > 1:
-                for group in self._extend((card,), hand):
-                    out += self._variants(seat, group)
-            elif kind in special:
-                out += self._variants(seat, (card,))
+            if kind in special:
+                if kinds is not None and not card.is_wild and kinds.count(kind) > 1:
+                    for group in self._extend((card,), hand):
+                        out += self._variants(seat, group)
+                else:
+                    out += self._variants(seat, (card,))
+            elif kinds is not None and not card.is_wild and kinds.count(kind) > 1:
+                # Several cards of this kind: the groups of _extend. Their plays depend only
+                # on the seat, the card, the cards of its kind, the hand's size and the rules.
+                same = tuple(c for c in hand if c.kind is kind)
+                key = (seat, card, same, len(hand), rules.last_card_no_action)
+                plays = _GROUPS.get(key)
+                if plays is None:
+                    if len(_GROUPS) >= _VARIANTS_LIMIT:
+                        _GROUPS.clear()
+                    plays = _GROUPS[key] = tuple(
+                        play for group in self._extend((card,), hand) for play in self._variants(seat, group))
+                out += plays
             else:
                 plays = singles.get(card)
                 if plays is None:
@@ -1069,8 +1089,11 @@ class Game:
 
     def _answer_groups(self, hand: list[Card]) -> Iterator[tuple[Card, ...]]:
         seen: set[tuple[Card, ...]] = set()
-        multi = self.rules.multi_play and not self.rules.all_wild
+        rules = self.rules
+        multi = rules.multi_play and not rules.all_wild
         for card in hand:
+            if not card.penalty and not (rules.deflect and card.kind in (Kind.SKIP, Kind.REVERSE)):
+                continue  # _check_answer refuses every group this card starts
             candidates = self._extend((card,), hand) if multi and not card.is_wild else [(card,)]
             if not multi and hand.count(card) > 1 and self._pair_on_four((card, card)):
                 candidates = [(card,), (card, card)]
@@ -1114,16 +1137,12 @@ _CATCH = tuple(tuple(Catch(s, t) for t in _SEATS) for s in _SEATS)
 _CHOOSE_COLOR = tuple(tuple(ChooseColor(s, c) for c in COLORS) for s in _SEATS)
 # Kinds whose plays name a target seat, without and with seven_zero.
 _TARGET_KINDS = {False: frozenset(_TARGETED), True: frozenset((*_TARGETED, Kind.N7))}
-# The plays of one card not going out and naming no target, by (seat, leaves one card,
-# All Wild deck), then by card: what ``_variants`` gives for them, looked up quicker.
-_SINGLES: dict[tuple[int, bool, bool], dict[Card, tuple[Play, ...]]] = {}
-
-
-def _singles(seat: int, uno: bool, all_wild: bool) -> dict[Card, tuple[Play, ...]]:
-    table = _SINGLES.get((seat, uno, all_wild))
-    if table is None:
-        table = _SINGLES[seat, uno, all_wild] = {}
-    return table
+# The plays of one card not going out and naming no target, by All Wild deck, leaves
+# one card, seat and card: what ``_variants`` gives for them, looked up quicker.
+_SINGLES: tuple[tuple[tuple[dict[Card, tuple[Play, ...]], ...], ...], ...] = tuple(
+    tuple(tuple({} for _ in _SEATS) for _uno in (False, True)) for _all_wild in (False, True))
+# The plays of a card with others of its kind in hand under multi_play (see _plays).
+_GROUPS: dict[tuple[object, ...], tuple[Play, ...]] = {}
 _VARIANTS: dict[tuple[object, ...], tuple[Play, ...]] = {}
 _VARIANTS_LIMIT = 50_000
 
