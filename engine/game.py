@@ -14,7 +14,17 @@ from collections.abc import Iterator
 
 from . import schedule
 from .actions import Action, CallUno, Catch, Challenge, ChooseColor, Deal, Draw, Pass, Play
-from .cards import _CLASSIC, COLORS, Card, Color, Kind, all_wild_deck, classic_deck
+from .cards import (
+    _CLASSIC,
+    ALL_CARDS,
+    COLORS,
+    SORT_KEY,
+    Card,
+    Color,
+    Kind,
+    all_wild_deck,
+    classic_deck,
+)
 from .errors import IllegalAction
 from .events import Event
 from .rules import Rules
@@ -1034,11 +1044,13 @@ class Game:
                         out += self._variants(seat, group)
                 else:
                     out += self._variants(seat, (card,))
-            elif kinds is not None and not card.is_wild and kinds.count(kind) > 1:
+            elif kinds is not None and not card.is_wild and (same := kinds.count(kind)) > 1:
                 # Several cards of this kind: the groups of _extend. Their plays depend only
-                # on the seat, the card, the cards of its kind, the hand's size and the rules.
-                same = tuple(c for c in hand if c.kind is kind)
-                key = (seat, card, same, len(hand), rules.last_card_no_action)
+                # on the seat, the card, the colors of the cards of its kind (a number in
+                # base 3: at most two of a color), how many other cards stay in hand when
+                # all of them are played (0, 1 or more: UNO and going out) and the rules.
+                colors = sum([_COLOR_DIGIT[c] for c in hand if c.kind is kind])
+                key = (seat, card, colors, min(len(hand) - same, 2), rules.last_card_no_action)
                 plays = _GROUPS.get(key)
                 if plays is None:
                     if len(_GROUPS) >= _VARIANTS_LIMIT:
@@ -1081,7 +1093,7 @@ class Game:
         """``start`` plus every sub-multiset of the hand's other cards of the same kind."""
         rest = list(hand)
         rest.remove(start[0])
-        same = sorted(c for c in rest if c.kind is start[0].kind and not c.is_wild)
+        same = sorted((c for c in rest if c.kind is start[0].kind and not c.is_wild), key=SORT_KEY.__getitem__)
         groups = {start}
         for card in same:
             groups |= {(*g, card) for g in groups}
@@ -1143,6 +1155,7 @@ _SINGLES: tuple[tuple[tuple[dict[Card, tuple[Play, ...]], ...], ...], ...] = tup
     tuple(tuple({} for _ in _SEATS) for _uno in (False, True)) for _all_wild in (False, True))
 # The plays of a card with others of its kind in hand under multi_play (see _plays).
 _GROUPS: dict[tuple[object, ...], tuple[Play, ...]] = {}
+_COLOR_DIGIT = {c: 3 ** COLORS.index(c.color) for c in ALL_CARDS if c.color is not None}
 _VARIANTS: dict[tuple[object, ...], tuple[Play, ...]] = {}
 _VARIANTS_LIMIT = 50_000
 
