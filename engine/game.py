@@ -355,19 +355,18 @@ class Game:
                 color = action.color
                 strict = self.served and rules.strict_after_penalty
                 if rules.all_wild:
-                    if color is None:
-                        self._play_one(action, card, hand, None, events)
-                        return
+                    ok = color is None
                 elif card.is_wild:
-                    if color is not None and (not strict or phase == DRAWN):
-                        self._play_one(action, card, hand, color, events)
-                        return
-                elif color is None or color is card.color:
+                    ok = color is not None and (not strict or phase == DRAWN)
+                else:
                     top = self.discard[-1]
-                    if (card.color is self.color or phase == DRAWN
-                            or not (strict or top.is_wild or kind is not top.kind)):
-                        self._play_one(action, card, hand, card.color, events)
-                        return
+                    ok = (color is None or color is card.color) and (
+                        card.color is self.color or phase == DRAWN
+                        or not (strict or top.is_wild or kind is not top.kind))
+                    color = card.color
+                if ok:
+                    self._play_one(action, card, hand, color, events)
+                    return
         fault, reason, jump = self._check_play(action)
         if fault == "rules" and self.rules.misplay_penalty:
             penalty = 2
