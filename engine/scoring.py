@@ -39,7 +39,7 @@ class RoundResult:
 def score_round(game: Game, winner: int) -> RoundResult:
     """Score the round ``winner`` won, under the game's scoring mode."""
     rules, team = game.rules, game.team_of
-    hand_points = tuple(sum(c.points for c in hand) for hand in game.hands)
+    hand_points = tuple([sum([c.points for c in hand]) for hand in game.hands])
     scores = list(game.scores)
     mine = team(winner)
     losers = [s for s in range(game.players) if team(s) != mine]
@@ -86,7 +86,7 @@ def score_round(game: Game, winner: int) -> RoundResult:
         winner=winner,
         points=points,
         hand_points=hand_points,
-        hands=tuple(tuple(c.text for c in hand) for hand in game.hands),
+        hands=tuple([tuple([c.text for c in hand]) for hand in game.hands]),
         scores=tuple(scores),
         finished=tuple(game.finished),
         match_over=match_over,
