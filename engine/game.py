@@ -158,10 +158,6 @@ class Game:
         top = self.discard[-1]
         return not strict and not top.is_wild and card.kind is top.kind
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        """Every action ``seat`` may take now, in and out of turn."""
-        return self._legal(seat)
-
     def to_act(self) -> int:
         """The seat whose decision the game is waiting for."""
         return self.turn
@@ -220,7 +216,8 @@ class Game:
         seat = action.seat
         if seat != self.turn or self.phase != PLAY:
             self._require_turn(action, PLAY)
-        self.exposed.clear()
+        if self.exposed:
+            self.exposed.clear()
         if self.pending:
             amount, self.pending = self.pending, 0
             self._served_penalty()
@@ -532,7 +529,8 @@ class Game:
                   events: list[Event]) -> None:
         """_resolve_play for the usual play (see _apply_play), which names no target."""
         seat, kind = play.seat, card.kind
-        self.exposed.clear()
+        if self.exposed:
+            self.exposed.clear()
         bluff = kind is Kind.WILD_DRAW_FOUR and not self.rules.all_wild and self._breaks_wd4_rule(seat, card)
         hand.remove(card)
         self.discard.append(card)
@@ -959,7 +957,8 @@ class Game:
 
     # -- legal action generation ---------------------------------------------------
 
-    def _legal(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now, in and out of turn."""
         phase = self.phase
         if phase == MATCH_OVER or not 0 <= seat < self.players:
             return []
