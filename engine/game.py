@@ -5,6 +5,14 @@ only from ``random.Random`` instances seeded from ``seed`` and a counter, so a p
 plus its seed fully determines what follows. :meth:`Game.apply` validates an action,
 changes the state and returns the events, each with its audience; an illegal action
 raises :class:`IllegalAction` and changes nothing.
+
+Speed: bots and simulations call :meth:`Game.legal_actions` and :meth:`Game.apply` for
+every action, so the usual cases each take one short path: a single card played in turn
+with no penalty pending (judged and resolved inline, see ``_apply_play``), a plain draw,
+and the plays of a turn with no penalty pending (per-seat tables of ready-made ``Play``
+values, see ``_plays``). A short path does exactly what the general code does for its
+case; anything out of the ordinary falls through to the general code. Shuffles are
+``random.Random.shuffle``'s, reproduced step for step but quicker (``_shuffle``).
 """
 
 from __future__ import annotations
