@@ -409,7 +409,7 @@ class Game:
             if first not in hand:
                 return "form", f"you do not hold {first}", False
         else:
-            for card in set(cards):
+            for card in dict.fromkeys(cards):
                 if cards.count(card) > hand.count(card):
                     return "form", f"you do not hold {card}" + (" twice" if hand.count(card) else ""), False
         if len(cards) > 1:
@@ -1100,9 +1100,15 @@ class Game:
         rest = list(hand)
         rest.remove(start[0])
         same = sorted((c for c in rest if c.kind is start[0].kind and not c.is_wild), key=SORT_KEY.__getitem__)
-        groups = {start}
+        # A list, not a set: cards hash by identity, so a set's order would differ between
+        # processes and so would legal_actions (and every seeded bot's choice).
+        groups, seen = [start], {start}
         for card in same:
-            groups |= {(*g, card) for g in groups}
+            for group in groups[:]:
+                longer = (*group, card)
+                if longer not in seen:
+                    seen.add(longer)
+                    groups.append(longer)
         yield from sorted(groups, key=len)
 
     def _answer_groups(self, hand: list[Card]) -> Iterator[tuple[Card, ...]]:
