@@ -45,7 +45,7 @@ def add_parser(subparsers: Any) -> None:
         "arena",
         help="an offline tournament between strategies",
         description="Play strategies against each other on the engine (no network) and "
-        "print win rates with 95%% intervals and average points. Seats rotate between "
+        "print win rates with 95% intervals and average points. Seats rotate between "
         "matches; the same --seed gives the same results with any --jobs.",
     )
     arena.add_argument("--strategies", default="greedy,random",

@@ -35,7 +35,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "rules",
         help="apply actions to a position and print what happens (rule scenarios, bug reports)",
-        description=__doc__,
+        description="Load a position (docs/notation.md), apply actions, and print each "
+        "action's events and the resulting position: how rule scenarios and bug reports are written.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
