@@ -13,12 +13,15 @@ message types each side may send in each state, and the state that follows.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
+from typing import Any
 
 from .errors import LocalProtocolError, ProtocolError, RemoteProtocolError
-from .framing import MAX_FRAME_SIZE, FrameReader, decode_body, encode_frame
+from .framing import HEADER, MAX_FRAME_SIZE, decode_body, encode_frame, pack
 from .messages import (
     CLIENT,
     CLIENT_TYPES,
+    MESSAGE_TYPES,
     SERVER,
     SERVER_TYPES,
     SUPPORTED_VERSIONS,
@@ -50,6 +53,9 @@ class _Sentinel:
 NEED_DATA = _Sentinel("NEED_DATA")  # next_event: no complete frame yet
 CONNECTION_CLOSED = _Sentinel("CONNECTION_CLOSED")  # next_event: the peer closed the stream
 
+_length_at = HEADER.unpack_from
+_header = HEADER.pack
+
 A, W, R, E, C = (
     State.AWAIT_HELLO,
     State.AWAIT_WELCOME,
@@ -74,6 +80,24 @@ _NOTHING: dict[str, State] = {}
 _SPECIAL = frozenset({"hello", "welcome", "error"})  # types with more to check than the table
 
 
+def _steady(state: State, sender: Role) -> frozenset[str]:
+    """The types ``sender`` may send in ``state`` that leave it as it is and need no
+    check beyond the table: once the state allows them, they take the short paths."""
+    table = TRANSITIONS.get((state, sender), _NOTHING)
+    return frozenset(t for t, after in table.items() if after is state and t not in _SPECIAL)
+
+
+# (state, sender) -> the classes ``send`` frames without consulting the table...
+_QUICK_SEND: dict[tuple[State, Role], frozenset[type[Message]]] = {
+    key: frozenset(MESSAGE_TYPES[t] for t in _steady(*key)) for key in TRANSITIONS
+}
+# ...and the decoders (``from_wire``) by type name ``next_event`` uses likewise.
+_QUICK_RECEIVE: dict[tuple[State, Role], dict[str, Callable[[Any], Message]]] = {
+    key: {t: MESSAGE_TYPES[t].from_wire for t in _steady(*key)} for key in TRANSITIONS
+}
+_NO_DECODERS: dict[str, Callable[[Any], Message]] = {}
+
+
 class Connection:
     """One end of a connection. ``role`` is which end *we* are."""
 
@@ -90,12 +114,18 @@ class Connection:
         self._state = State.AWAIT_HELLO
         self._can_send: dict[str, State] = _NOTHING
         self._can_receive: dict[str, State] = _NOTHING
+        self._quick_send: frozenset[type[Message]] = frozenset()
+        self._decoders = _NO_DECODERS
         self.state = State.AWAIT_HELLO
         self.version: int | None = None  # agreed in the handshake
         self.offered: tuple[int, ...] = ()  # the versions the hello offered
         self.max_frame_size = max_frame_size  # for frames we receive
         self.peer_max_frame_size = max_frame_size  # for frames we send
-        self._reader = FrameReader(max_frame_size)
+        # Received bytes not yet returned as frames: ``_data[_start:]``. Usually the bytes
+        # of the last read as they came (whole frames need no copy into a buffer); a
+        # bytearray only while a partial frame waits for the rest.
+        self._data: bytes | bytearray = b""
+        self._start = 0
         self._eof = False
         self._error: RemoteProtocolError | None = None
 
@@ -109,30 +139,72 @@ class Connection:
         self._state = state
         self._can_send = TRANSITIONS.get((state, self.role), _NOTHING)
         self._can_receive = TRANSITIONS.get((state, self.their_role), _NOTHING)
+        self._quick_send = _QUICK_SEND.get((state, self.role), frozenset())
+        self._decoders = _QUICK_RECEIVE.get((state, self.their_role), _NO_DECODERS)
 
     # -- receiving ---------------------------------------------------------------------
 
     def receive_data(self, data: bytes) -> None:
         """Bytes read from the stream; ``b""`` means the peer closed it."""
-        if self._state is C or self._state is E:
-            if not data:
-                return
-            raise LocalProtocolError(f"connection is {self.state.value}: no more data", "bad_state")
-        if self._eof:
-            if not data:
-                return
-            raise LocalProtocolError("data after end of stream", "bad_state")
-        if data:
-            self._reader.feed(data)
-        else:
+        state = self._state
+        if state is C or state is E or self._eof:
+            self._refuse_data(data)
+        elif not data:
             self._eof = True
+        elif self._start == len(self._data):  # everything so far consumed: no copy
+            self._data, self._start = data if type(data) is bytes else bytes(data), 0
+        else:
+            self._append(data)
+
+    def _refuse_data(self, data: bytes) -> None:
+        """After the end (ours or the stream's), only more ends are welcome."""
+        if not data:
+            return
+        if self._state is C or self._state is E:
+            raise LocalProtocolError(f"connection is {self.state.value}: no more data", "bad_state")
+        raise LocalProtocolError("data after end of stream", "bad_state")
+
+    def _append(self, data: bytes) -> None:
+        """Keep ``data`` after the unconsumed bytes, in a buffer of their own (whose
+        consumed part is dropped first, so a stream that never drains cannot grow it)."""
+        if type(self._data) is bytes:
+            self._data = bytearray(memoryview(self._data)[self._start :])
+        else:
+            del self._data[: self._start]  # type: ignore[union-attr]
+        self._start = 0
+        self._data += data  # type: ignore[operator]
 
     def next_event(self) -> Message | _Sentinel:
         """The next message, ``NEED_DATA`` or ``CONNECTION_CLOSED``.
 
         Raises ``RemoteProtocolError`` on bad input; if it is ``fatal`` the connection
         goes to ERROR (send the error with :meth:`send_error`, then close the stream).
+
+        The common case, a whole frame of a type that leaves the state as it is, is done
+        here in one go: cut the frame, unpack it within the limits, and hand the map to its
+        type's decoder (which validates every field). Anything else, and any doubt, is for
+        :meth:`_next_event`, which does the same step by step.
         """
+        decoders, data, start = self._decoders, self._data, self._start
+        if decoders and len(data) - start >= 4:  # decoders: only in READY
+            (length,) = _length_at(data, start)
+            end = start + 4 + length
+            if end <= len(data) and length <= self.max_frame_size:
+                self._start = end
+                try:
+                    wire = decode_body(data[start + 4 : end])
+                    try:
+                        decode = decoders[wire["type"]]
+                    except (KeyError, TypeError):  # not a map holding a type for here
+                        decode = self._dispatch
+                    return decode(wire)
+                except RemoteProtocolError as exc:
+                    self._failed(exc)
+                    raise
+        return self._next_event()
+
+    def _next_event(self) -> Message | _Sentinel:
+        """:meth:`next_event` for every state and case, with the state table."""
         state = self._state
         if state is E:
             assert self._error is not None
@@ -140,27 +212,57 @@ class Connection:
         if state is C:
             return CONNECTION_CLOSED
         try:
-            body = self._reader.next_body()
+            body = self._next_body()
             if body is None:
                 if not self._eof:
                     return NEED_DATA
-                if self._reader.pending:
+                if self._start < len(self._data):
                     raise RemoteProtocolError("stream closed in the middle of a frame", "bad_frame")
                 self.state = State.CLOSED
                 return CONNECTION_CLOSED
-            msg = decode_message(decode_body(body))
-            type_name = msg.TYPE
-            # The common case (a message that keeps the state as it is) needs no more work.
-            if self._can_receive.get(type_name) is not state or type_name in _SPECIAL:
-                self._advance(msg, self.their_role, RemoteProtocolError)
+            return self._dispatch(decode_body(body))
         except RemoteProtocolError as exc:
-            if self.state is not State.READY:
-                exc.fatal = True  # nothing is forgiven during the handshake
-            if exc.fatal:
-                self.state = State.ERROR
-                self._error = exc
+            self._failed(exc)
             raise
+
+    def _next_body(self) -> bytes | bytearray | None:
+        """The next complete frame body, or ``None`` until more bytes arrive. A declared
+        length over the limit is refused as soon as the header is in, body unread.
+
+        A slice copies only this frame's bytes, and for the small frames of this protocol
+        it is cheaper than a memoryview (and never pins the buffer)."""
+        data, start = self._data, self._start
+        if len(data) - start < 4:
+            return None
+        (length,) = _length_at(data, start)
+        if length > self.max_frame_size:
+            raise RemoteProtocolError(
+                f"frame of {length} bytes declared; the limit is {self.max_frame_size}",
+                "frame_too_large",
+            )
+        end = start + 4 + length
+        if len(data) < end:
+            return None
+        self._start = end
+        return data[start + 4 : end]
+
+    def _dispatch(self, wire: Any) -> Message:
+        """The message in an unpacked frame, checked against the state table."""
+        msg = decode_message(wire)
+        type_name = msg.TYPE
+        # A message that keeps the state as it is needs no more work.
+        if self._can_receive.get(type_name) is not self._state or type_name in _SPECIAL:
+            self._advance(msg, self.their_role, RemoteProtocolError)
         return msg
+
+    def _failed(self, exc: RemoteProtocolError) -> None:
+        """Record the peer's fault: fatal ones (every one during the handshake) stop
+        reading, and ``next_event`` raises the same error from then on."""
+        if self._state is not State.READY:
+            exc.fatal = True  # nothing is forgiven during the handshake
+        if exc.fatal:
+            self.state = State.ERROR
+            self._error = exc
 
     # -- sending -----------------------------------------------------------------------
 
@@ -169,11 +271,16 @@ class Connection:
 
         Raises ``LocalProtocolError`` (and sends nothing, changes nothing) otherwise.
         """
+        if type(message) in self._quick_send:
+            # The common case: the state stays as it is, so there is nothing to check or
+            # roll back. Too large a frame is left to encode_frame to refuse.
+            body = pack(message.to_wire())
+            if len(body) <= self.peer_max_frame_size:
+                return _header(len(body)) + body
         if not isinstance(message, Message):
             raise LocalProtocolError(f"not a message: {type(message).__name__}", "bad_message")
         type_name = message.TYPE
         if self._can_send.get(type_name) is self._state and type_name not in _SPECIAL:
-            # The common case: the state stays as it is, so there is nothing to roll back.
             return encode_frame(message.to_wire(), self.peer_max_frame_size)
         before = (self.state, self.version, self.offered)
         self._advance(message, self.role, LocalProtocolError)

@@ -32,6 +32,7 @@ SERVER_CODES: dict[str, tuple[bool, str]] = {
     # The engine's finer reasons for refusing an action (forwarded as they are).
     "wrong_phase": (False, "the action does not fit the turn's phase (e.g. pass before drawing)"),
     "bad_play": (False, "those cards may not be played on this table"),
+    "misplay": (False, "a play of cards you hold that the rules refuse (with `misplay_penalty` on it costs a penalty instead)"),
     "bad_seat": (False, "no such seat"),
     "bad_target": (False, "the play's target seat is missing or not allowed"),
     "already_called": (False, "UNO was already called"),

@@ -63,16 +63,18 @@ def compile_fields(
     falls through to ``return _slow(source)``; ``prelude`` statements run first."""
     fields = list(fields)
     fetch, convert, tests = [], [], []
-    optional = False
+    always = len(extra_keys)  # known keys that are surely present...
+    maybe: list[str] = []  # ...and a test per optional one: 1 if present
     converted: list[tuple[int, str]] = []
     for i, (key, check, required, default) in enumerate(fields):
         var = f"v{i}"
         if required:
             fetch.append(f"{var} = {source}[{key!r}]")
+            always += 1
         else:
-            optional = True
             ns[f"_d{i}"] = default
             fetch.append(f"{var} = {source}.get({key!r}, _d{i})")
+            maybe.append(f"({var} is not _MISSING)" if default is MISSING else f"({key!r} in {source})")
         test = _expression(check, var, str(i), ns)
         if test is None:
             ns[f"_c{i}"] = check
@@ -83,11 +85,9 @@ def compile_fields(
             tests.append(f"({var} is _MISSING or {test})")
         else:
             tests.append(test)
-    if optional:
-        ns["_known"] = frozenset(key for key, *_ in fields) | extra_keys
-        tests.append(f"{source}.keys() <= _known")  # no unknown field (they need checks)
-    else:
-        tests.append(f"len({source}) == {len(fields) + len(extra_keys)}")
+    # No unknown field (they need checks): every key is a known one when the map holds
+    # exactly as many keys as the known ones found in it. Cheaper than a set comparison.
+    tests.append(f"len({source}) == {' + '.join([str(always), *maybe])}")
     ns["_MISSING"] = MISSING
     body = [*fetch, *convert, "if " + " and ".join(tests) + ":"]
     body += ["    " + line for line in accept(converted)]
