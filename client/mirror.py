@@ -20,12 +20,11 @@ from typing import Any
 
 from unolan.engine import Card, Rules, View
 from unolan.engine.cards import Kind
+from unolan.protocol import ENGINE_EVENTS
 
 DECK_SIZE = {"classic": 108, "all_wild": 112}
-# After these events a seat may rightly miss the next seq: that event's only variants went
-# to other seats (the challenged hand, swapped or rotated hands, a deal's hands).
+# The events that close one action's events (or a deal's): the table is whole again.
 _CLOSING = frozenset({"turn", "round_over", "match_over"})
-PRIVATE_NEXT = frozenset({"challenged", "swapped", "rotated", "round_started"})
 # Kinds whose play starts or adds to a penalty (the engine's ``Card.penalty``).
 _FOUR = "W4"
 
@@ -191,15 +190,15 @@ class Mirror:
     def feed(self, seq: int, kind: str, data: Mapping[str, Any]) -> bool:
         """Apply one room event with its ``seq``. False: an old event, ignored.
 
-        Raises :class:`SeqGap` (and applies nothing) if events were missed. One seq may be
-        missing right after an event whose follower can be private to other seats (see
-        ``PRIVATE_NEXT``): the server numbers every audience's variant of one event alike,
-        so a seat that may see none of them sees that number skipped.
+        Raises :class:`SeqGap` (and applies nothing) unless ``seq`` is exactly one more
+        than the last: the server sends every member every seq (an event whose private
+        fields are not for this seat comes without them), so any gap means events were
+        missed and the table must be reloaded from a snapshot.
         """
         if self.seq is not None:
             if seq <= self.seq:
                 return False
-            if seq != self.seq + 1 and not (seq == self.seq + 2 and self.last_kind in PRIVATE_NEXT):
+            if seq != self.seq + 1:
                 raise SeqGap(self.seq + 1, seq)
         self.apply(kind, data)
         self.seq = seq
@@ -207,11 +206,19 @@ class Mirror:
         return True
 
     def apply(self, kind: str, data: Mapping[str, Any]) -> None:
-        """Apply one event (engine kinds change the table; any other kind is ignored)."""
+        """Apply one event (engine kinds change the table; any other kind is ignored).
+
+        Every engine event but the one that closes an action's events (``turn``,
+        ``round_over``, ``match_over``) leaves the table unsettled, including those that
+        change nothing the mirror keeps (``passed``, ``skipped``, ``revealed``): the
+        rest of that action's events is still on its way.
+        """
+        if kind not in ENGINE_EVENTS:
+            return
         handler = getattr(self, "_on_" + kind, None)
         if handler is not None:
             handler(data)
-            self.settled = kind in _CLOSING
+        self.settled = kind in _CLOSING
 
     def _units(self) -> int:
         teams = self.rules.get("teams", 0)

@@ -4,7 +4,7 @@
 shows the bot every event its seat sees, and whenever the table settles (no event
 waiting) asks :func:`~unolan.client.bot.decide` for an action and sends it with the seq
 it was decided on. A refused action (``too_late`` after a race, say) is simply decided
-again on the newer table; anything else odd triggers a resync.
+again on the newer table once its events arrive; any other refusal triggers a resync.
 
 :func:`launch_bot` is the server's bot launcher (``serve(..., bot_launcher=launch_bot)``)
 and :func:`main_bots` is ``uno bot``.
@@ -43,12 +43,18 @@ async def play(client: Client, bot: Bot, *, delay: float = 0.0, matches: int = 0
                 if matches and finished >= matches:
                     return finished
         elif isinstance(msg, pr.Error):
-            if msg.code not in _HARMLESS and client.view() is not None:
+            harmless = msg.code in _HARMLESS
+            log.log(logging.DEBUG if harmless else logging.INFO, "%s: %s refused: %s %s",
+                    client.name, last, msg.code, msg.message)
+            if msg.code == "rate_limited":
+                await trio.sleep(0.25)
+                sent_at = None
+            elif not harmless and client.view() is not None:
                 # The mirror and the server disagree about what is legal: look again.
-                log.info("%s: %s refused: %s %s", client.name, last, msg.code, msg.message)
                 await client.sync()
-            sent_at = None
-        elif isinstance(msg, Reconnected):
+            # Else the table moved on and its news is on the way: decide again on it, not
+            # again on the seq just refused (that would only be refused again).
+        elif isinstance(msg, (Reconnected, pr.Snapshot)):
             sent_at = None
         if msg is not _SETTLED:
             continue
@@ -147,7 +153,8 @@ async def _host_starts(client: Client) -> None:
     while True:
         seats = client.seats
         if (seats is not None and not seats.started
-                and all(s["kind"] != "empty" and (s["ready"] or s["kind"] == "bot")
+                and all(s["kind"] != "empty"
+                        and (s["ready"] or s["kind"] == "bot" or s["seat"] == seats.host)
                         for s in seats.seats)):
             try:
                 await client.start()

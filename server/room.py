@@ -6,13 +6,17 @@ jump-ins, an UNO call against a catch, two catches): no locks, no second writer.
 
 Sequence numbers and "too late"
 -------------------------------
-Every room event gets the next ``seq``. The variants of one event for different
-audiences (a ``drew`` with the cards for the drawer and without them for the rest, the
-``hand`` of each seat at a deal) share one ``seq``, so a seat that may see none of them
-(a spectator at a deal, everyone but the challenger at a ``revealed``) sees a gap there.
+Every room event gets the next ``seq`` and every member of the room sees every ``seq``.
+The variants of one event for different audiences (a ``drew`` with the cards for the
+drawer and without them for the rest) share one ``seq``; a member outside every variant's
+audience (everyone but the challenger at a ``revealed``, every other seat and the
+spectators at a seat's ``hand``) gets the event without its private fields
+(:data:`PRIVATE_FIELDS`). Each seat's ``hand`` is an event of its own.
 
-Every game action names the ``seq`` it was decided on. The room keeps ``moved``: the
-seq of the last event that *moves the table*, i.e. of a kind in :data:`TABLE_EVENTS`
+Every game action names the ``seq`` it was decided on. The events of one action (or of
+one deal) form a batch that ends with ``turn``, ``round_over`` or ``match_over``. The room
+keeps ``moved``: the last seq of the last batch holding an event that *moves the table*,
+i.e. of a kind in :data:`TABLE_EVENTS`
 (a card played, cards drawn, a turn passed, a color named, a challenge, a catch, hands
 swapped or rotated, a round dealt or ended). Those are the events that change what an
 action is judged against: whose turn it is, the top card, the hands. An action whose
@@ -518,19 +522,22 @@ class Room:
         if seat is None:
             session.error("not_in_room", "spectators do not play", msg)
             return
-        if game is None or not self.started:
+        if game is None:
+            session.error("not_started", "the match has not started", msg)
+            return
+        if msg.seq > self.seq:
+            session.error("illegal", f"seq {msg.seq} is ahead of the room ({self.seq})", msg)
+            return
+        if msg.seq < self.moved:  # before not_started: a match that just ended is a lost race
+            session.error("too_late", f"the table moved on at seq {self.moved}", msg)
+            return
+        if not self.started:
             session.error("not_started", "the match has not started", msg)
             return
         if seat.autopilot:
             seat.autopilot, seat.timeouts = False, 0
             self._public("connection", {"seat": seat.index, "state": "connected"})
             self._send_seats()
-        if msg.seq > self.seq:
-            session.error("illegal", f"seq {msg.seq} is ahead of the room ({self.seq})", msg)
-            return
-        if msg.seq < self.moved:
-            session.error("too_late", f"the table moved on at seq {self.moved}", msg)
-            return
         try:
             events = game.apply(_engine_action(msg, seat.index))
         except en.IllegalAction as exc:
@@ -667,7 +674,16 @@ class Room:
             session.push(frame)
 
     def _emit(self, events: list[en.Event]) -> None:
-        """Engine events to their audiences; the variants of one event share one seq."""
+        """One action's engine events to their audiences, every seq to every member.
+
+        The variants of one event (a ``drew`` with the cards for the drawer, without them
+        for the rest) share one seq; a member outside every variant's audience (the
+        non-challengers at ``revealed``, the other seats at a ``hand``) gets the event
+        without its private fields under the same seq. If any event of the batch moves the
+        table, ``moved`` becomes the batch's *last* seq: an action decided on part of a
+        batch (a ``passed`` whose ``turn`` has not arrived yet) is too late, never judged
+        against a table its sender did not see whole.
+        """
         members = self._members()
         audience: list[int | None] = [*range(len(self.seats)), None]
         groups: list[list[en.Event]] = []
@@ -676,22 +692,26 @@ class Room:
                 groups[-1].append(event)
             else:
                 groups.append([event])
+        moves = False
         for group in groups:
             self.seq += 1
             seq, kind = self.seq, group[0].kind
             entry = Logged(seq, kind, [(e, _frame(seq, kind, e.data)) for e in group])
             self.log.append(entry)
-            if kind in TABLE_EVENTS:
-                self.moved = seq
+            moves = moves or kind in TABLE_EVENTS
             if len(group) == 1 and group[0].only is None and group[0].exclude is None:
                 frame = entry.variants[0][1]
                 for session, _ in members:
                     session.push(frame)
                 continue
+            if not all(any(e.visible_to(r) for e in group) for r in audience):
+                entry.variants.append((None, _frame(seq, kind, redacted(group[0]))))
             for session, seat in members:
                 frame = entry.frame_for(seat)  # type: ignore[assignment]
                 if frame is not None:
                     session.push(frame)
+        if moves:
+            self.moved = self.seq
 
     def _send_seats(self, only: Session | None = None) -> None:
         msg = pr.Seats(
@@ -706,10 +726,26 @@ class Room:
             session.push(frame)
 
 
+PRIVATE_FIELDS: dict[str, tuple[str, ...]] = {
+    "hand": ("cards",), "drew": ("cards",), "revealed": ("cards",),
+}
+"""Event fields only some seats may see; everyone else gets the event without them."""
+
+
+def redacted(event: en.Event) -> dict[str, Any]:
+    """The event's data without its private fields (what a seat outside its audience sees)."""
+    private = PRIVATE_FIELDS.get(event.kind, ())
+    return {k: v for k, v in event.data.items() if k not in private}
+
+
 def _joins(group: list[en.Event], event: en.Event, audience: list[int | None]) -> bool:
-    """Whether ``event`` is another audience's variant of the group's event."""
-    if event.kind != group[0].kind or (event.only is None and event.exclude is None):
+    """Whether ``event`` is another audience's variant of the group's event: the same kind
+    and public data, for audiences that do not overlap."""
+    first = group[0]
+    if event.kind != first.kind or (event.only is None and event.exclude is None):
         return False
     if any(e.only is None and e.exclude is None for e in group):
+        return False
+    if redacted(event) != redacted(first):
         return False
     return all(not (event.visible_to(r) and any(e.visible_to(r) for e in group)) for r in audience)

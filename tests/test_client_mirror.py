@@ -127,6 +127,32 @@ def test_feed_checks_sequence_continuity() -> None:
     assert mirror.to_dict() == game.view(0).to_dict() and mirror.seq == 10
 
 
+def test_feed_tolerates_no_gap_at_all() -> None:
+    """Every member sees every seq, so a seq skipped even after an event whose follower
+    is private (``challenged``, ``swapped``, ``rotated``, ``round_started``) is a gap."""
+    rules = Rules.preset("house")
+    for kind, data in [("challenged", {"seat": 1, "target": 0, "guilty": False}),
+                       ("swapped", {"seats": [0, 1]}), ("rotated", {"direction": 1}),
+                       ("round_started", {"round": 1, "dealer": 0, "players": 3, "hand_size": 7})]:
+        mirror = Mirror.from_view(Game(rules, players=3, seed=2).view(2), seq=5)
+        mirror.feed(6, kind, data)
+        with pytest.raises(SeqGap) as info:
+            mirror.feed(8, "turn", {"seat": 0, "direction": 1, "phase": "play", "pending": 0})
+        assert (info.value.expected, info.value.got) == (7, 8)
+
+
+def test_private_events_come_without_their_cards_to_others() -> None:
+    """A ``hand`` or ``revealed`` for another seat arrives without ``cards``: the mirror
+    takes it as a seq (no gap) and leaves the table as it is."""
+    rules = Rules.preset("house")
+    game = Game(rules, players=3, seed=4)
+    mirror = Mirror.from_view(game.view(2), seq=10)
+    before = mirror.to_dict()
+    assert mirror.feed(11, "hand", {"seat": 0})
+    assert mirror.feed(12, "revealed", {"seat": 1})
+    assert mirror.to_dict() == before and mirror.seq == 12
+
+
 def test_mirror_from_view_then_events() -> None:
     rules = Rules.preset("house")
     game = Game(rules, players=4, seed=5)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import logging
+from collections import Counter
 from functools import partial
 from pathlib import Path
 
@@ -127,6 +129,7 @@ async def test_a_gap_in_seq_is_repaired_from_a_snapshot(autojump_clock) -> None:
             while client.view() is None:
                 await trio.sleep(0.1)
             client.mirror.seq -= 3
+            await client.chat("hello")  # the next event shows the gap
             played = 0
             async with trio.open_nursery() as inner:
                 inner.start_soon(partial(play, client, GreedyBot(), matches=1))
@@ -205,6 +208,26 @@ async def test_reconnect_resumes_the_seat(autojump_clock) -> None:
                     assert normal(reply.view) == normal(client.mirror.to_dict())
                 inner.cancel_scope.cancel()
         nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize("preset", ["party", "house"])
+async def test_fast_bots_are_refused_only_for_lost_races(preset: str, caplog, autojump_clock) -> None:
+    """Bots acting at once on every settled table, for several matches: a refusal other
+    than ``too_late`` (or ``cannot_catch``, a lost catch race) would mean a bot was judged
+    against a table it never saw (e.g. it acted before the rest of an action's events)."""
+    caplog.set_level(logging.DEBUG, logger="unolan.client.bot")
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery)
+        room = await nursery.start(partial(
+            seat_bots, "127.0.0.1", port, strategy="random", count=1, preset=preset,
+            options={"target_score": 200}, seats=4, matches=8))
+        async with trio.open_nursery() as bots:
+            for strategy in ["greedy", "counter", "greedy"]:
+                bots.start_soon(partial(seat_bots, "127.0.0.1", port, strategy=strategy, count=1,
+                                        room=room, matches=8))
+        nursery.cancel_scope.cancel()
+    codes = Counter(r.args[2] for r in caplog.records if "refused" in str(r.msg))
+    assert set(codes) <= {"too_late", "cannot_catch"}, [r.getMessage() for r in caplog.records if "refused" in str(r.msg) and r.args[2] != "too_late"]
 
 
 def test_rules_presets_exist() -> None:

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import inspect
+import re
 import socket
 import struct
 from contextlib import asynccontextmanager
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import msgpack
 import pytest
 import trio
-from unolan.server import Bot, Limits, Server, serve
+from unolan.server import DEFAULT_PORT, Bot, Limits, Server, serve
 
 from unolan import engine as en
 from unolan import protocol as pr
@@ -287,10 +290,14 @@ def _cards_in(value: Any) -> list[str]:
 
 
 def audit_frames(seat: int | None, frames: list[pr.Message]) -> int:
-    """Fail if a frame shows a card the rules do not show this seat; count cards checked."""
+    """Fail if a frame shows a card the rules do not show this seat, or if a seq is
+    skipped (every member sees every seq); count cards checked."""
     checked = 0
     challenged = False
+    seq: int | None = None
     for msg in frames:
+        if msg.TYPE in ("joined", "snapshot"):
+            seq = msg.seq  # type: ignore[attr-defined]
         if msg.TYPE == "snapshot":
             view = msg.view  # type: ignore[attr-defined]
             assert view["seat"] == seat
@@ -302,6 +309,9 @@ def audit_frames(seat: int | None, frames: list[pr.Message]) -> int:
             assert not _cards_in(msg.to_wire()) or msg.TYPE == "seats", msg
             continue
         kind, data = msg.kind, msg.data  # type: ignore[attr-defined]
+        if seq is not None:
+            assert msg.seq == seq + 1, f"seat {seat} saw seq {msg.seq} after {seq} ({kind})"  # type: ignore[attr-defined]
+        seq = msg.seq  # type: ignore[attr-defined]
         cards = _cards_in(dict(data))
         checked += len(cards)
         if kind in ("played", "first_card", "dealer_draw", "round_over"):
@@ -311,21 +321,26 @@ def audit_frames(seat: int | None, frames: list[pr.Message]) -> int:
         elif kind == "challenged":
             challenged = data["seat"] == seat
         elif kind == "revealed":
-            assert challenged, "a challenge reveal shown to someone who did not challenge"
+            assert challenged or not cards, "a challenge reveal shown to someone who did not challenge"
         else:
             assert not cards, f"{kind} carries cards: {data}"
     return checked
 
 
-async def test_frame_audit_no_hidden_card_leaves_the_server() -> None:
+@pytest.mark.parametrize("preset", ["house", "party"])
+async def test_frame_audit_no_hidden_card_leaves_the_server_and_no_seq_is_skipped(
+        preset: str) -> None:
     audit = Audit()
     async with running(seed=11) as server:
-        # official: challenges happen (the bot never challenges, so add a human who does)
-        bots = await _match(server, 4, "house", observer=audit, target_score=200, spectate=True)
+        # deals, swaps and rotations (seven-zero) send every seat's hand to that seat only
+        bots = await _match(server, 4, preset, observer=audit, target_score=200, spectate=True)
         seats = sorted((b.seat is None, b.seat) for b in bots)
         assert seats[-1] == (True, None)  # the spectator
         for bot in bots:
             assert audit_frames(bot.seat, audit.frames[id(bot)]) > 50
+        spectator = next(b for b in bots if b.seat is None)
+        hands = [m for m in audit.frames[id(spectator)] if m.TYPE == "event" and m.kind == "hand"]  # type: ignore[attr-defined]
+        assert hands and all("cards" not in m.data for m in hands)  # type: ignore[attr-defined]
 
 
 async def test_spectator_and_challenge_reveal() -> None:
@@ -350,9 +365,11 @@ async def test_spectator_and_challenge_reveal() -> None:
         await settle(a, b, watcher)
         revealed = [m for m in b.seen if m.TYPE == "event" and m.kind == "revealed"]  # type: ignore[attr-defined]
         assert revealed and revealed[0].data["cards"] == ("R1", "R2")  # type: ignore[attr-defined]
-        for other in (a, watcher):
-            assert not [m for m in other.seen if m.TYPE == "event" and m.kind == "revealed"]  # type: ignore[attr-defined]
+        for other in (a, watcher):  # the same seq, without the cards
+            (copy,) = [m for m in other.seen if m.TYPE == "event" and m.kind == "revealed"]  # type: ignore[attr-defined]
+            assert copy.seq == revealed[0].seq and wire(copy.data) == {"seat": 0}  # type: ignore[attr-defined]
         assert audit_frames(None, watcher.seen) >= 1
+        assert audit_frames(0, a.seen) >= 1
         assert audit_frames(1, b.seen) >= 1
         # spectators chat with seat null
         await watcher.send(pr.Chat(text="nice"))
@@ -438,6 +455,42 @@ async def test_jump_in_race_and_the_turn_it_took() -> None:
                 replies.append(msg)
         assert sorted(r.TYPE for r in replies) == ["error", "error", "error", "ok"]
         assert {r.code for r in replies if r.TYPE == "error"} <= {"too_late", "wrong_phase", "not_your_turn"}  # type: ignore[attr-defined]
+
+
+async def test_an_action_decided_mid_batch_is_too_late() -> None:
+    """One action's events form a batch ending with ``turn``; an action naming a seq inside
+    a batch that moved the table is too late, not judged on a table its sender never saw
+    whole (a jump-in at ``played`` before its ``turn`` arrived, a pass at ``passed``)."""
+    async with running() as server:
+        clients, room_id = await table(server, 3)
+        room = server.rooms[room_id]
+        room.game = en.parse_position(
+            "rules: house; hand 0: G4 Y1 Y2; hand 1: R5 B2 B3; hand 2: G4 G7 G8;"
+            " draw: B5 B6 B7 B8 B9 Y5 Y6; discard: G3; turn: 0")
+        await settle(*clients)
+        assert (await clients[0].reply(pr.Play(seq=room.seq, cards=("G4",), id=1))).TYPE == "ok"
+        await settle(*clients)
+        events = [m for m in clients[2].seen if m.TYPE == "event"][-2:]
+        assert [m.kind for m in events] == ["played", "turn"]  # type: ignore[attr-defined]
+        early = await clients[2].reply(pr.Play(seq=events[0].seq, cards=("G4",), id=2))  # type: ignore[attr-defined]
+        assert early.code == "too_late"  # type: ignore[attr-defined]
+        whole = await clients[2].reply(pr.Play(seq=events[1].seq, cards=("G4",), id=3))  # type: ignore[attr-defined]
+        assert whole.TYPE == "ok"
+
+
+async def test_an_action_that_loses_the_race_with_the_match_end_is_too_late() -> None:
+    async with running() as server:
+        clients, room_id = await table(server, 2, "house", target_score=1)
+        room = server.rooms[room_id]
+        room.game = en.parse_position(
+            "rules: house target_score=1; hand 0: G4; hand 1: G4 B2 B3;"
+            " draw: B5 B6 B7 B8 B9 Y5 Y6; discard: G3; turn: 0")
+        await settle(*clients)
+        seq = room.seq
+        assert (await clients[0].reply(pr.Play(seq=seq, cards=("G4",), id=1))).TYPE == "ok"
+        assert not room.started  # the match is over
+        late = await clients[1].reply(pr.Play(seq=seq, cards=("G4",), id=2))
+        assert late.code == "too_late"  # type: ignore[attr-defined]
 
 
 # -- timers ------------------------------------------------------------------------------
@@ -660,3 +713,25 @@ async def test_empty_rooms_expire(autojump_clock: trio.abc.Clock) -> None:
         await a.reply(pr.Leave(id=3))
         await trio.sleep(31)
         assert server.rooms == {}
+
+
+# -- the contract's tables ----------------------------------------------------------------
+
+
+def test_every_engine_refusal_code_is_in_the_protocol_table() -> None:
+    """The server forwards the engine's codes unchanged: each must be documented."""
+    from unolan.engine import game
+
+    source = inspect.getsource(game)
+    codes = set(re.findall(r'_illegal\([^)]*?"([a-z_]+)"\)', source, re.S))
+    faults = re.search(r"_FAULT_CODES = \{(.*?)\}", source, re.S)
+    assert faults
+    codes |= set(re.findall(r':\s*"([a-z_]+)"', faults.group(1))) | {"bad_play", "illegal"}
+    assert {"misplay", "not_your_turn", "cannot_catch"} <= codes
+    assert codes <= set(pr.SERVER_CODES), codes - set(pr.SERVER_CODES)
+
+
+def test_the_documented_default_port_is_the_servers() -> None:
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text()
+    ports = set(re.findall(r"default port (\d+)", doc))
+    assert ports == {str(DEFAULT_PORT)}
