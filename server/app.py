@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import socket
 from collections.abc import Awaitable
 from functools import partial
@@ -19,10 +20,12 @@ from typing import Any, Protocol
 import trio
 
 from unolan import __version__
+from unolan import engine as en
 from unolan import protocol as pr
 
 from .limits import DEFAULT_PORT, Limits, TokenBucket
 from .room import LOBBY_REQUESTS, Room
+from .store import Store, hash_password
 
 log = logging.getLogger("unolan.server")
 
@@ -285,8 +288,9 @@ class Server:
     """The lobby: rooms, sessions and the tokens that resume seats."""
 
     def __init__(self, *, seed: int | None = None, bot_launcher: BotLauncher | None = None,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, db_path: str | os.PathLike[str] | None = None) -> None:
         self.limits = limits or Limits()
+        self.store: Store | None = Store(db_path) if db_path else None
         self.seed = seed
         self.bot_launcher = bot_launcher
         self.rooms: dict[str, Room] = {}
@@ -305,13 +309,45 @@ class Server:
         self.host = "127.0.0.1" if host in ("", "0.0.0.0", None) else "::1" if host == "::" else host
         log.info("listening on %s port %d", host or "*", self.port)
         try:
-            async with trio.open_nursery() as nursery:
-                self.nursery = nursery
-                nursery.start_soon(partial(trio.serve_listeners, self._handle, listeners,
-                                           handler_nursery=nursery))
-                task_status.started(self)
+            async with trio.open_nursery() as outer:
+                if self.store is not None:
+                    await outer.start(self.store.run)  # stops last: it writes what is queued
+                async with trio.open_nursery() as nursery:
+                    self.nursery = nursery
+                    restored = [] if self.store is None else await self._restore(self.store)
+                    await nursery.start(partial(trio.serve_listeners, self._handle, listeners,
+                                                handler_nursery=nursery))
+                    for room in restored:
+                        room.post(("bots",))
+                    task_status.started(self)
+                outer.cancel_scope.cancel()
         finally:
             log.info("server stopped")
+
+    async def _restore(self, store: Store) -> list[Room]:
+        """Reload every stored room; its players resume with their tokens."""
+        restored = []
+        for record in await store.load():
+            try:
+                rules = en.Rules.from_dict(record.rules)
+                room = Room(self, record.id, name=record.name, preset=record.preset, rules=rules,
+                            seats=record.seats, timer=record.timer, password=record.password,
+                            seed=record.seed)
+                room.restore(record)
+            except Exception:
+                log.exception("room %s could not be restored; it is dropped", record.id)
+                store.delete_room(record.id)
+                continue
+            self.rooms[room.id] = room
+            number = record.id[1:]
+            if record.id.startswith("r") and number.isdigit():
+                self._room_counter = max(self._room_counter, int(number))
+            assert self.nursery is not None
+            self.nursery.start_soon(self._run_room, room)
+            log.info("room %s restored: %r, match %d, %d actions replayed", room.id, room.name,
+                     record.matches, len(record.actions))
+            restored.append(room)
+        return restored
 
     # -- rooms -------------------------------------------------------------------------
 
@@ -320,12 +356,19 @@ class Server:
             return None
         self._room_counter += 1
         room_id = f"r{self._room_counter}"
+        while room_id in self.rooms:
+            self._room_counter += 1
+            room_id = f"r{self._room_counter}"
         if self.seed is None:
             seed: int | str | None = None
         else:
             seed = f"{self.seed}/{room_id}"
-        room = Room(self, room_id, msg, seed)  # type: ignore[arg-type]
+        password = hash_password(msg.password) if msg.password is not None else None
+        room = Room(self, room_id, name=msg.name, preset=msg.preset, rules=msg.rules(),
+                    seats=msg.seats, timer=msg.timer, password=password, seed=seed)
         self.rooms[room_id] = room
+        if self.store is not None:
+            self.store.save_room(room.record())
         self.nursery.start_soon(self._run_room, room)
         log.info("room %s created: %r, %s, %d seats", room_id, msg.name, msg.preset, msg.seats)
         return room
@@ -416,6 +459,7 @@ async def serve(
     seed: int | None = None,
     bot_launcher: BotLauncher | None = None,
     limits: Limits | None = None,
+    db_path: str | os.PathLike[str] | None = None,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serve UNO on ``host``:``port`` until cancelled; ``nursery.start`` returns the port.
@@ -424,8 +468,13 @@ async def serve(
     without it every match is shuffled from ``secrets``. ``bot_launcher`` runs the bots a
     host adds (see :class:`BotLauncher`); without it the built-in bot plays them. When
     cancelled, every connected client gets a ``shutting_down`` error before the close.
+
+    ``db_path`` keeps every room's game log in that SQLite file (see :mod:`.store`): a
+    server started on the same file reloads every room it holds, replays each match to
+    where it was, and its players take their seats back with their tokens (``resume``).
+    Without it everything lives in memory only.
     """
-    server = Server(seed=seed, bot_launcher=bot_launcher, limits=limits)
+    server = Server(seed=seed, bot_launcher=bot_launcher, limits=limits, db_path=db_path)
     await server.run(host, port, task_status=_PortStatus(task_status))  # type: ignore[arg-type]
 
 

@@ -5,21 +5,28 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
+import sqlite3
 import sys
 from functools import partial
+from pathlib import Path
 
 import trio
 
 from .app import BotLauncher, serve
 from .limits import DEFAULT_PORT
+from .store import default_path
 
 EPILOG = f"""\
 examples:
   uno host                         serve on this machine only, port {DEFAULT_PORT}
   uno host --host 0.0.0.0          serve the whole LAN (all interfaces)
   uno host --port 8000 --seed 42   another port; reproducible shuffles (demos, tests)
+  uno host --db games.db           keep the rooms in games.db (default: the user's data dir)
+  uno host --no-db                 keep nothing on disk
 
-Ctrl-C stops the server; connected clients are told it is shutting down.
+Ctrl-C stops the server; connected clients are told it is shutting down. Rooms and their
+games are kept in the database, so the next `uno host` on it resumes them: players take
+their seats back where they were (their clients resume with their tokens).
 """
 
 
@@ -40,8 +47,29 @@ def add_parser(subparsers: argparse._SubParsersAction, bot_launcher: BotLauncher
                         help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)")
     parser.add_argument("--seed", type=int, default=None, metavar="N",
                         help="seed every shuffle from N (reproducible demos and tests only)")
+    parser.add_argument("--db", default=None, metavar="PATH",
+                        help=f"SQLite file for the rooms and their games (default {_shown(default_path())};"
+                        " '' keeps everything in memory)")
+    parser.add_argument("--no-db", action="store_true",
+                        help="keep everything in memory (nothing survives a restart)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log every connection")
     parser.set_defaults(run=partial(run, bot_launcher=bot_launcher))
+
+
+def _shown(path: object) -> str:
+    home = str(Path.home())
+    text = str(path)
+    return "~" + text[len(home):] if text.startswith(home + "/") else text
+
+
+def db_for(args: argparse.Namespace) -> str | None:
+    """The database file ``uno host`` uses (None: in memory only)."""
+    if getattr(args, "no_db", False):
+        return None
+    db = getattr(args, "db", None)
+    if db is None:
+        return str(default_path())
+    return db or None
 
 
 def run(args: argparse.Namespace, bot_launcher: BotLauncher | None = None) -> int:
@@ -49,10 +77,14 @@ def run(args: argparse.Namespace, bot_launcher: BotLauncher | None = None) -> in
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     log = logging.getLogger("unolan.server")
 
+    db_path = db_for(args)
+    if db_path:
+        log.info("rooms are kept in %s", db_path)
+
     async def main() -> None:
         async with trio.open_nursery() as nursery:
             with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-                start = partial(serve, seed=args.seed, bot_launcher=bot_launcher)
+                start = partial(serve, seed=args.seed, bot_launcher=bot_launcher, db_path=db_path)
                 port = await nursery.start(start, args.host, args.port)
                 log.info("uno server on %s:%d%s", args.host, port,
                          " (this machine only; --host 0.0.0.0 for the LAN)"
@@ -66,5 +98,8 @@ def run(args: argparse.Namespace, bot_launcher: BotLauncher | None = None) -> in
         trio.run(main)
     except OSError as exc:
         log.error("cannot serve on %s:%d: %s", args.host, args.port, exc)
+        return 1
+    except sqlite3.Error as exc:
+        log.error("cannot use the database %s: %s", db_path, exc)
         return 1
     return 0

@@ -43,6 +43,7 @@ from unolan import engine as en
 from unolan import protocol as pr
 
 from .policy import choose
+from .store import RoomRecord, SeatRecord, check_password
 
 if TYPE_CHECKING:
     from .app import Server, Session
@@ -69,6 +70,7 @@ class Seat:
     autopilot: bool = False  # after repeated turn timeouts, until the player acts again
     abandoned: bool = False  # left the match, or the reconnect grace ran out
     timeouts: int = 0
+    level: str | None = None  # a bot's strategy
     grace_until: float | None = None
     bot_scope: trio.CancelScope | None = None
 
@@ -130,18 +132,24 @@ def _engine_action(msg: pr.Message, seat: int) -> en.Action:
 class Room:
     """One table. Only :meth:`run` (the room task) changes it; others :meth:`post`."""
 
-    def __init__(self, server: Server, room_id: str, create: pr.CreateRoom, seed: int | str) -> None:
+    def __init__(self, server: Server, room_id: str, *, name: str, preset: str, rules: en.Rules,
+                 seats: int, timer: int = 0, password: str | None = None,
+                 seed: int | str | None = None) -> None:
+        """``password``: the hash of the room's password (:func:`.store.hash_password`)."""
         self.server = server
         self.limits = server.limits
+        self.store = server.store
         self.id = room_id
-        self.name = create.name
-        self.preset = create.preset
-        self.rules = create.rules()
-        self.password = create.password
-        self.timer = create.timer
+        self.name = name
+        self.preset = preset
+        self.rules = rules
+        self.password = password
+        self.timer = timer
         self.seed = seed
         self.matches = 0
-        self.seats = [Seat(i) for i in range(create.seats)]
+        self.match_seed: int | str | None = None
+        self.actions = 0  # actions applied in the current match (the store numbers them)
+        self.seats = [Seat(i) for i in range(seats)]
         self.spectators: dict[Session, str] = {}  # session -> token
         self.spectator_tokens: set[str] = set()
         self.host: int | None = None
@@ -241,6 +249,9 @@ class Room:
         if what == "gone":
             self._on_gone(command[1])
             return
+        if what == "bots":
+            self._relaunch_bots()
+            return
         session, msg = command[1], command[2]
         if what == "join":
             self._on_join(session, msg, creator=command[3])
@@ -264,7 +275,7 @@ class Room:
         if session.room is not None:
             session.error("already_in_room", "leave your room first", msg)
             return
-        if self.password is not None and msg.password != self.password and not creator:
+        if self.password is not None and not creator and not check_password(self.password, msg.password):
             session.error("bad_password", "wrong password for this room", msg)
             return
         token = secrets.token_urlsafe(18)
@@ -329,12 +340,12 @@ class Room:
             index = None
         session.room, session.seat, session.token = self, index, token
         session.send(pr.Joined(room=self.id, seat=index, token=token, seq=self.seq, id=msg.id))
-        self._send_seats(session)
+        self._send_seats()  # everyone: the seat is connected again
         if self.game is not None:
             missed = [e for e in self.log if e.seq > msg.seq]
-            if msg.seq <= self.seq and (not missed or missed[0].seq <= msg.seq + 1) and (
-                    self.log and self.log[0].seq <= msg.seq + 1):
-                for entry in missed:
+            if msg.seq == self.seq or (
+                    msg.seq < self.seq and missed and missed[0].seq == msg.seq + 1):
+                for entry in missed:  # nothing missed, or all of it still in the log
                     frame = entry.frame_for(index)
                     if frame is not None:
                         session.push(frame)
@@ -445,12 +456,16 @@ class Room:
             session.error("not_ready", f"seat {waiting[0]} is not ready", msg)
             return
         self.matches += 1
-        self.game = en.Game(self.rules, len(self.seats), seed=self._match_seed())
+        self.match_seed = self._match_seed()
+        self.game = en.Game(self.rules, len(self.seats), seed=self.match_seed)
         self.started = True
         self.moved = self.seq
+        self.actions = 0
         session.ok(msg)
         self._send_seats()
         self._emit(self.game.start_events)
+        if self.store is not None:
+            self.store.start_match(self.id, self.matches, self.match_seed, self.seq)
         self._after_action()
 
     def _match_seed(self) -> int | str:
@@ -475,7 +490,7 @@ class Room:
                 session.error("room_full", "no free seat for a bot", msg)
                 return
         level = msg.level or "basic"
-        seat.kind, seat.name, seat.ready = "bot", f"bot-{seat.index}", True
+        seat.kind, seat.name, seat.ready, seat.level = "bot", f"bot-{seat.index}", True, level
         seat.token = secrets.token_urlsafe(18)
         seat.grace_until = trio.current_time() + self.limits.grace
         self.server.tokens[seat.token] = self
@@ -539,7 +554,8 @@ class Room:
             self._public("connection", {"seat": seat.index, "state": "connected"})
             self._send_seats()
         try:
-            events = game.apply(_engine_action(msg, seat.index))
+            action = _engine_action(msg, seat.index)
+            events = game.apply(action)
         except en.IllegalAction as exc:
             session.error(exc.code, exc.reason, msg)  # never the position: it holds hidden cards
             return
@@ -550,12 +566,68 @@ class Room:
         if msg.id is not None:
             session.ok(msg)
         self._emit(events)
+        self._record(action)
         self._after_action()
 
     def _apply_for(self, seat: int, action: en.Action) -> None:
         assert self.game is not None
         self._emit(self.game.apply(action))
+        self._record(action)
         self._after_action()
+
+    def _record(self, action: en.Action) -> None:
+        """The game log: every applied action, in order (the store writes it later)."""
+        if self.store is not None:
+            self.store.action(self.id, self.actions, str(action), self.seq)
+        self.actions += 1
+
+    # -- persistence -------------------------------------------------------------------
+
+    def record(self) -> RoomRecord:
+        """What the store keeps of this room (without the actions)."""
+        return RoomRecord(
+            id=self.id, name=self.name, preset=self.preset, rules=self._rules_map,
+            seats=len(self.seats), timer=self.timer, password=self.password, host=self.host,
+            seed=self.seed, matches=self.matches, match_seed=self.match_seed, seq=self.seq,
+            seat_records=self._seat_records())
+
+    def _seat_records(self) -> list[SeatRecord]:
+        return [SeatRecord(s.index, s.kind, s.name, s.level, s.token, s.ready) for s in self.seats]
+
+    def restore(self, record: RoomRecord) -> None:
+        """Rebuild a stored room: its seats (waiting for their players' tokens; the bots
+        come back on a ``("bots",)`` command) and its match, by replaying the stored
+        actions from the stored seed."""
+        now = trio.current_time()
+        self.host, self.matches, self.match_seed = record.host, record.matches, record.match_seed
+        self.seq = self.moved = record.seq
+        for r in record.seat_records:
+            if not 0 <= r.seat < len(self.seats) or r.kind == "empty":
+                continue
+            seat = self.seats[r.seat]
+            seat.kind, seat.name, seat.level, seat.token = r.kind, r.name, r.level, r.token
+            seat.ready = r.ready
+            if seat.token:
+                self.server.tokens[seat.token] = self
+                seat.grace_until = now + self.limits.grace
+            else:
+                seat.abandoned = True
+        if record.match_seed is not None:
+            game = en.Game(self.rules, len(self.seats), seed=record.match_seed)
+            for text in record.actions:
+                game.apply(en.parse_action(text))
+            self.game, self.actions = game, len(record.actions)
+            self.started = game.phase != "match_over"
+            if self.started:
+                self._after_action()
+
+    def _relaunch_bots(self) -> None:
+        """After a restore, once the server listens: the bots take their seats back."""
+        for seat in self.seats:
+            if seat.kind == "bot" and seat.token and seat.session is None and seat.bot_scope is None:
+                seat.bot_scope = self.server.launch_bot(
+                    self.id, seat.index, seat.token, seat.name or f"bot-{seat.index}",
+                    seat.level or "basic")
 
     def _after_action(self) -> None:
         game = self.game
@@ -609,6 +681,8 @@ class Room:
                     self._timeout(seat)
         if self.idle_deadline is not None and now >= self.idle_deadline:
             log.info("room %s expired: nobody connected", self.id)
+            if self.store is not None:
+                self.store.delete_room(self.id)
             self._close()
 
     def _expire(self, seat: Seat) -> None:
@@ -670,6 +744,8 @@ class Room:
         self.seq += 1
         frame = _frame(self.seq, kind, data)
         self.log.append(Logged(self.seq, kind, [(None, frame)]))
+        if self.store is not None:
+            self.store.seq(self.id, self.seq)
         for session, _ in self._members():
             session.push(frame)
 
@@ -714,6 +790,8 @@ class Room:
             self.moved = self.seq
 
     def _send_seats(self, only: Session | None = None) -> None:
+        if only is None and self.store is not None:
+            self.store.save_seats(self.id, self.host, self._seat_records())
         msg = pr.Seats(
             seq=self.seq, room=self.id, name=self.name, host=self.host,
             seats=tuple({"seat": s.index, "name": s.name, "kind": s.kind, "ready": s.ready,

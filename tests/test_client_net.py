@@ -230,6 +230,34 @@ async def test_fast_bots_are_refused_only_for_lost_races(preset: str, caplog, au
     assert set(codes) <= {"too_late", "cannot_catch"}, [r.getMessage() for r in caplog.records if "refused" in str(r.msg) and r.args[2] != "too_late"]
 
 
+async def test_a_player_and_the_bots_come_back_after_a_server_restart(tmp_path, autojump_clock) -> None:
+    db = tmp_path / "rooms.db"
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery, db_path=db)
+        async with open_client("127.0.0.1", port, "ann", reconnect=False) as client:
+            await client.create_room("t", preset="house", options={"target_score": 100}, seats=3)
+            await client.add_bot(level="greedy")
+            await client.add_bot(level="counter")
+            await client.start()
+            async with trio.open_nursery() as inner:
+                inner.start_soon(partial(play, client, GreedyBot(), matches=1))
+                while client.seq < 60:
+                    await trio.sleep(0.05)
+                inner.cancel_scope.cancel()
+            token, room, seat = client.token, client.room, client.seat
+            nursery.cancel_scope.cancel()
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery, db_path=db)
+        async with open_client("127.0.0.1", port, "ann") as client:
+            joined = await client.resume(token, 0)
+            assert (joined.room, joined.seat) == (room, seat)
+            with trio.fail_after(600):  # the bots are relaunched and resume with their tokens
+                while [s["state"] for s in client.seats.seats] != ["connected"] * 3:
+                    await trio.sleep(0.01)
+                assert await play(client, GreedyBot(), matches=1) == 1
+        nursery.cancel_scope.cancel()
+
+
 def test_rules_presets_exist() -> None:
     for preset in ["official", "house", "party", "all-wild"]:
         Rules.preset(preset)

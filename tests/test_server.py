@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import re
 import socket
@@ -15,6 +16,9 @@ import msgpack
 import pytest
 import trio
 from unolan.server import DEFAULT_PORT, Bot, Limits, Server, serve
+from unolan.server.bot import to_message
+from unolan.server.policy import choose
+from unolan.server.store import Store
 
 from unolan import engine as en
 from unolan import protocol as pr
@@ -735,3 +739,112 @@ def test_the_documented_default_port_is_the_servers() -> None:
     doc = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text()
     ports = set(re.findall(r"default port (\d+)", doc))
     assert ports == {str(DEFAULT_PORT)}
+
+
+# -- persistence --------------------------------------------------------------------------
+
+
+async def _act_legally(room: Any, clients: list[Raw], steps: int) -> int:
+    """Play ``steps`` actions from the seat in turn (chosen from the server's own game)."""
+    done = 0
+    while done < steps:
+        game = room.game
+        if game.phase == "match_over":
+            break
+        if game.phase == "round_over":
+            await trio.sleep(0.01)  # the server deals after its pause
+            continue
+        seat = game.turn
+        action = choose(game.legal_actions(seat), game.hands[seat], turn=True)
+        assert action is not None
+        msg = _to_message(action, room.seq)
+        reply = await clients[seat].reply(msg)
+        assert reply.TYPE == "ok", reply
+        done += 1
+    return done
+
+
+def _to_message(action: en.Action, seq: int) -> pr.Message:
+    return dataclasses.replace(to_message(action, seq), id=77)  # type: ignore[type-var]
+
+
+async def test_a_restarted_server_resumes_its_rooms_from_the_database(tmp_path: Path) -> None:
+    db = tmp_path / "server.db"
+    limits = Limits(deal_pause=0.0, autopilot_delay=600, grace=600, heartbeat=3600,
+                    request_rate=1e6, request_burst=1e6)
+    async with running(limits, seed=4, db_path=db) as server:
+        clients, room_id = await table(server, 3, "party", target_score=60)
+        room = server.rooms[room_id]
+        await _act_legally(room, clients, 25)
+        await settle(*clients)
+        views = [room.game.view(s).to_dict() for s in range(3)]
+        tokens = [c.token for c in clients]
+        seq, actions = room.seq, room.actions
+    assert actions >= 25
+    # A new server on the same file: the room is back, its match replayed to the same point.
+    async with running(limits, seed=4, db_path=db) as server:
+        room = server.rooms[room_id]
+        assert room.started and room.actions == actions and room.seq == seq
+        assert [room.game.view(s).to_dict() for s in range(3)] == views
+        assert [s.state for s in room.seats] == ["away"] * 3
+        clients = []
+        for i, token in enumerate(tokens):
+            c = await Raw.connect(server.port, f"p{i}")
+            joined = await c.reply(pr.Resume(token=token, seq=seq, id=1))
+            assert joined.TYPE == "joined" and joined.seat == i  # type: ignore[attr-defined]
+            await c.drain()  # the events since seq (seats coming back), no snapshot
+            assert not [m for m in c.seen if m.TYPE == "snapshot"]
+            assert [m.seq for m in c.seen if m.TYPE == "event"] == list(range(seq + 1, seq + 2 + i))  # type: ignore[attr-defined]
+            snap = await c.reply(pr.Sync(id=2))
+            assert wire(snap.view) == views[i]  # type: ignore[attr-defined]
+            clients.append(c)
+        # a stale seq from before the restart is too late; the match goes on to its end
+        stale = await clients[room.game.turn].reply(pr.Draw(seq=seq - 1, id=5))
+        assert stale.code == "too_late"  # type: ignore[attr-defined]
+        with trio.fail_after(30):
+            await _act_legally(room, clients, 10_000)
+        assert room.game.phase == "match_over" and not room.started
+        # a new room does not take the restored room's id
+        other = await Raw.connect(server.port, "q")
+        assert (await other.reply(pr.CreateRoom(name="u", seats=2, id=1))).room != room_id  # type: ignore[attr-defined]
+
+
+async def test_the_store_keeps_settings_tokens_and_hashed_passwords(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    async with running(db_path=db) as server:
+        host = await Raw.connect(server.port, "ann")
+        joined = await host.reply(pr.CreateRoom(name="den", seats=3, password="sesame", timer=20,
+                                                preset="official", id=1))
+        assert (await host.reply(pr.AddBot(level="greedy", id=2))).TYPE == "ok"
+        await settle(host)
+    store = Store(db)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        (record,) = await store.load()
+        nursery.cancel_scope.cancel()
+    assert record.id == joined.room and record.name == "den" and record.timer == 20  # type: ignore[attr-defined]
+    assert record.rules == en.Rules.preset("official").to_dict() and record.match_seed is None
+    assert record.password and "sesame" not in record.password
+    assert "sesame" not in db.read_bytes().decode("latin-1")
+    kinds = [(r.kind, r.token is not None, r.level) for r in record.seat_records]
+    assert kinds == [("human", True, None), ("bot", True, "greedy"), ("empty", False, None)]
+    assert record.seat_records[0].token == joined.token  # type: ignore[attr-defined]
+    # after a restart the password still works, and only the right one
+    async with running(db_path=db) as server:
+        guest = await Raw.connect(server.port, "bob")
+        assert (await guest.reply(pr.Join(room=record.id, password="nope", id=1))).code == "bad_password"  # type: ignore[attr-defined]
+        assert (await guest.reply(pr.Join(room=record.id, password="sesame", id=2))).TYPE == "joined"
+
+
+def test_uno_host_database_options(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import argparse
+
+    from unolan.server.cli import add_parser, db_for
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    parser = argparse.ArgumentParser()
+    add_parser(parser.add_subparsers())
+    assert db_for(parser.parse_args(["host"])) == str(tmp_path / "unolan" / "server.db")
+    assert db_for(parser.parse_args(["host", "--db", "x.db"])) == "x.db"
+    assert db_for(parser.parse_args(["host", "--db", ""])) is None
+    assert db_for(parser.parse_args(["host", "--no-db"])) is None
