@@ -341,16 +341,14 @@ class Room:
         session.room, session.seat, session.token = self, index, token
         session.send(pr.Joined(room=self.id, seat=index, token=token, seq=self.seq, id=msg.id))
         self._send_seats()  # everyone: the seat is connected again
-        if self.game is not None:
-            missed = [e for e in self.log if e.seq > msg.seq]
-            if msg.seq == self.seq or (
-                    msg.seq < self.seq and missed and missed[0].seq == msg.seq + 1):
-                for entry in missed:  # nothing missed, or all of it still in the log
-                    frame = entry.frame_for(index)
-                    if frame is not None:
-                        session.push(frame)
-            else:
-                self._snapshot(session, index)
+        missed = [e for e in self.log if e.seq > msg.seq]
+        if msg.seq == self.seq or (msg.seq < self.seq and missed and missed[0].seq == msg.seq + 1):
+            for entry in missed:  # nothing missed, or all of it still in the log
+                frame = entry.frame_for(index)
+                if frame is not None:
+                    session.push(frame)
+        elif self.game is not None:
+            self._snapshot(session, index)
         if index is not None:
             self._public("connection", {"seat": index, "state": "connected"})
         self._check_idle()

@@ -848,3 +848,23 @@ def test_uno_host_database_options(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert db_for(parser.parse_args(["host", "--db", "x.db"])) == "x.db"
     assert db_for(parser.parse_args(["host", "--db", ""])) is None
     assert db_for(parser.parse_args(["host", "--no-db"])) is None
+
+
+async def test_a_bot_resuming_before_the_match_gets_the_events_it_missed() -> None:
+    launched: list[dict[str, Any]] = []
+
+    async def launcher(**kw: Any) -> None:
+        launched.append(kw)
+        await trio.sleep_forever()
+
+    async with running(bot_launcher=launcher) as server:
+        host = await Raw.connect(server.port, "ann")
+        await host.reply(pr.CreateRoom(name="t", seats=3, id=1))
+        assert (await host.reply(pr.AddBot(id=2))).TYPE == "ok"
+        await host.reply(pr.Chat(text="hi", id=3))
+        await settle(host)
+        bot = await Raw.connect(server.port, "bot")
+        joined = await bot.reply(pr.Resume(token=launched[0]["token"], seq=0, id=1))
+        await bot.drain()
+        seqs = [m.seq for m in bot.seen if m.TYPE == "event"]  # type: ignore[attr-defined]
+        assert seqs == list(range(1, joined.seq + 2))  # type: ignore[attr-defined]
