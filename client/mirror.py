@@ -80,7 +80,7 @@ class Mirror:
         self.out: list[bool] = []
         self.stack = 0
         self.pair = False
-        self.served = False
+        self.served = self.opening = False
         # Within one action's events (reset by ``turn``): what the engine knew but did not say.
         self._in_play = False  # a card was played in this action
         self._auto_serve = False  # the penalty just played is drawn at once
@@ -129,6 +129,7 @@ class Mirror:
         self.stack = data.get("stack", 0)
         self.pair = data.get("pair", False)
         self.served = data.get("served", False)
+        self.opening = data.get("opening", False)
         self.started = self.top is not None and self.round > 0
         self._in_play = self._auto_serve = False
         self._last_drawn = self.drawn
@@ -177,6 +178,7 @@ class Mirror:
             "pair": self.pair,
             "challengeable": self.challengeable,
             "served": self.served,
+            "opening": self.opening,
         }
 
     def view(self) -> View:
@@ -269,6 +271,7 @@ class Mirror:
         self.discard_count = 1
         self.draw_count -= 1
         self.served = Card.parse(self.top).kind is Kind.DRAW_TWO
+        self.opening = True
 
     def _on_turn(self, data: Mapping[str, Any]) -> None:
         self.turn = data["seat"]
@@ -290,7 +293,7 @@ class Mirror:
         self.discard_count += len(cards)
         self.top = cards[-1]
         self.color = data["color"]
-        self.served = False
+        self.served = self.opening = False
         self.drawn = None
         self._in_play = True
         if self.counts[seat] == 1:  # an "uno" event follows if the play called it

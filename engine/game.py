@@ -119,6 +119,11 @@ class Game:
         return self.discard[-1]
 
     @property
+    def opening(self) -> bool:
+        """The top card is the round's first card: nobody has played on it yet."""
+        return len(self.discard) == 1 and self.reshuffles == 0
+
+    @property
     def active(self) -> int:
         return self.players - self.out.count(True)
 
@@ -478,6 +483,8 @@ class Game:
         top = self.discard[-1]
         if top.is_wild or play.cards[0] is not top:
             return "rules", f"a jump-in needs a card identical to {top}", False
+        if top.penalty and self.opening:
+            return "rules", "no jump-in on the first card's penalty", False
         return "", "", True
 
     def _check_answer(self, cards: tuple[Card, ...]) -> str:
@@ -1076,7 +1083,7 @@ class Game:
         if not rules.jump_in or rules.all_wild or self.pending or self.phase not in (PLAY, DRAWN):
             return
         top = self.discard[-1]
-        if top.is_wild or top not in self.hands[seat]:
+        if top.is_wild or top not in self.hands[seat] or (top.penalty and self.opening):
             return
         groups = [(top,)]
         if rules.multi_play:

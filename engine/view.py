@@ -35,6 +35,7 @@ def _stand_in(view: View) -> Game:
     game.wd4_offender = (view.turn - view.direction) % game.players if view.challengeable else None
     game.wd4_bluff = False
     game.served = view.served
+    game.reshuffles = 0 if view.opening else 1  # with one discard, what `opening` tells apart
     game.drawn = Card.parse(view.drawn) if view.drawn else None
     game.called = list(view.called)
     game.exposed = set(view.catchable)
@@ -71,6 +72,7 @@ class View:
     pair: bool = False  # the pending penalty came from a pair of Draw Twos
     challengeable: bool = False  # the pending Wild Draw Four may be challenged
     served: bool = False  # the top card's penalty has been drawn
+    opening: bool = False  # the top card is the round's first card (no jump-in on its penalty)
 
     @classmethod
     def of(cls, game: Game, seat: int | None) -> View:
@@ -100,6 +102,7 @@ class View:
             pair=game.pending_pair,
             challengeable=game._challengeable(),
             served=game.served,
+            opening=game.opening,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -128,6 +131,7 @@ class View:
             "pair": self.pair,
             "challengeable": self.challengeable,
             "served": self.served,
+            "opening": self.opening,
         }
 
     @classmethod

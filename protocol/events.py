@@ -131,6 +131,7 @@ VIEW: Table = {
     "pair": (f.boolean, OPTIONAL),  # the penalty came from a pair of Draw Twos
     "challengeable": (f.boolean, OPTIONAL),  # the pending Wild Draw Four may be challenged
     "served": (f.boolean, OPTIONAL),  # the top card's penalty has been drawn
+    "opening": (f.boolean, OPTIONAL),  # the top card is the round's first card
 }
 
 # One seat in the ``seats`` message.

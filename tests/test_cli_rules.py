@@ -77,3 +77,22 @@ def test_help_for_every_command(capsys: pytest.CaptureFixture[str]) -> None:
             main([name, "--help"])
         assert exit_info.value.code == 0
         assert f"usage: uno {name}" in capsys.readouterr().out
+
+
+def test_no_jump_in_on_the_first_cards_penalty() -> None:
+    """RULES.md: no one may stack on, deflect, or jump in on the first card's penalty."""
+    from unolan.engine import IllegalAction, parse_action
+
+    game = parse_position("rules: house\nhand 0: R1 R2\nhand 1: R3 R4\nhand 2: YD2 G5\n"
+                          "draw: B1 B2 B3\ndiscard: YD2\nserved: yes\nturn: 1")
+    assert game.opening
+    assert not any("YD2" in str(a) for a in game.legal_actions(2))
+    assert not any("YD2" in str(a) for a in game.view(2).legal_actions())
+    with pytest.raises(IllegalAction, match="first card's penalty"):
+        game.apply(parse_action("2 play YD2"))
+    # once someone has played on it, an identical Draw Two may jump in as usual
+    later = parse_position("rules: house\nhand 0: R1 R2\nhand 1: R3 R4\nhand 2: YD2 G5\n"
+                           "draw: B1 B2 B3\ndiscard: Y4 YD2\nserved: yes\nturn: 1")
+    assert not later.opening
+    events = later.apply(parse_action("2 play YD2"))
+    assert events[0].data["jump_in"] is True

@@ -164,7 +164,7 @@ def test_no_jump_in_while_a_penalty_is_pending():
 
 def test_jump_in_on_a_served_draw_two_the_player_after_the_jumper_draws_two():
     game, _ = play("rules: house stacking=off\nhand 0: R1 R2\nhand 1: B1 B2\nhand 2: RD2 Y2\n"
-                   "hand 3: G1 G2\n" + DRAW + "discard: RD2\nserved: yes\nturn: 1", "2 play RD2")
+                   "hand 3: G1 G2\n" + DRAW + "discard: R4 RD2\nserved: yes\nturn: 1", "2 play RD2")
     assert counts(game) == [2, 2, 1, 4] and game.turn == 0
 
 
