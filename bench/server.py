@@ -1,10 +1,13 @@
 """Load-test the game server against a bare Trio + msgpack fan-out baseline.
 
-The server under test runs in its own process; a load generator (this process) opens
-``--rooms`` rooms of 4 bot clients over real TCP and plays real games, as fast as it can
-or with ``--think`` ms between a turn arriving and the bot acting. Bots play with the
-built-in bot (``unolan.server.Bot``): on its turn a bot asks for a snapshot, computes
-its legal actions from its view and sends one.
+The server under test runs in its own process; a load generator (``--procs`` processes,
+each with its share of the rooms) opens ``--rooms`` rooms of 4 bot clients over real TCP
+and plays real games, as fast as it can or with ``--think`` ms between a turn arriving
+and the bot acting. Each bench bot keeps its own table from the events it receives (the
+client library's ``Mirror``) and, when a batch closes on its turn, computes its legal
+actions from that table and sends one (the built-in bot's policy): one frame in per
+action, as for the baseline. A refused action or a gap (``refused`` in the report) makes
+it ask for a snapshot.
 
 Then the same load shape against a baseline server in its own process: bare Trio and
 msgpack, no game, no validation: one frame in, one ~100-byte event packed once and sent
@@ -40,7 +43,6 @@ import msgpack
 import trio
 
 HEADER = struct.Struct(">I")
-GAME_ACTIONS = frozenset({"play", "draw", "pass", "call_uno", "catch", "challenge", "choose_color"})
 
 
 # -- the two servers, each in its own process --------------------------------------------
@@ -128,7 +130,7 @@ def _rss_bytes(pid: int) -> int:
     return 0
 
 
-# -- measuring ---------------------------------------------------------------------------
+# -- measuring (in the load generator's processes) ------------------------------------
 
 
 class Meter:
@@ -140,6 +142,7 @@ class Meter:
         self.actions = 0
         self.measuring = False
         self.dropped = 0
+        self.refused = 0  # game server only: actions or requests it refused
 
     def start(self, key: tuple[Any, int]) -> None:
         self.pending[key] = [time.perf_counter(), 0]
@@ -156,45 +159,158 @@ class Meter:
                 self.actions += 1
 
 
-class GameObserver:
-    def __init__(self, meter: Meter) -> None:
-        self.meter = meter
-
-    def sent(self, bot: Any, msg: Any) -> None:
-        if msg.TYPE in GAME_ACTIONS and msg.TYPE != "catch":
-            self.meter.start((bot.room, msg.seq + 1))
-
-    def received(self, bot: Any, msg: Any) -> None:
-        if msg.TYPE == "event":
-            self.meter.got((bot.room, msg.seq))
+_TURN_PHASES = ("play", "drawn", "color")
 
 
-async def _game_load(port: int, rooms: int, think: float, meter: Meter, ready: trio.Event,
-                     connected: list[int]) -> None:
-    from unolan.server import Bot
+class _Frames:
+    """Cuts a stream into frame bodies (the bench's clients trust the server's frames)."""
+
+    __slots__ = ("buffer",)
+
+    def __init__(self) -> None:
+        self.buffer = b""
+
+    def feed(self, data: bytes) -> list[Any]:
+        buffer = self.buffer + data if self.buffer else data
+        out = []
+        start, size = 0, len(buffer)
+        while size - start >= 4:
+            (n,) = HEADER.unpack_from(buffer, start)
+            if size - start - 4 < n:
+                break
+            out.append(msgpack.unpackb(buffer[start + 4:start + 4 + n], raw=False))
+            start += 4 + n
+        self.buffer = buffer[start:]
+        return out
+
+
+async def _game_bot(port: int, room: int, think: float, meter: Meter, host: bool,
+                    room_id: list[str], joined: trio.Event) -> None:
+    """One bench client of the game server: plays its own seat from its own mirror of the
+    table (kept from the events it receives), and acts when a batch closes on its turn."""
+    from unolan.client.mirror import Mirror, SeqGap
+    from unolan.engine import Card
+    from unolan.server.bot import to_message
+    from unolan.server.policy import choose
 
     from unolan import protocol as pr
 
-    observer = GameObserver(meter)
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    conn = pr.Connection(pr.CLIENT)
+    try:
+        await stream.send_all(conn.hello("bench", client="bench"))
+        while (msg := conn.next_event()) is pr.NEED_DATA:
+            conn.receive_data(await stream.receive_some(65536))
+        if not isinstance(msg, pr.Welcome):
+            return
+        if host:
+            await stream.send_all(conn.send(pr.CreateRoom(name=f"bench{room}", seats=4,
+                                                          preset="house")))
+        else:
+            await joined.wait()
+            await stream.send_all(conn.send(pr.Join(room=room_id[0])))
+        frames = _Frames()
+        frames.buffer = bytes(conn._data[conn._start:])  # anything read past the welcome
+        mirror: Mirror | None = None
+        seat = -1
+        starting = False
+        acted = -1
 
-    async def one(**kw: Any) -> None:
-        stream = await trio.open_tcp_stream("127.0.0.1", port)
-        connected[0] += 1
-        bot = Bot(stream, name="b", think=think, observer=observer, catch=False, **kw)
-        await bot.run()
+        async def act() -> None:
+            nonlocal acted
+            assert mirror is not None
+            seq = mirror.seq or 0
+            if not (mirror.settled and mirror.my_turn and mirror.phase in _TURN_PHASES) \
+                    or acted == seq:
+                return
+            if think:
+                await trio.sleep(think)
+            view = mirror.view()
+            action = choose(view.legal_actions(), [Card.parse(c) for c in view.hand], turn=True)
+            if action is None:
+                return
+            acted = seq
+            meter.start((room, seq + 1))
+            await stream.send_all(conn.send(to_message(action, seq)))
+
+        data = b""
+        while True:
+            for m in frames.feed(data):
+                t = m["type"]
+                if t == "event":
+                    seq = m["seq"]
+                    meter.got((room, seq))
+                    if mirror is None:
+                        continue
+                    try:
+                        mirror.feed(seq, m["kind"], m["data"])
+                    except SeqGap:
+                        await stream.send_all(conn.send(pr.Sync()))
+                        continue
+                    if m["kind"] == "turn":
+                        await act()
+                elif t == "joined":
+                    seat = m["seat"]
+                    mirror = Mirror(seat)
+                    mirror.seq = m["seq"]
+                    if host:
+                        room_id.append(m["room"])
+                        joined.set()
+                    await stream.send_all(conn.send(pr.Ready()))
+                elif t == "seats":
+                    if mirror is not None and mirror._rules is None:
+                        mirror.set_rules(m["rules"])
+                    seats = m["seats"]
+                    if m["started"]:
+                        starting = False
+                    elif host:
+                        if not starting and all(s["kind"] != "empty" and (s["ready"] or s["seat"] == seat)
+                                                for s in seats):
+                            starting = True
+                            await stream.send_all(conn.send(pr.Start()))
+                    elif 0 <= seat < len(seats) and not seats[seat]["ready"]:
+                        await stream.send_all(conn.send(pr.Ready()))  # a new match
+                elif t == "snapshot":
+                    if mirror is not None:
+                        mirror.load(m["view"], m["seq"])
+                        await act()
+                elif t == "error":
+                    meter.refused += 1
+                    if m.get("fatal"):
+                        return
+                    if m["code"] == "not_ready":
+                        starting = False
+                    elif mirror is not None and mirror.started:
+                        await stream.send_all(conn.send(pr.Sync()))
+                elif t == "ping":
+                    await stream.send_all(conn.send(pr.Pong(id=m["id"])))
+            data = await stream.receive_some(65536)
+            if not data:
+                return
+    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+        return
+    finally:
         meter.dropped += 1  # a bot only returns when its connection ends
+        with trio.CancelScope(shield=True):
+            await trio.aclose_forcefully(stream)
 
+
+async def _game_load(port: int, rooms: list[int], think: float, meter: Meter,
+                     connected: list[int]) -> None:
     async with trio.open_nursery() as nursery:
-        for r in range(rooms):
-            create = pr.CreateRoom(name=f"bench{r}", seats=4, preset="house")
-            nursery.start_soon(lambda c=create: one(create=c))
+        for r in rooms:
+            room_id: list[str] = []
+            joined = trio.Event()
+            for seat in range(4):
+                nursery.start_soon(_game_bot, port, r, think, meter, seat == 0, room_id, joined)
+            connected[0] += 4
             await trio.sleep(0.02)
-            for _ in range(3):
-                nursery.start_soon(lambda r=r: one(join=f"r{r + 1}"))
-        ready.set()
+        await trio.sleep(0.5)
+        connected.append(0)  # every room is open
+        await trio.sleep_forever()
 
 
-async def _baseline_load(port: int, rooms: int, think: float, meter: Meter, ready: trio.Event,
+async def _baseline_load(port: int, rooms: list[int], think: float, meter: Meter,
                          connected: list[int]) -> None:
     async def one(stream: trio.SocketStream, room: int, seat: int) -> None:
         buffer = b""
@@ -218,17 +334,20 @@ async def _baseline_load(port: int, rooms: int, think: float, meter: Meter, read
                         if think:
                             await trio.sleep(think)
                         await _send(stream, room, msg["seq"], meter)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            pass
         finally:
             meter.dropped += 1
 
     async with trio.open_nursery() as nursery:
-        for r in range(rooms):
+        for r in rooms:
             for seat in range(4):  # one at a time: the baseline groups rooms by arrival
                 stream = await trio.open_tcp_stream("127.0.0.1", port)
                 connected[0] += 1
                 nursery.start_soon(one, stream, r, seat)
                 await trio.sleep(0.002)
-        ready.set()
+        connected.append(0)
+        await trio.sleep_forever()
 
 
 async def _send(stream: trio.SocketStream, room: int, seq: int, meter: Meter) -> None:
@@ -237,7 +356,34 @@ async def _send(stream: trio.SocketStream, room: int, seq: int, meter: Meter) ->
     await stream.send_all(HEADER.pack(len(body)) + body)
 
 
-def run_one(kind: str, rooms: int, think_ms: float, warmup: float, duration: float) -> dict[str, Any]:
+def _generator(kind: str, port: int, rooms: list[int], think: float, conn: Any) -> None:
+    """One load-generator process: its share of the rooms, driven by ``conn``'s orders
+    (connect, start, stop); it reports what it measured."""
+    meter = Meter()
+    connected = [0]
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            await trio.to_thread.run_sync(conn.recv)  # connect
+            load = _game_load if kind == "server" else _baseline_load
+            nursery.start_soon(load, port, rooms, think, meter, connected)
+            while len(connected) == 1:
+                await trio.sleep(0.01)
+            conn.send(connected[0])
+            await trio.to_thread.run_sync(conn.recv)  # start
+            meter.measuring = True
+            await trio.to_thread.run_sync(conn.recv)  # stop
+            meter.measuring = False
+            conn.send({"latencies": meter.latencies, "actions": meter.actions,
+                       "dropped": meter.dropped, "refused": meter.refused})
+            await trio.to_thread.run_sync(conn.recv)  # quit
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
+
+
+def run_one(kind: str, rooms: int, think_ms: float, warmup: float, duration: float,
+            procs: int) -> dict[str, Any]:
     ctx = mp.get_context("spawn")
     parent, child = ctx.Pipe()
     target = _game_server if kind == "server" else _baseline_server
@@ -246,45 +392,54 @@ def run_one(kind: str, rooms: int, think_ms: float, warmup: float, duration: flo
     port = parent.recv()
     time.sleep(0.2)
     rss_idle = _rss_bytes(proc.pid)
-    meter = Meter()
-    connected = [0]
-    result: dict[str, Any] = {}
-
-    async def main() -> None:
-        ready = trio.Event()
-        load = _game_load if kind == "server" else _baseline_load
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(load, port, rooms, think_ms / 1000, meter, ready, connected)
-            await ready.wait()
-            await trio.sleep(warmup)
-            rss_loaded = _rss_bytes(proc.pid)
-            cpu0, t0 = _cpu_seconds(proc.pid), time.perf_counter()
-            meter.measuring = True
-            await trio.sleep(duration)
-            meter.measuring = False
-            cpu1, t1 = _cpu_seconds(proc.pid), time.perf_counter()
-            dropped = meter.dropped
-            lat = sorted(meter.latencies) or [float("nan")]
-            result.update(
-                clients=connected[0], actions=meter.actions,
-                actions_per_s=meter.actions / (t1 - t0),
-                cpu_us_per_action=(cpu1 - cpu0) * 1e6 / max(meter.actions, 1),
-                server_cpu_share=(cpu1 - cpu0) / (t1 - t0),
-                p50_ms=statistics.median(lat) * 1000,
-                p99_ms=lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000,
-                rss_per_client_kib=(rss_loaded - rss_idle) / max(connected[0], 1) / 1024,
-                dropped=dropped,
-            )
-            nursery.cancel_scope.cancel()
-
+    procs = max(1, min(procs, rooms))
+    workers = []
+    for i in range(procs):
+        here, there = ctx.Pipe()
+        share = list(range(i, rooms, procs))
+        worker = ctx.Process(target=_generator, args=(kind, port, share, think_ms / 1000, there),
+                             daemon=True)
+        worker.start()
+        workers.append((worker, here))
     try:
-        trio.run(main)
+        clients = 0
+        for _, pipe in workers:  # one after another: the baseline groups rooms by arrival
+            pipe.send("connect")
+            clients += pipe.recv()
+        time.sleep(warmup)
+        rss_loaded = _rss_bytes(proc.pid)
+        cpu0, t0 = _cpu_seconds(proc.pid), time.perf_counter()
+        for _, pipe in workers:
+            pipe.send("start")
+        time.sleep(duration)
+        for _, pipe in workers:
+            pipe.send("stop")
+        cpu1, t1 = _cpu_seconds(proc.pid), time.perf_counter()
+        reports = [pipe.recv() for _, pipe in workers]
+        for _, pipe in workers:
+            pipe.send("quit")
     finally:
+        for worker, _ in workers:
+            worker.join(5)
+            if worker.is_alive():
+                worker.kill()
         parent.send("stop")
         proc.join(5)
         if proc.is_alive():
             proc.kill()
-    return result
+    actions = sum(r["actions"] for r in reports)
+    lat = sorted(x for r in reports for x in r["latencies"]) or [float("nan")]
+    return dict(
+        clients=clients, actions=actions,
+        actions_per_s=actions / (t1 - t0),
+        cpu_us_per_action=(cpu1 - cpu0) * 1e6 / max(actions, 1),
+        server_cpu_share=(cpu1 - cpu0) / (t1 - t0),
+        p50_ms=statistics.median(lat) * 1000,
+        p99_ms=lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000,
+        rss_per_client_kib=(rss_loaded - rss_idle) / max(clients, 1) / 1024,
+        dropped=sum(r["dropped"] for r in reports),
+        refused=sum(r["refused"] for r in reports),
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -295,16 +450,20 @@ def main(argv: list[str] | None = None) -> int:
                         help="bot think time in milliseconds (default 0: as fast as possible)")
     parser.add_argument("--warmup", type=float, default=3.0, metavar="S", help="seconds before measuring")
     parser.add_argument("--duration", type=float, default=10.0, metavar="S", help="seconds measured")
+    parser.add_argument("--procs", type=int, default=0, metavar="N",
+                        help="load-generator processes (default: one per 60 rooms, at most 4)")
     parser.add_argument("--no-baseline", action="store_true", help="skip the bare fan-out baseline")
     args = parser.parse_args(argv)
 
-    rows = {"server": run_one("server", args.rooms, args.think, args.warmup, args.duration)}
+    procs = args.procs or max(1, min(4, args.rooms // 60))
+    rows = {"server": run_one("server", args.rooms, args.think, args.warmup, args.duration, procs)}
     if not args.no_baseline:
-        rows["baseline"] = run_one("baseline", args.rooms, args.think, args.warmup, args.duration)
+        rows["baseline"] = run_one("baseline", args.rooms, args.think, args.warmup, args.duration,
+                                   procs)
     print(f"rooms={args.rooms} clients={4 * args.rooms} think={args.think:g} ms "
-          f"window={args.duration:g} s")
+          f"window={args.duration:g} s generator processes={procs}")
     keys = ["clients", "actions_per_s", "cpu_us_per_action", "server_cpu_share", "p50_ms",
-            "p99_ms", "rss_per_client_kib", "dropped"]
+            "p99_ms", "rss_per_client_kib", "dropped", "refused"]
     print(f"{'':<22}" + "".join(f"{name:>12}" for name in rows))
     for key in keys:
         print(f"{key:<22}" + "".join(f"{row[key]:>12.1f}" if isinstance(row[key], float)

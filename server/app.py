@@ -13,6 +13,7 @@ import contextlib
 import logging
 import os
 import socket
+from collections import deque
 from collections.abc import Awaitable
 from functools import partial
 from typing import Any, Protocol
@@ -46,13 +47,39 @@ class BotLauncher(Protocol):
 class Session:
     """One client connection, seen from the server."""
 
-    def __init__(self, server: Server, stream: trio.abc.Stream, number: int) -> None:
+    __slots__ = (
+        "backlog",
+        "bucket",
+        "chat_bucket",
+        "conn",
+        "corked",
+        "drained",
+        "dropped",
+        "fd",
+        "is_bot",
+        "joining",
+        "name",
+        "number",
+        "nursery",
+        "partial",
+        "room",
+        "scope",
+        "seat",
+        "server",
+        "shut",
+        "stream",
+        "strikes",
+        "token",
+        "writing",
+    )
+
+    def __init__(self, server: Server, stream: trio.SocketStream, number: int) -> None:
         self.server = server
         self.stream = stream
+        self.fd = stream.socket.fileno()
         self.number = number
         limits = server.limits
         self.conn = pr.Connection(pr.SERVER, max_frame_size=limits.max_frame)
-        self.outbox, self._outbox_recv = trio.open_memory_channel[bytes](limits.outbox)
         self.bucket = TokenBucket(limits.request_rate, limits.request_burst)
         self.chat_bucket = TokenBucket(limits.chat_rate, limits.chat_burst)
         self.name = f"guest{number}"
@@ -63,24 +90,126 @@ class Session:
         self.is_bot = False
         self.strikes = 0
         self.dropped = False  # we ended it (slow, dead, replaced): no farewell frame
-        self.sending = False  # a send_all is in flight (a cancel then leaves half a frame)
+        self.shut = False  # no more frames are taken (closing, dropped or gone)
+        # Frames the socket did not take yet, in order; the writer task (started only
+        # while there are some) sends them as the socket drains.
+        self.backlog: deque[bytes | memoryview] | None = None
+        self.partial = False  # the backlog starts in the middle of a frame
+        self.writing = False  # the writer task is running
+        self.drained: trio.Event | None = None  # set when the backlog is empty
+        self.corked: list[bytes] | None = None  # frames held until the room's command ends
+        self.nursery: trio.Nursery | None = None
         self.scope: trio.CancelScope | None = None
+
+    @property
+    def sending(self) -> bool:
+        """Half a frame is out: anything sent now, outside the backlog, would garble it."""
+        return self.partial
 
     def __repr__(self) -> str:
         return f"<Session {self.number} {self.name!r}>"
 
     # -- sending (never waits) ---------------------------------------------------------
+    #
+    # A frame goes straight into the socket (non-blocking) when nothing is waiting before
+    # it. What the socket does not take waits in the backlog, drained by a writer task;
+    # a client whose backlog reaches ``limits.outbox`` frames has stopped reading and is
+    # dropped (its seat waits for a ``resume``), so it never slows its room. While a room
+    # handles a command the server is *corked*: each member's frames of that command are
+    # gathered and written at its end in one system call.
 
     def push(self, frame: bytes) -> bool:
+        if self.shut:
+            return False
+        server = self.server
+        if server.corking:
+            corked = self.corked
+            if corked is None:
+                self.corked = [frame]
+                server.dirty.append(self)
+            else:
+                corked.append(frame)
+            return True
+        return self._write([frame])
+
+    def _write(self, frames: list[bytes]) -> bool:
+        """Into the socket now, or else the backlog; False if the session is gone."""
+        backlog = self.backlog
+        if backlog:
+            backlog.extend(frames)
+            if len(backlog) > self.server.limits.outbox:
+                log.info("%r is not reading: dropped", self)
+                self.drop()
+                return False
+            return True
         try:
-            self.outbox.send_nowait(frame)
-        except trio.WouldBlock:
+            if len(frames) == 1:
+                sent = os.write(self.fd, frames[0])
+            else:
+                sent = os.writev(self.fd, frames if len(frames) <= 64 else [b"".join(frames)])
+        except BlockingIOError:
+            sent = 0
+        except OSError:
+            self.drop()
+            return False
+        rest: deque[bytes | memoryview] = deque()
+        for frame in frames:
+            size = len(frame)
+            if sent >= size:
+                sent -= size
+            elif sent:
+                rest.append(memoryview(frame)[sent:])
+                self.partial = True
+                sent = 0
+            else:
+                rest.append(frame)
+        if not rest:
+            return True
+        if len(rest) > self.server.limits.outbox or self.nursery is None:
             log.info("%r is not reading: dropped", self)
             self.drop()
             return False
-        except (trio.ClosedResourceError, trio.BrokenResourceError):
-            return False
+        self.backlog = rest
+        if not self.writing:
+            self.writing = True
+            self.nursery.start_soon(self._writer)
         return True
+
+    async def _writer(self) -> None:
+        """Send the backlog as the socket drains, then end."""
+        try:
+            while self.backlog:
+                await trio.lowlevel.wait_writable(self.fd)
+                backlog = self.backlog
+                frames = list(backlog) if len(backlog) <= 64 else [b"".join(backlog)]
+                try:
+                    sent = os.writev(self.fd, frames)
+                except BlockingIOError:
+                    continue
+                while sent and backlog:
+                    size = len(backlog[0])
+                    if sent >= size:
+                        backlog.popleft()
+                        sent -= size
+                        self.partial = False
+                    else:
+                        backlog[0] = memoryview(backlog[0])[sent:]
+                        self.partial = True
+                        sent = 0
+        except (OSError, trio.ClosedResourceError, trio.BrokenResourceError):
+            self.drop()
+        finally:
+            self.writing = False
+            if not self.backlog:
+                self.backlog = None
+                if self.drained is not None:
+                    self.drained.set()
+
+    async def flushed(self) -> None:
+        """Wait until every frame taken so far is in the socket."""
+        while self.backlog and self.writing:
+            self.drained = trio.Event()
+            await self.drained.wait()
 
     def send(self, msg: pr.Message) -> None:
         try:
@@ -99,40 +228,19 @@ class Session:
                            id=getattr(request, "id", None)))
 
     def close(self, code: str, message: str) -> None:
-        """Say why, let the writer flush, then end the connection."""
+        """Say why, let the backlog flush, then end the connection."""
         self.error(code, message, fatal=True)
-        self.outbox.close()
+        self.shut = True
 
     def drop(self) -> None:
         """End the connection now, without a goodbye."""
         self.dropped = True
-        self.outbox.close()
+        self.shut = True
+        self.backlog = None
+        if self.corked is not None:
+            self.corked = []
         if self.scope is not None:
             self.scope.cancel()
-
-    # -- the writer task ---------------------------------------------------------------
-
-    async def writer(self, done: trio.Event) -> None:
-        recv = self._outbox_recv
-        try:
-            while True:
-                try:
-                    frame = await recv.receive()
-                except (trio.EndOfChannel, trio.ClosedResourceError):
-                    break
-                frames = [frame]
-                while True:  # coalesce whatever else is queued into one write
-                    try:
-                        frames.append(recv.receive_nowait())
-                    except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
-                        break
-                self.sending = True
-                await self.stream.send_all(frames[0] if len(frames) == 1 else b"".join(frames))
-                self.sending = False
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-            self.drop()
-        finally:
-            done.set()
 
     # -- the reader (the handler task) -------------------------------------------------
 
@@ -191,7 +299,7 @@ class Session:
     def _fatal(self, exc: pr.RemoteProtocolError) -> None:
         with contextlib.suppress(pr.LocalProtocolError):
             self.push(self.conn.send_error(exc))
-        self.outbox.close()
+        self.shut = True
 
     async def _process(self) -> bool:
         """Handle every complete message received; False when the connection is over."""
@@ -221,7 +329,7 @@ class Session:
         if kind == "pong":
             return True
         if kind == "bye":
-            self.outbox.close()
+            self.shut = True
             return False
         if kind == "error":
             return not msg.fatal  # type: ignore[attr-defined]
@@ -296,6 +404,8 @@ class Server:
         self.rooms: dict[str, Room] = {}
         self.tokens: dict[str, Room] = {}
         self.sessions: set[Session] = set()
+        self.corking = False  # a room is handling a command (see Session.push)
+        self.dirty: list[Session] = []  # sessions holding corked frames
         self.host = "127.0.0.1"
         self.port = 0
         self.nursery: trio.Nursery | None = None
@@ -416,32 +526,47 @@ class Server:
             return
         session = Session(self, stream, self._counter)
         self.sessions.add(session)
-        done = trio.Event()
         finished = False
         try:
             async with trio.open_nursery() as nursery:
-                session.scope = nursery.cancel_scope
-                nursery.start_soon(session.writer, done)
+                session.nursery, session.scope = nursery, nursery.cancel_scope
                 try:
                     await session.reader()
                 except Exception:
                     log.exception("%r: handler failed", session)
-                session.outbox.close()
+                session.shut = True
                 with trio.move_on_after(2):
-                    await done.wait()  # let the writer flush a last error or bye
+                    await session.flushed()  # let the writer flush a last error or bye
                 nursery.cancel_scope.cancel()
             finished = True
         except Exception:
             log.exception("%r: connection failed", session)
             finished = True
         finally:
+            session.shut = True  # nothing more goes to this socket: its number is freed
+            session.fd = -1
+            session.nursery = None
             if not finished and not session.dropped and not session.sending:
                 await self._farewell(stream)  # cancelled from outside: the server is stopping
+            session.backlog = None
             self.sessions.discard(session)
             room = session.room or session.joining
             if room is not None:
                 room.notify_gone(session)
             await trio.aclose_forcefully(stream)
+
+    # -- corking: a room command's frames, one write per member ------------------------
+
+    def cork(self) -> None:
+        self.corking = True
+
+    def uncork(self) -> None:
+        self.corking = False
+        dirty, self.dirty = self.dirty, []
+        for session in dirty:
+            frames, session.corked = session.corked, None
+            if frames:
+                session._write(frames)
 
     async def _farewell(self, stream: trio.abc.Stream) -> None:
         """The server is stopping: tell the client, briefly, ignoring failures."""

@@ -34,10 +34,11 @@ import logging
 import secrets
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import trio
+from unolan.protocol.framing import HEADER, pack
 
 from unolan import engine as en
 from unolan import protocol as pr
@@ -49,6 +50,9 @@ if TYPE_CHECKING:
     from .app import Server, Session
 
 log = logging.getLogger("unolan.server")
+
+_pack = pack
+_header = HEADER.pack
 
 TABLE_EVENTS = frozenset({
     "round_started", "played", "drew", "passed", "color_chosen", "challenged", "caught",
@@ -88,24 +92,23 @@ class Seat:
         return self.kind != "empty" and (self.autopilot or self.session is None)
 
 
-@dataclass(eq=False)
-class Logged:
-    """One room event: its variants (audience event, frame) under one seq."""
-
-    seq: int
-    kind: str
-    variants: list[tuple[en.Event | None, bytes]] = field(default_factory=list)
-
-    def frame_for(self, seat: int | None) -> bytes | None:
-        for event, frame in self.variants:
-            if event is None or event.visible_to(seat):
-                return frame
-        return None
-
-
 def _frame(seq: int, kind: str, data: dict[str, Any]) -> bytes:
-    """One ``event`` frame, validated by the protocol's own tables."""
-    return pr.encode_frame(pr.Event(seq=seq, kind=kind, data=data).to_wire())
+    """One ``event`` frame. The data comes from the engine or from the room itself, never
+    from a client, so it is not checked again here (clients check every frame)."""
+    body = _pack({"type": "event", "seq": seq, "kind": kind, "data": data})
+    return _header(len(body)) + body
+
+
+# One room event in the log: (seq, frame) when everyone sees the same frame, else
+# (seq, frames) with one frame per seat and then the spectators' (None: no frame).
+LogEntry = tuple[int, "bytes | tuple[bytes | None, ...]"]
+
+
+def frame_for(entry: LogEntry, seat: int | None) -> bytes | None:
+    frames = entry[1]
+    if type(frames) is bytes:
+        return frames
+    return frames[-1 if seat is None else seat]  # type: ignore[index]
 
 
 def _engine_action(msg: pr.Message, seat: int) -> en.Action:
@@ -157,7 +160,7 @@ class Room:
         self.started = False
         self.seq = 0
         self.moved = 0
-        self.log: deque[Logged] = deque(maxlen=self.limits.room_log)
+        self.log: deque[LogEntry] = deque(maxlen=self.limits.room_log)
         self.closed = False
         self.inbox_send, self.inbox = trio.open_memory_channel[tuple[Any, ...]](512)
         self.gone: list[Session] = []
@@ -196,14 +199,23 @@ class Room:
     # -- the room task -----------------------------------------------------------------
 
     async def run(self) -> None:
+        server = self.server
         try:
             while not self.closed:
                 with trio.move_on_at(self._next_deadline()):
                     command = await self.inbox.receive()
-                    self._safely(self._handle, command)
-                while self.gone:
-                    self._safely(self._handle, ("gone", self.gone.pop(0)))
-                self._safely(self._timers, trio.current_time())
+                    server.cork()  # each member's frames of this command: one write
+                    try:
+                        self._safely(self._handle, command)
+                    finally:
+                        server.uncork()
+                server.cork()
+                try:
+                    while self.gone:
+                        self._safely(self._handle, ("gone", self.gone.pop(0)))
+                    self._safely(self._timers, trio.current_time())
+                finally:
+                    server.uncork()
         finally:
             self._close()
 
@@ -341,10 +353,10 @@ class Room:
         session.room, session.seat, session.token = self, index, token
         session.send(pr.Joined(room=self.id, seat=index, token=token, seq=self.seq, id=msg.id))
         self._send_seats()  # everyone: the seat is connected again
-        missed = [e for e in self.log if e.seq > msg.seq]
-        if msg.seq == self.seq or (msg.seq < self.seq and missed and missed[0].seq == msg.seq + 1):
+        missed = [e for e in self.log if e[0] > msg.seq]
+        if msg.seq == self.seq or (msg.seq < self.seq and missed and missed[0][0] == msg.seq + 1):
             for entry in missed:  # nothing missed, or all of it still in the log
-                frame = entry.frame_for(index)
+                frame = frame_for(entry, index)
                 if frame is not None:
                     session.push(frame)
         elif self.game is not None:
@@ -741,7 +753,7 @@ class Room:
         """A server event everyone in the room sees."""
         self.seq += 1
         frame = _frame(self.seq, kind, data)
-        self.log.append(Logged(self.seq, kind, [(None, frame)]))
+        self.log.append((self.seq, frame))
         if self.store is not None:
             self.store.seq(self.id, self.seq)
         for session, _ in self._members():
@@ -767,21 +779,32 @@ class Room:
             else:
                 groups.append([event])
         moves = False
+        log_append = self.log.append
         for group in groups:
             self.seq += 1
             seq, kind = self.seq, group[0].kind
-            entry = Logged(seq, kind, [(e, _frame(seq, kind, e.data)) for e in group])
-            self.log.append(entry)
             moves = moves or kind in TABLE_EVENTS
-            if len(group) == 1 and group[0].only is None and group[0].exclude is None:
-                frame = entry.variants[0][1]
+            first = group[0]
+            if len(group) == 1 and first.only is None and first.exclude is None:
+                frame = _frame(seq, kind, first.data)
+                log_append((seq, frame))
                 for session, _ in members:
                     session.push(frame)
                 continue
-            if not all(any(e.visible_to(r) for e in group) for r in audience):
-                entry.variants.append((None, _frame(seq, kind, redacted(group[0]))))
+            variants = [(e, _frame(seq, kind, e.data)) for e in group]
+            rest: bytes | None = None
+            frames: list[bytes | None] = []
+            for r in audience:  # every seat, then the spectators
+                frame = next((f for e, f in variants if e.visible_to(r)), None)
+                if frame is None:
+                    if rest is None:
+                        rest = _frame(seq, kind, redacted(first))
+                    frame = rest
+                frames.append(frame)
+            entry = (seq, tuple(frames))
+            log_append(entry)
             for session, seat in members:
-                frame = entry.frame_for(seat)  # type: ignore[assignment]
+                frame = frames[-1 if seat is None else seat]
                 if frame is not None:
                     session.push(frame)
         if moves:
