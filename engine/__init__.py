@@ -24,6 +24,7 @@ from .errors import IllegalAction, NotationError, RulesError
 from .events import Event
 from .game import Game
 from .notation import format_position, parse_position
+from .rotation import RotationOutcome, TableEvent, TwoTableRotation
 from .rules import OPTIONS, PRESETS, Option, Rules
 from .scoring import RoundResult
 from .view import View
@@ -48,9 +49,12 @@ __all__ = [
     "Option",
     "Pass",
     "Play",
+    "RotationOutcome",
     "RoundResult",
     "Rules",
     "RulesError",
+    "TableEvent",
+    "TwoTableRotation",
     "View",
     "all_wild_deck",
     "classic_deck",
