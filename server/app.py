@@ -10,6 +10,7 @@ reading and is dropped (its seat waits for a ``resume``), so it never slows its 
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import os
 import socket
@@ -418,6 +419,9 @@ class Server:
         self.port = listeners[0].socket.getsockname()[1]
         self.host = "127.0.0.1" if host in ("", "0.0.0.0", None) else "::1" if host == "::" else host
         log.info("listening on %s port %d", host or "*", self.port)
+        thresholds = gc.get_threshold()
+        if self.limits.gc_threshold > thresholds[0]:
+            gc.set_threshold(self.limits.gc_threshold, *thresholds[1:])
         try:
             async with trio.open_nursery() as outer:
                 if self.store is not None:
@@ -432,6 +436,7 @@ class Server:
                     task_status.started(self)
                 outer.cancel_scope.cancel()
         finally:
+            gc.set_threshold(*thresholds)
             log.info("server stopped")
 
     async def _restore(self, store: Store) -> list[Room]:

@@ -99,16 +99,16 @@ def _frame(seq: int, kind: str, data: dict[str, Any]) -> bytes:
     return _header(len(body)) + body
 
 
-# One room event in the log: (seq, frame) when everyone sees the same frame, else
-# (seq, frames) with one frame per seat and then the spectators' (None: no frame).
-LogEntry = tuple[int, "bytes | tuple[bytes | None, ...]"]
+# One room event in the log: its frame when everyone sees the same one, else one frame
+# per seat and then the spectators' (None: no frame). Every seq is logged, in order, so
+# an entry's seq is its distance from the room's last one and is not kept.
+LogEntry = "bytes | tuple[bytes | None, ...]"
 
 
 def frame_for(entry: LogEntry, seat: int | None) -> bytes | None:
-    frames = entry[1]
-    if type(frames) is bytes:
-        return frames
-    return frames[-1 if seat is None else seat]  # type: ignore[index]
+    if type(entry) is bytes:
+        return entry
+    return entry[-1 if seat is None else seat]  # type: ignore[index]
 
 
 def _engine_action(msg: pr.Message, seat: int) -> en.Action:
@@ -353,8 +353,9 @@ class Room:
         session.room, session.seat, session.token = self, index, token
         session.send(pr.Joined(room=self.id, seat=index, token=token, seq=self.seq, id=msg.id))
         self._send_seats()  # everyone: the seat is connected again
-        missed = [e for e in self.log if e[0] > msg.seq]
-        if msg.seq == self.seq or (msg.seq < self.seq and missed and missed[0][0] == msg.seq + 1):
+        first = self.seq - len(self.log) + 1  # the oldest logged seq
+        if msg.seq == self.seq or first <= msg.seq + 1 <= self.seq:
+            missed = list(self.log)[msg.seq + 1 - first:]
             for entry in missed:  # nothing missed, or all of it still in the log
                 frame = frame_for(entry, index)
                 if frame is not None:
@@ -753,7 +754,7 @@ class Room:
         """A server event everyone in the room sees."""
         self.seq += 1
         frame = _frame(self.seq, kind, data)
-        self.log.append((self.seq, frame))
+        self.log.append(frame)
         if self.store is not None:
             self.store.seq(self.id, self.seq)
         for session, _ in self._members():
@@ -787,7 +788,7 @@ class Room:
             first = group[0]
             if len(group) == 1 and first.only is None and first.exclude is None:
                 frame = _frame(seq, kind, first.data)
-                log_append((seq, frame))
+                log_append(frame)
                 for session, _ in members:
                     session.push(frame)
                 continue
@@ -801,8 +802,7 @@ class Room:
                         rest = _frame(seq, kind, redacted(first))
                     frame = rest
                 frames.append(frame)
-            entry = (seq, tuple(frames))
-            log_append(entry)
+            log_append(tuple(frames))
             for session, seat in members:
                 frame = frames[-1 if seat is None else seat]
                 if frame is not None:
