@@ -7,6 +7,13 @@ for a ``snapshot`` (``sync``), computes the legal actions from the view alone
 (``View.from_dict(...).legal_actions()``) and picks one with :mod:`.policy`. Between
 turns it follows card counts from the events, to catch a player who went down to one card
 without calling UNO.
+
+Every action it sends names a seq at which the table was whole: a snapshot's (the room
+takes them between batches) or, for a catch, the seq of the ``turn`` event that closes a
+batch. It never acts on an event in the middle of a batch, so it is not refused
+``too_late`` for deciding early; it is only when someone else moved the table first, and
+then it looks again. It acts at most once per snapshot seq: when two of its syncs cross,
+the second snapshot of the table it already acted on is not acted on again.
 """
 
 from __future__ import annotations
@@ -82,6 +89,7 @@ class Bot:
         self.counts: list[int] | None = None
         self.candidate: int | None = None  # a seat down to one card, UNO not yet called
         self.retries = 0
+        self.acted: int | None = None  # the seq of the last action sent
         self.actions = 0
         self.matches = 0
         self.done = False
@@ -139,7 +147,10 @@ class Bot:
             await self.on_seats(msg)  # type: ignore[arg-type]
         elif kind == "snapshot":
             self.seq = msg.seq  # type: ignore[attr-defined]
-            await self.decide(en.View.from_dict(dict(msg.view)), msg.seq)  # type: ignore[attr-defined]
+            if msg.seq != self.acted:  # type: ignore[attr-defined]
+                await self.decide(en.View.from_dict(dict(msg.view)), msg.seq)  # type: ignore[attr-defined]
+            # else: a second snapshot of the table we already acted on (two syncs crossed):
+            # the action is on its way, and deciding again would only be refused.
         elif kind == "event":
             await self.on_event(msg)  # type: ignore[arg-type]
         elif kind == "error":
@@ -153,6 +164,7 @@ class Bot:
                 await self.send(pr.Sync())
             elif self.counts is not None and code not in _QUIET and self.retries < 3:
                 self.retries += 1
+                self.acted = None  # the action was refused: decide again on the next snapshot
                 await self.send(pr.Sync())  # the table moved under us: look again
         elif kind == "bye":
             self.done = True
@@ -226,6 +238,7 @@ class Bot:
         if action is None:
             return
         self.actions += 1
+        self.acted = seq
         await self.send(to_message(action, seq))
 
 

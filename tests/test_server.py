@@ -263,6 +263,67 @@ async def test_full_match(players: int, preset: str) -> None:
         assert sum(b.actions for b in bots) > players
 
 
+class Refusals:
+    """The errors each bot is sent."""
+
+    def __init__(self) -> None:
+        self.codes: list[str] = []
+
+    def sent(self, bot: Bot, msg: pr.Message) -> None:
+        pass
+
+    def received(self, bot: Bot, msg: pr.Message) -> None:
+        if msg.TYPE == "error":
+            self.codes.append(msg.code)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("preset", ["official", "house", "party"])
+async def test_builtin_bots_are_never_refused_in_a_match_of_their_own(preset: str) -> None:
+    """The built-in bot acts only on whole tables (a snapshot, a batch's closing ``turn``):
+    among themselves its actions are never too late, nor refused for anything else."""
+    refusals = Refusals()
+    async with running(seed=5) as server:
+        await _match(server, 4, preset, observer=refusals, target_score=100)
+    assert refusals.codes == []
+
+
+class _Wire:
+    """A stream that keeps what is sent to it."""
+
+    def __init__(self) -> None:
+        self.conn = pr.Connection(pr.SERVER)
+        self.conn.receive_data(pr.Connection(pr.CLIENT).hello("x"))
+        assert isinstance(self.conn.next_event(), pr.Hello)
+        self.conn.welcome("test")
+        self.sent: list[pr.Message] = []
+
+    async def send_all(self, data: bytes) -> None:
+        self.conn.receive_data(data)
+        while isinstance(msg := self.conn.next_event(), pr.Message):
+            self.sent.append(msg)
+
+
+async def test_builtin_bot_acts_once_on_two_snapshots_of_one_table() -> None:
+    """Two syncs crossed: the second snapshot of the table the bot acted on is not acted
+    on again (that action would only be refused); a refusal lets it decide again."""
+    game = en.Game(en.Rules.preset("house"), 4, seed=3)
+    seat = game.turn
+    wire = _Wire()
+    bot = Bot(wire, name="b")  # type: ignore[arg-type]
+    bot.conn.hello("b")
+    bot.conn.state = pr.State.READY  # as after a welcome
+    snapshot = pr.Snapshot(seq=9, view=game.view(seat).to_dict())
+    await bot.on_message(snapshot)
+    await bot.on_message(snapshot)
+    actions = [m for m in wire.sent if m.TYPE in pr.ACTIONS]
+    assert len(actions) == 1 and actions[0].seq == 9  # type: ignore[attr-defined]
+    bot.counts = [7, 7, 7, 7]
+    await bot.on_message(pr.Error(code="too_late", message="moved"))
+    assert wire.sent[-1].TYPE == "sync"
+    await bot.on_message(snapshot)
+    assert len([m for m in wire.sent if m.TYPE in pr.ACTIONS]) == 2
+
+
 class Audit:
     """Every frame each bot receives, for the frame audit."""
 
