@@ -678,6 +678,29 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_room_plays_on() ->
         assert back.TYPE == "joined" and back.seat == 0  # type: ignore[attr-defined]
 
 
+async def test_a_client_that_reads_late_gets_every_frame_whole_and_in_order() -> None:
+    """Frames the socket cannot take wait in the session's backlog (some cut in the middle
+    by a partial write) and go out, in order and whole, once the client reads again."""
+    limits = dataclasses.replace(FAST, outbox=64, sndbuf=4096, heartbeat=3600)
+    async with running(limits) as server:
+        host = await Raw.connect(server.port, "host")
+        joined = await host.reply(pr.CreateRoom(name="t", seats=3, id=1))
+        late = await Raw.connect(server.port, "late", rcvbuf=2048)
+        await late.send(pr.Join(room=joined.room))  # type: ignore[attr-defined]
+        await late.expect("seats")
+        for i in range(50):  # ~600 bytes of seats each to both members; "late" is not reading
+            await host.send(pr.Ready(ready=i % 2 == 0, id=10 + i))
+            await host.expect("ok")
+        session = next(s for s in server.sessions if s.name == "late")
+        assert session.backlog and not session.dropped  # the socket is full, the rest waits
+        readies = []
+        while len(readies) < 50:
+            seats = await late.expect("seats")
+            readies.append(seats.seats[0]["ready"])  # type: ignore[attr-defined]
+        assert readies == [i % 2 == 0 for i in range(50)]
+        assert not session.backlog and not session.partial  # all of it went out
+
+
 # -- hostile and broken clients ----------------------------------------------------------
 
 
