@@ -53,6 +53,7 @@ log = logging.getLogger("unolan.server")
 
 _pack = pack
 _header = HEADER.pack
+_NEVER = float("inf")
 
 TABLE_EVENTS = frozenset({
     "round_started", "played", "drew", "passed", "color_chosen", "challenged", "caught",
@@ -202,13 +203,12 @@ class Room:
         server = self.server
         try:
             while not self.closed:
-                with trio.move_on_at(self._next_deadline()):
-                    command = await self.inbox.receive()
-                    server.cork()  # each member's frames of this command: one write
-                    try:
-                        self._safely(self._handle, command)
-                    finally:
-                        server.uncork()
+                deadline = self._next_deadline()
+                if deadline == _NEVER:  # no timer running: no cancel scope to set up
+                    await self._next_command()
+                else:
+                    with trio.move_on_at(deadline):
+                        await self._next_command()
                 server.cork()
                 try:
                     while self.gone:
@@ -218,6 +218,15 @@ class Room:
                     server.uncork()
         finally:
             self._close()
+
+    async def _next_command(self) -> None:
+        command = await self.inbox.receive()
+        server = self.server
+        server.cork()  # each member's frames of this command: one write
+        try:
+            self._safely(self._handle, command)
+        finally:
+            server.uncork()
 
     def _safely(self, fn: Callable[..., None], *args: Any) -> None:
         """A bug in one command is logged and answered; it never kills the room."""
@@ -234,7 +243,7 @@ class Room:
         times = [t for t in (self.turn_deadline, self.pilot_deadline, self.deal_deadline,
                              self.idle_deadline) if t is not None]
         times += [s.grace_until for s in self.seats if s.grace_until is not None]
-        return min(times, default=float("inf"))
+        return min(times, default=_NEVER)
 
     def _close(self) -> None:
         if self.closed and self.id not in self.server.rooms:
