@@ -1,10 +1,13 @@
 """The server: listeners, one handler per connection, the lobby, and :func:`serve`.
 
 Each connection is a :class:`Session`: a reader (the handler task itself) that decodes
-frames with the sans-IO :class:`~unolan.protocol.Connection` and forwards requests, and
-a writer task fed by a small bounded channel. Everything sent to a client goes through
-:meth:`Session.push`, which never waits: a client whose channel is full has stopped
-reading and is dropped (its seat waits for a ``resume``), so it never slows its room.
+frames with the sans-IO :class:`~unolan.protocol.Connection` and forwards requests.
+Everything sent to a client goes through :meth:`Session.push`, which never waits: the
+frame goes into the non-blocking socket at once, and what the socket cannot take waits
+in a small bounded backlog that a writer task, started only while there is one, sends as
+the socket drains. A client whose backlog is full has stopped reading and is dropped
+(its seat waits for a ``resume``), so it never slows its room. While a room handles a
+command, each member's frames are gathered and written in one system call at its end.
 """
 
 from __future__ import annotations
@@ -276,8 +279,14 @@ class Session:
                 silent = 0
 
     async def _receive_into(self, conn: pr.Connection) -> bool:
+        """Wait for the socket, then read what it holds (straight from the descriptor:
+        the stream's own ``receive_some`` tries a read first, which here nearly always
+        finds nothing, and costs more than the read)."""
         try:
-            data = await self.stream.receive_some(65536)
+            await trio.lowlevel.wait_readable(self.fd)
+            data = os.read(self.fd, 65536)
+        except BlockingIOError:
+            return True  # woken with nothing to read after all: wait again
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             return False
         conn.receive_data(data)
