@@ -17,7 +17,14 @@ Reported per server: actions/s; server CPU microseconds per action (utime + stim
 server process from /proc/<pid>/stat over the measuring window); p50/p99 latency from an
 action sent to the last of the 4 room members receiving its event; server RSS per
 connected client (VmRSS with everyone connected minus VmRSS before, over the clients);
-clients dropped. Then the ratios server / baseline.
+clients dropped; refusals; the generators' CPU share. Then the ratios server / baseline.
+
+Fairness: both servers get the same generator processes (rooms dealt round-robin, one
+process connecting after another, since the baseline groups rooms by arrival) with the
+same settings, including a rarely running garbage collector, so that the generators' own
+pauses weigh as little as possible on the latencies. The game server runs with its own
+defaults (among them ``Limits.gc_threshold``); the baseline runs as specified, with
+Python's.
 
 Targets (2 cores): CPU per action at 100 clients <= 2x the baseline's; 1000 clients
 (250 rooms) with 100 ms think time all served, none dropped, p99 <= 1.5x the baseline's;
