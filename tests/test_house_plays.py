@@ -7,36 +7,8 @@
 from __future__ import annotations
 
 import pytest
-from unolan.engine import Event, Game, IllegalAction, parse_actions, parse_position
-
-DRAW = "draw: R1 R2 R3 R4 G1 G2 G3 G4 B1 B2 B3 B4\n"
-
-
-def play(position: str, actions: str = "") -> tuple[Game, list[Event]]:
-    game = parse_position(position)
-    events: list[Event] = []
-    for action in parse_actions(actions):
-        events += game.apply(action)
-    return game, events
-
-
-def refused(game: Game, action: str) -> IllegalAction:
-    before = game.position()
-    (parsed,) = parse_actions(action)
-    with pytest.raises(IllegalAction) as info:
-        game.apply(parsed)
-    assert game.position() == before
-    return info.value
-
-
-def counts(game: Game) -> list[int]:
-    return [len(h) for h in game.hands]
-
-
-def legal(game: Game, seat: int) -> set[str]:
-    """The seat's legal actions, leaving out UNO calls (alone or riding on a play)."""
-    return {str(a) for a in game.legal_actions(seat) if not str(a).endswith("uno")}
-
+from scenario import DRAW, counts, legal, play, refused
+from unolan.engine import parse_actions, parse_position
 
 FOUR = "hand 1: B1 B2\nhand 2: Y1 Y2\nhand 3: G1 G2\n" + DRAW
 

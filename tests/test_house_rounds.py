@@ -9,10 +9,9 @@ import itertools
 from collections import Counter
 
 import pytest
+from scenario import DRAW, counts, legal, play, refused
 from unolan.engine import (
-    Event,
     Game,
-    IllegalAction,
     Kind,
     Rules,
     parse_actions,
@@ -20,34 +19,6 @@ from unolan.engine import (
     schedule,
 )
 from unolan.engine.cards import ALL_WILD_COUNTS, all_wild_deck
-
-DRAW = "draw: R1 R2 R3 R4 G1 G2 G3 G4 B1 B2 B3 B4\n"
-
-
-def play(position: str, actions: str = "") -> tuple[Game, list[Event]]:
-    game = parse_position(position)
-    events: list[Event] = []
-    for action in parse_actions(actions):
-        events += game.apply(action)
-    return game, events
-
-
-def refused(game: Game, action: str) -> IllegalAction:
-    before = game.position()
-    (parsed,) = parse_actions(action)
-    with pytest.raises(IllegalAction) as info:
-        game.apply(parsed)
-    assert game.position() == before
-    return info.value
-
-
-def counts(game: Game) -> list[int]:
-    return [len(h) for h in game.hands]
-
-
-def legal(game: Game, seat: int) -> set[str]:
-    return {str(a) for a in game.legal_actions(seat) if not str(a).endswith("uno")}
-
 
 # -- two players --------------------------------------------------------------------------
 
