@@ -10,6 +10,7 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from random_play import card_count, deck_size, every_legal_action_applies
 from unolan.engine import (
     PRESETS,
     Draw,
@@ -51,14 +52,6 @@ def new_game(rules_text: str, players: int, seed: int) -> Game | None:
         return Game(rules, players, seed)
     except ValueError:  # e.g. too many hands for the deck
         return None
-
-
-def deck_size(game: Game) -> int:
-    return 112 if game.rules.all_wild else 108
-
-
-def card_count(game: Game) -> int:
-    return sum(map(len, game.hands)) + len(game.draw_pile) + len(game.discard)
 
 
 def choose(game: Game, rng: random.Random):
@@ -182,12 +175,7 @@ def test_every_legal_action_applies(table):
     def check(game: Game, action, events: list[Event]) -> None:
         if rng.random() < 0.85 or game.over:
             return
-        text = game.position()
-        for seat in range(game.players):
-            for legal in game.legal_actions(seat):
-                copy = parse_position(text)
-                copy.apply(legal)
-                assert card_count(copy) == card_count(game)
+        every_legal_action_applies(game)
 
     play_rounds(game, rng, 1, check)
 
