@@ -16,6 +16,7 @@ events directly.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import fields
 from typing import Any
 
 from unolan.engine import Card, Rules, View
@@ -152,40 +153,22 @@ class Mirror:
     def my_turn(self) -> bool:
         return self.started and self.seat is not None and self.turn == self.seat
 
+    def _as_view(self) -> View:
+        """The table as a :class:`View`, whether or not a round has been dealt."""
+        values = {field.name: getattr(self, field.name) for field in fields(View)}
+        values["catchable"] = sorted(self.catchable)
+        values["rules"] = dict(self.rules)  # the view's own copy, as off the wire
+        return View.from_dict(values)
+
     def to_dict(self) -> dict[str, Any]:
         """The same map as the engine's ``game.view(seat).to_dict()``."""
-        return {
-            "seat": self.seat,
-            "hand": list(self.hand),
-            "counts": list(self.counts),
-            "top": self.top,
-            "color": self.color,
-            "direction": self.direction,
-            "turn": self.turn,
-            "phase": self.phase,
-            "pending": self.pending,
-            "called": list(self.called),
-            "catchable": sorted(self.catchable),
-            "scores": list(self.scores),
-            "draw_count": self.draw_count,
-            "discard_count": self.discard_count,
-            "round": self.round,
-            "dealer": self.dealer,
-            "drawn": self.drawn,
-            "out": list(self.out),
-            "rules": dict(self.rules),
-            "stack": self.stack,
-            "pair": self.pair,
-            "challengeable": self.challengeable,
-            "served": self.served,
-            "opening": self.opening,
-        }
+        return self._as_view().to_dict()
 
     def view(self) -> View:
         """The table as an engine :class:`View` (``view.legal_actions()`` works on it)."""
         if not self.started or self.top is None:
             raise RuntimeError("no round has been dealt yet")
-        return View.from_dict(self.to_dict())
+        return self._as_view()
 
     # -- events --------------------------------------------------------------------
 
