@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from unolan.client import ClientError, launch_bot, open_client, play, seat_bots
+from unolan.client import Client, ClientError, launch_bot, open_client, play, seat_bots
 from unolan.client.strategies import GreedyBot
 from unolan.engine import Rules
 from unolan.server import serve
@@ -23,6 +23,15 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "simple_bot.py"
 async def start_server(nursery: trio.Nursery, **kwargs) -> int:
     return await nursery.start(partial(serve, "127.0.0.1", 0, seed=7, bot_launcher=partial(
         launch_bot, delay=0), **kwargs))
+
+
+async def start_against_a_greedy_bot(client: Client) -> None:
+    """A two-seat house room (to 50 points) of the client and a greedy bot, dealt."""
+    await client.create_room("t", preset="house", options={"target_score": 50}, seats=2)
+    await client.add_bot(level="greedy")
+    await client.start()
+    while client.view() is None:
+        await trio.sleep(0.1)
 
 
 @pytest.mark.parametrize("preset", ["official", "house", "party", "all-wild"])
@@ -122,12 +131,8 @@ async def test_a_gap_in_seq_is_repaired_from_a_snapshot(autojump_clock) -> None:
     async with trio.open_nursery() as nursery:
         port = await start_server(nursery)
         async with open_client("127.0.0.1", port, "ann") as client:
-            await client.create_room("t", preset="house", options={"target_score": 50}, seats=2)
-            await client.add_bot(level="greedy")
-            await client.start()
+            await start_against_a_greedy_bot(client)
             # Lose events on purpose: the mirror forgets where it was.
-            while client.view() is None:
-                await trio.sleep(0.1)
             client.mirror.seq -= 3
             await client.chat("hello")  # the next event shows the gap
             played = 0
@@ -184,11 +189,7 @@ async def test_reconnect_resumes_the_seat(autojump_clock) -> None:
     async with trio.open_nursery() as nursery:
         port = await start_server(nursery)
         async with open_client("127.0.0.1", port, "ann") as client:
-            await client.create_room("t", preset="house", options={"target_score": 50}, seats=2)
-            await client.add_bot(level="greedy")
-            await client.start()
-            while client.view() is None:
-                await trio.sleep(0.1)
+            await start_against_a_greedy_bot(client)
             token = client.token
             await client.stream.aclose()  # the network drops
             kinds = []
