@@ -338,6 +338,8 @@ def describe(
 ) -> tuple[str, str] | None:
     """One log line for an event (text, style), or None for events not worth a line."""
     who = name_of(data.get("seat"))
+    you = me is not None and data.get("seat") == me
+    is_, owes = ("are", "owe") if you else ("is", "owes")
     if kind == "played":
         text = f"{who} {'JUMPED IN with' if data.get('jump_in') else 'played'} {_cards(data)}"
         if data.get("color") and any(Card.parse(c).is_wild for c in data.get("cards", ())):
@@ -353,10 +355,10 @@ def describe(
         return f"{who} drew {what}{why}", ""
     simple = {
         "passed": f"{who} kept the drawn card",
-        "skipped": f"{who} is skipped",
+        "skipped": f"{who} {is_} skipped",
         "uno": f"{who} called UNO!",
         "reshuffled": "the discards are shuffled into a new draw pile",
-        "host": f"{who} is the host",
+        "host": f"{who} {is_} the host",
         "player_left": f"{data.get('name', who)} left",
     }
     if kind in simple:
@@ -366,7 +368,7 @@ def describe(
     if kind == "reversed":
         return "direction reversed", ""
     if kind == "penalty":
-        return f"{who} owes {data.get('amount')} cards", ""
+        return f"{who} {owes} {data.get('amount')} cards", ""
     if kind == "challenged":
         verdict = "guilty!" if data.get("guilty") else "innocent"
         return f"{who} challenged {name_of(data.get('target'))}: {verdict}", "uno"
@@ -384,11 +386,11 @@ def describe(
     if kind == "misplay":
         return f"{who} misplayed (+{data.get('penalty')}): {data.get('reason')}", "error"
     if kind == "out":
-        return f"{who} is out ({data.get('reason')})", ""
+        return f"{who} {is_} out ({data.get('reason')})", ""
     if kind == "first_card":
         return f"first card {card_label(data['card'])}", ""
     if kind == "round_started":
-        return f"— round {data.get('round')}, {name_of(data.get('dealer'))} deals —", "info"
+        return f"— round {data.get('round')} · dealer: {name_of(data.get('dealer'))} —", "info"
     if kind == "round_over":
         return (f"{name_of(data.get('winner'))} won the round (+{data.get('points')})", "win")
     if kind == "match_over":
