@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from .cards import Card, Color, format_cards, parse_cards
 from .errors import NotationError
-from .game import COLOR, PHASES, PLAY, Game
+from .game import Game
+from .phases import COLOR, PHASES, PLAY
 from .rules import Rules
 
 _BOOL = {"yes": True, "no": False}
