@@ -16,3 +16,4 @@ def test_verbs_agree_with_you_and_with_other_players() -> None:
     assert describe("out", {"seat": 1, "reason": "mercy"}, name_of, 0) == ("bob is out (mercy)", "")
     line, _ = describe("round_started", {"round": 2, "dealer": 0}, name_of, 0)
     assert line == "— round 2 · dealer: you —"
+

@@ -27,8 +27,8 @@ from unolan.server.app import serve
 def run(args: argparse.Namespace) -> int:
     quiet_logging()
     state = UIState(name=args.name, address="127.0.0.1")
-    auto = AutoStart(bots=args.bots, preset=args.rules, room_name=f"{args.name}'s table",
-                     timer=args.timer)
+    auto = AutoStart(bots=args.bots, preset=args.rules.preset_name, options=args.rules.changes(),
+                     room_name=f"{args.name}'s table", timer=args.timer)
 
     async def main(state: UIState, commands: trio.MemoryReceiveChannel[Command],
                    invalidate: Callable[[], None]) -> None:

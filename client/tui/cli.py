@@ -7,7 +7,7 @@ import getpass
 import logging
 
 from unolan.client.cli import DEFAULT_PORT, parse_address
-from unolan.engine import PRESETS
+from unolan.engine import PRESETS, Rules, RulesError
 
 JOIN_EPILOG = """\
 examples:
@@ -22,6 +22,7 @@ PLAY_EPILOG = """\
 examples:
   uno play                          you and 3 bots, house rules
   uno play --bots 1 --rules official
+  uno play --rules 'party stacking=same'   party rules with like-on-like stacking
   uno play --seed 42                the same deal every time (demos, tests)
 
 At the table: arrows or 1-9 choose a card, Enter plays, d draws, u calls UNO, x catches,
@@ -81,8 +82,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     play.add_argument("--bots", type=int, default=3, choices=range(1, 10), metavar="N",
                       help="bots in the other seats, 1 to 9 (default 3)")
-    play.add_argument("--rules", default="house", choices=PRESETS, metavar="PRESET",
-                      help=f"rule preset: {', '.join(PRESETS)} (default house)")
+    play.add_argument("--rules", default=Rules.preset("house"), type=_rules, metavar="RULES",
+                      help=f"a rule preset ({', '.join(PRESETS)}; default house), optionally "
+                      "with options on top, e.g. 'party stacking=same' (uno rules --options)")
     play.add_argument("--name", type=_name, default=default_name(),
                       help="your name at the table (default: your login name)")
     play.add_argument("--seed", type=int, default=None, metavar="N",
@@ -92,6 +94,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     play.add_argument("--port", type=int, default=0, metavar="N",
                       help="port for the local server (default: any free port)")
     play.set_defaults(run=run_play)
+
+
+def _rules(text: str) -> Rules:
+    try:
+        return Rules.parse(text)
+    except RulesError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def quiet_logging() -> None:
