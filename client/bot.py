@@ -29,18 +29,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from unolan.engine import (
-    Action,
-    CallUno,
-    Catch,
-    Challenge,
-    ChooseColor,
-    Deal,
-    Draw,
-    Pass,
-    Play,
-    View,
-)
+from unolan.engine import Action, CallUno, Catch, Deal, Play, View
 
 
 class Bot:
@@ -139,17 +128,4 @@ def decide(bot: Bot, view: View, legal: Sequence[Action] | None = None) -> Actio
     return None
 
 
-__all__ = [
-    "Action",
-    "Bot",
-    "CallUno",
-    "Catch",
-    "Challenge",
-    "ChooseColor",
-    "Deal",
-    "Draw",
-    "Pass",
-    "Play",
-    "View",
-    "decide",
-]
+__all__ = ["Bot", "decide"]
