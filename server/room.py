@@ -408,7 +408,12 @@ class Room:
         index = seat.index
         self.seats[index] = Seat(index)
         self._public("player_left", {"seat": index, "name": name})
-        if self.host == index:
+        self._hand_over_host(index)
+
+    def _hand_over_host(self, left: int) -> None:
+        """Seat ``left`` is no longer played by its person: if it held the host, the first
+        connected human becomes host (or nobody)."""
+        if self.host == left:
             self.host = next((s.index for s in self.seats if s.kind == "human" and s.session), None)
             if self.host is not None:
                 self._public("host", {"seat": self.host})
@@ -433,11 +438,7 @@ class Room:
             session.room = session.seat = None
             self._public("player_left", {"seat": seat.index, "name": seat.name or "?"})
             self._public("connection", {"seat": seat.index, "state": "autopilot"})
-            if self.host == seat.index:
-                self.host = next((s.index for s in self.seats if s.kind == "human" and s.session),
-                                 None)
-                if self.host is not None:
-                    self._public("host", {"seat": self.host})
+            self._hand_over_host(seat.index)
         else:
             self._vacate(seat)
         session.ok(msg)
@@ -585,21 +586,21 @@ class Room:
         seat.timeouts = 0
         if msg.id is not None:
             session.ok(msg)
-        self._emit(events)
-        self._record(action)
-        self._after_action()
+        self._applied(action, events)
 
-    def _apply_for(self, seat: int, action: en.Action) -> None:
+    def _apply_for(self, action: en.Action) -> None:
+        """An action the server takes itself: a deal, the autopilot's, a turn timeout's."""
         assert self.game is not None
-        self._emit(self.game.apply(action))
-        self._record(action)
-        self._after_action()
+        self._applied(action, self.game.apply(action))
 
-    def _record(self, action: en.Action) -> None:
-        """The game log: every applied action, in order (the store writes it later)."""
+    def _applied(self, action: en.Action, events: list[en.Event]) -> None:
+        """An applied action: its events out, then into the game log (every applied action,
+        in order; the store writes it later), then the timers for what comes next."""
+        self._emit(events)
         if self.store is not None:
             self.store.action(self.id, self.actions, str(action), self.seq)
         self.actions += 1
+        self._after_action()
 
     # -- persistence -------------------------------------------------------------------
 
@@ -683,7 +684,7 @@ class Room:
         game = self.game
         if self.deal_deadline is not None and now >= self.deal_deadline and game is not None:
             self.deal_deadline = None
-            self._apply_for(game.turn, en.Deal(game.turn))
+            self._apply_for(en.Deal(game.turn))
         if game is not None and self.started and game.phase not in ("round_over", "match_over"):
             seat = self.seats[game.turn]
             if seat.piloted and self.pilot_deadline is None:
@@ -722,7 +723,7 @@ class Room:
         assert game is not None
         action = choose(game.legal_actions(seat), game.hands[seat], turn=True)
         if action is not None:
-            self._apply_for(seat, action)
+            self._apply_for(action)
 
     def _timeout(self, seat: Seat) -> None:
         """The turn clock ran out: draw (taking any penalty), pass, or name a color."""
@@ -742,7 +743,7 @@ class Room:
             self._public("connection", {"seat": seat.index, "state": "autopilot"})
             self._send_seats()
         if action is not None:
-            self._apply_for(seat.index, action)
+            self._apply_for(action)
 
     def _check_idle(self) -> None:
         humans = any(s.session is not None and s.kind == "human" for s in self.seats)
