@@ -49,22 +49,17 @@ class FrozenDict(dict):  # type: ignore[type-arg]
 EMPTY_MAP = FrozenDict()
 
 
-def integer(low: int, high: int, null: bool = False) -> Checker:
-    """An int in ``low..high`` (``null``: or None)."""
+def integer(low: int, high: int) -> Checker:
+    """An int in ``low..high``."""
 
-    def check(value: Any) -> int | None:
-        if type(value) is int and low <= value <= high:
-            return value
-        if value is None and null:
-            return None
+    def check(value: Any) -> int:
         if type(value) is not int:
             raise ValueError(f"expected an integer, got {type(value).__name__}")
         if not low <= value <= high:
             raise ValueError(f"expected {low}..{high}, got {value}")
         return value
 
-    test = f"type({{v}}) is int and {low} <= {{v}} <= {high}"
-    return inline(check, f"{{v}} is None or ({test})" if null else test)
+    return inline(check, f"type({{v}}) is int and {low} <= {{v}} <= {high}")
 
 
 def boolean(value: Any) -> bool:
@@ -112,18 +107,15 @@ def text(
     return inline(check, test, match=regex.fullmatch if regex else None)
 
 
-def choice(*values: str, null: bool = False) -> Checker:
+def choice(*values: str) -> Checker:
     allowed = frozenset(values)
 
-    def check(value: Any) -> str | None:
-        if value is None and null:
-            return None
+    def check(value: Any) -> str:
         if type(value) is not str or value not in allowed:
             raise ValueError(f"expected one of {', '.join(values)}, got {_short(value)}")
         return value
 
-    test = "type({v}) is str and {v} in {allowed}"
-    return inline(check, f"{{v}} is None or ({test})" if null else test, allowed=allowed)
+    return inline(check, "type({v}) is str and {v} in {allowed}", allowed=allowed)
 
 
 def nullable(inner: Checker) -> Checker:
@@ -238,9 +230,9 @@ _BOOL = {bool}
 
 
 color = choice("R", "Y", "G", "B")
-color_or_null = choice("R", "Y", "G", "B", null=True)
+color_or_null = nullable(color)
 seat = integer(0, MAX_SEATS - 1)
-seat_or_null = integer(0, MAX_SEATS - 1, null=True)
+seat_or_null = nullable(seat)
 seq = integer(0, MAX_SEQ)
 request_id = integer(0, MAX_ID)
 count = integer(0, 10_000)
@@ -290,7 +282,6 @@ def scalar_map(high: int = 64) -> Checker:
         return frozen
 
     return check
-
 
 
 def freeze(value: Any, depth: int = MAX_DEPTH) -> Any:

@@ -503,7 +503,7 @@ class Joined(Message):
     """You are in ``room`` at ``seat`` (null: spectator); keep ``token`` for ``resume``."""
 
     room: str = req(_room_id)
-    seat: int | None = req(f.nullable(f.seat))
+    seat: int | None = req(f.seat_or_null)
     token: str = req(_token)
     seq: int = req(f.seq)
     id: int | None = opt(f.request_id)
@@ -516,7 +516,7 @@ class Seats(Message):
     seq: int = req(f.seq)
     room: str = req(_room_id)
     name: str = req(f.text(1, 40))
-    host: int | None = req(f.nullable(f.seat))
+    host: int | None = req(f.seat_or_null)
     seats: tuple[FrozenDict, ...] = req(f.array(ev.check_seat, 2, f.MAX_SEATS))
     spectators: int = req(f.count)
     started: bool = req(f.boolean)
