@@ -228,7 +228,6 @@ def build_app(
     kb.add("u", filter=table)(lambda e: c.uno())
     kb.add("x", filter=table)(lambda e: c.catch())
     kb.add("j", filter=table)(lambda e: c.jump_in())
-    kb.add("n", filter=table)(lambda e: c.deal())
 
     @kb.add("s", filter=table)
     def _(event: KeyPressEvent) -> None:

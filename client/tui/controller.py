@@ -19,7 +19,6 @@ from unolan.engine import (
     Challenge,
     ChooseColor,
     Color,
-    Deal,
     Draw,
     Pass,
     Play,
@@ -217,13 +216,6 @@ class Controller:
             self.act(catches[0])
         else:
             s.picker = Picker("catch", [a.target for a in catches], catches, "Catch whom?")
-
-    def deal(self) -> None:
-        action = self.state.can(Deal)
-        if action is not None:
-            self.act(action)
-        else:
-            self.state.notify("the next round is dealt by the round's winner")
 
     def _not_now(self) -> str:
         v = self.state.view

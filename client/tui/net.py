@@ -19,7 +19,6 @@ from typing import Any
 import trio
 from unolan.client import session as lib
 
-from unolan import engine as en
 from unolan import protocol as pr
 
 from .state import Act, Command, Request, Say, UIState
@@ -168,8 +167,6 @@ class Bridge:
         if isinstance(command, Act):
             if client.mirror is None or client.mirror.seq is None:
                 s.notify("no game yet")
-            elif isinstance(command.action, en.Deal):
-                s.notify("the server deals the next round in a moment", "info")
             else:
                 await client.act(command.action, wait=False)  # a refusal comes as an Error
         elif isinstance(command, Say):

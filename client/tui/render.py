@@ -30,7 +30,6 @@ KEYS_HELP: list[tuple[str, str, list[tuple[str, str]]]] = [
         ("j", "jump in: the identical card"),
         ("r y g b", "color picker (or 1-4)"),
         ("0-9 ↑↓", "seat picker, Enter chooses"),
-        ("n", "deal the next round"),
         ("s", "scoreboard"),
         ("t", "chat (Enter sends)"),
         ("Esc", "close / unmark"),
@@ -202,9 +201,7 @@ def hint(state: UIState) -> Fragments:
     if v.phase == "match_over":
         return [("class:hint", " The match is over. s scoreboard · Ctrl-C quit")]
     if v.phase == "round_over":
-        if state.can_deal():
-            return [("class:hint", " Round over: n deals the next round · s scoreboard")]
-        return [("class:hint", f" Round over: waiting for {state.name_of(v.turn)} to deal")]
+        return [("class:hint", " Round over: the next round is dealt in a moment · s scoreboard")]
     if v.seat is None:
         return [("class:hint", f" {state.name_of(v.turn)}'s turn")]
     if state.sent is not None:
@@ -304,7 +301,7 @@ def scoreboard(state: UIState) -> Fragments:
     for i, score in enumerate(scores):
         left = " ".join(card_label(c) for c in hands[i]) if i < len(hands) else ""
         out.append(("class:overlay", f"  {i:<5}{state.name_of(i)[:17]:<18}{score:>7}   {left[:40]}\n"))
-    out.append(("class:overlay.hint", "\n s or Esc closes" + (" · n deals" if state.can_deal() else "")))
+    out.append(("class:overlay.hint", "\n s or Esc closes"))
     return out
 
 

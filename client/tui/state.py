@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from unolan.engine import Action, CallUno, Card, Catch, Deal, Play, View
+from unolan.engine import Action, CallUno, Card, Catch, Play, View
 
 COLOR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 KIND_NAMES = {
@@ -236,9 +236,6 @@ class UIState:
 
     def can_call_uno(self) -> bool:
         return self.can(CallUno) is not None
-
-    def can_deal(self) -> bool:
-        return self.can(Deal) is not None
 
     def seconds_left(self) -> int | None:
         if self.turn_deadline is None:
