@@ -60,7 +60,6 @@ class Session:
         "drained",
         "dropped",
         "fd",
-        "is_bot",
         "joining",
         "name",
         "number",
@@ -91,24 +90,18 @@ class Session:
         self.joining: Room | None = None
         self.seat: int | None = None
         self.token: str | None = None
-        self.is_bot = False
         self.strikes = 0
         self.dropped = False  # we ended it (slow, dead, replaced): no farewell frame
         self.shut = False  # no more frames are taken (closing, dropped or gone)
         # Frames the socket did not take yet, in order; the writer task (started only
         # while there are some) sends them as the socket drains.
         self.backlog: deque[bytes | memoryview] | None = None
-        self.partial = False  # the backlog starts in the middle of a frame
+        self.partial = False  # half a frame is out: anything sent outside the backlog would garble it
         self.writing = False  # the writer task is running
         self.drained: trio.Event | None = None  # set when the backlog is empty
         self.corked: list[bytes] | None = None  # frames held until the room's command ends
         self.nursery: trio.Nursery | None = None
         self.scope: trio.CancelScope | None = None
-
-    @property
-    def sending(self) -> bool:
-        """Half a frame is out: anything sent now, outside the backlog, would garble it."""
-        return self.partial
 
     def __repr__(self) -> str:
         return f"<Session {self.number} {self.name!r}>"
@@ -560,7 +553,7 @@ class Server:
             session.shut = True  # nothing more goes to this socket: its number is freed
             session.fd = -1
             session.nursery = None
-            if not finished and not session.dropped and not session.sending:
+            if not finished and not session.dropped and not session.partial:
                 await self._farewell(stream)  # cancelled from outside: the server is stopping
             session.backlog = None
             self.sessions.discard(session)

@@ -92,6 +92,7 @@ class Bot:
         self.acted: int | None = None  # the seq of the last action sent
         self.actions = 0
         self.matches = 0
+        self.stop_after_match = False
         self.done = False
 
     async def send(self, msg: pr.Message) -> None:

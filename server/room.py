@@ -346,9 +346,7 @@ class Room:
                 old.close("replaced", "this seat was resumed from another connection")
             seat.session, seat.grace_until = session, None
             seat.autopilot, seat.timeouts = False, 0
-            if seat.kind == "bot":
-                session.is_bot = True
-            else:
+            if seat.kind != "bot":
                 seat.name = session.name
             index: int | None = seat.index
         else:

@@ -138,7 +138,6 @@ class Store:
         self._db: sqlite3.Connection | None = None
         self._ops: list[tuple[str, tuple[Any, ...]]] = []
         self._wake = trio.Event()
-        self.writes = 0  # transactions written (for tests and logs)
 
     # -- the writer task -------------------------------------------------------------
 
@@ -183,7 +182,6 @@ class Store:
             for op, args in ops:
                 getattr(self, "_do_" + op)(db, *args)
             db.execute("COMMIT")
-            self.writes += 1
         except sqlite3.Error:
             log.exception("could not save %d changes to %s", len(ops), self.path)
             with contextlib.suppress(sqlite3.Error):
