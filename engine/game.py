@@ -36,7 +36,6 @@ from .view import View
 
 _SKIPS = {Kind.SKIP: 1, Kind.WILD_SKIP: 1, Kind.WILD_SKIP_TWO: 2}
 _REVERSES = (Kind.REVERSE, Kind.WILD_REVERSE)
-_DRAW_LIKE = (Kind.DRAW_TWO, Kind.WILD_DRAW_TWO)
 _DEFLECTABLE = (Kind.DRAW_TWO, Kind.SKIP, Kind.REVERSE)  # top cards of a pending Draw Two penalty
 _NO_EFFECT = _PLAIN_NUMBER | {Kind.WILD}  # played, they only pass the turn on (but seven_zero's 0 and 7)
 _COLOR_TEXT: dict[Color | None, str | None] = {None: None, **{c: c.value for c in COLORS}}
@@ -158,10 +157,6 @@ class Game(LegalActions):
             return True
         top = self.discard[-1]
         return not strict and not top.is_wild and card.kind is top.kind
-
-    def to_act(self) -> int:
-        """The seat whose decision the game is waiting for."""
-        return self.turn
 
     # -- applying actions ----------------------------------------------------------
 
@@ -373,12 +368,9 @@ class Game(LegalActions):
             return
         if fault:
             raise self._illegal(action, reason, _FAULT_CODES.get(fault, "bad_play"))
-        seat = action.seat
         self.exposed.clear()
         if jump:
-            self.turn = seat
-            self.drawn = None
-            self.phase = PLAY
+            self._advance(seat)
         self._resolve_play(action, jump, events)
 
     # -- validating a play ---------------------------------------------------------
@@ -935,7 +927,7 @@ class Game(LegalActions):
             _shuffle(self._rng("first", tries), pile)
         self.discard.append(card)
         self.color = card.color
-        events.append(Event("first_card", {"card": card.text, "color": _color(card.color)}))
+        events.append(Event("first_card", {"card": card.text, "color": _COLOR_TEXT[card.color]}))
         first = self.next_seat(self.dealer)
         self.phase = PLAY
         self.turn = first
@@ -982,10 +974,6 @@ def check_table(rules: Rules, players: int) -> None:
 
 def _texts(cards: list[Card] | tuple[Card, ...]) -> list[str]:
     return [c.text for c in cards]
-
-
-def _color(color: Color | None) -> str | None:
-    return color.value if color else None
 
 
 _HANDLERS = {
