@@ -38,7 +38,6 @@ PROTOCOL_VERSION = 1
 SUPPORTED_VERSIONS: tuple[int, ...] = (1,)
 
 MESSAGE_TYPES: dict[str, type[Message]] = {}
-_REQUIRED: Any = object()  # marks a field with no default (and a key not in a map)
 
 
 def req(check: Checker) -> Any:
@@ -64,16 +63,14 @@ def message(type_name: str, senders: Role | frozenset[Role]) -> Callable[[M], M]
         cls.TYPE = type_name
         cls.SENDERS = senders if isinstance(senders, frozenset) else frozenset([senders])
         fields = dataclasses.fields(cls)
-        cls.CHECKS = tuple((fl.name, fl.metadata["check"]) for fl in fields)
         cls.FIELDS = tuple(
             (
                 fl.name,
                 fl.metadata["check"],
-                _REQUIRED if fl.default is dataclasses.MISSING else fl.default,
+                MISSING if fl.default is dataclasses.MISSING else fl.default,
             )
             for fl in fields
         )
-        cls.WIRE = tuple((fl.name, fl.default is None) for fl in fields)
         cls.WIRE_NAMES = frozenset(["type", *(fl.name for fl in fields)])
         cls.to_wire = _compile_to_wire(cls)  # type: ignore[method-assign]
         cls.from_wire = staticmethod(_compile_from_wire(cls))  # type: ignore[method-assign,assignment]
@@ -89,9 +86,8 @@ class Message:
 
     TYPE: ClassVar[str] = ""
     SENDERS: ClassVar[frozenset[Role]] = frozenset()
-    CHECKS: ClassVar[tuple[tuple[str, Checker], ...]] = ()
-    FIELDS: ClassVar[tuple[tuple[str, Checker, Any], ...]] = ()  # name, check, default
-    WIRE: ClassVar[tuple[tuple[str, bool], ...]] = ()  # name, left out when None
+    # name, check, default (MISSING: required); a None default is left out of the wire map
+    FIELDS: ClassVar[tuple[tuple[str, Checker, Any], ...]] = ()
     WIRE_NAMES: ClassVar[frozenset[str]] = frozenset()
     # ``_check`` as a statement for the compiled ``from_wire``, if it has one: a template
     # over the field values (``{name}``, which it may replace) and the constants it uses.
@@ -100,7 +96,7 @@ class Message:
 
     def __post_init__(self) -> None:
         setattr_ = object.__setattr__
-        for name, check in self.CHECKS:
+        for name, check, _ in self.FIELDS:
             value = getattr(self, name)
             try:
                 checked = check(value)
@@ -121,13 +117,10 @@ class Message:
         """Checks across fields; raise ``ValueError``."""
 
     def to_wire(self) -> dict[str, Any]:
-        """The map that goes on the wire."""
-        out: dict[str, Any] = {"type": self.TYPE}
-        for name, omit_none in self.WIRE:
-            value = getattr(self, name)
-            if value is not None or not omit_none:
-                out[name] = value
-        return out
+        """The map that goes on the wire: ``type``, then the fields in order, those whose
+        default is None left out while None. Each registered class replaces this with a
+        compiled one (see ``_compile_to_wire``)."""
+        raise NotImplementedError(f"{type(self).__name__} is not a registered message")
 
     @classmethod
     def from_wire(cls, data: dict[str, Any]) -> Message:
@@ -149,9 +142,9 @@ class Message:
         name = ""
         try:
             for name, check, default in cls.FIELDS:
-                value = get(name, _REQUIRED)
-                if value is _REQUIRED:
-                    if default is _REQUIRED:
+                value = get(name, MISSING)
+                if value is MISSING:
+                    if default is MISSING:
                         raise ValueError("missing")
                     setattr_(msg, name, default)
                 else:
@@ -165,16 +158,15 @@ class Message:
                 f"{where}: {exc}", "bad_message", id=_wire_id(data)
             ) from None
         if present != len(data):
-            _check_unknown_fields(cls.TYPE, data)
+            _check_unknown_fields(cls, data)
         return msg
 
 
 def _compile_to_wire(cls: type[Message]) -> Callable[[Message], dict[str, Any]]:
-    """``cls.to_wire`` compiled: the map built field by field in a straight line, the same
-    keys in the same order as :meth:`Message.to_wire` (so the same bytes)."""
+    """``cls.to_wire`` compiled: the map built field by field in a straight line."""
     lines = ["def to_wire(self):", f"    out = {{'type': {cls.TYPE!r}}}"]
-    for name, omit_none in cls.WIRE:
-        if omit_none:
+    for name, _, default in cls.FIELDS:
+        if default is None:
             lines += [f"    value = self.{name}", "    if value is not None:",
                       f"        out[{name!r}] = value"]
         else:
@@ -209,16 +201,16 @@ def _compile_from_wire(cls: type[Message]) -> Callable[[dict[str, Any]], Message
     fields = (
         # A nested table (a view) is called through its compiled check: one call fewer.
         (name, check.check if isinstance(check, ev.Schema) else check,
-         default is _REQUIRED, MISSING if default is _REQUIRED else default)
+         default is MISSING, default)
         for name, check, default in cls.FIELDS
     )
     code = compile_fields("from_wire", fields, "data", accept, ns, frozenset(["type"]))
     return build(code, "from_wire", ns, f"{cls.TYPE}.from_wire")
 
 
-def _check_unknown_fields(type_name: str, data: dict[str, Any]) -> None:
+def _check_unknown_fields(cls: type[Message], data: dict[str, Any]) -> None:
     """Unknown fields are ignored, but must still be sane: string keys, bounded nesting."""
-    known = MESSAGE_TYPES[type_name].WIRE_NAMES
+    type_name, known = cls.TYPE, cls.WIRE_NAMES
     for key, value in data.items():
         if key in known:
             continue
