@@ -151,12 +151,18 @@ class GreedyBot(Tracking):
             counts[color] if color else 0,
         )
 
-    def choose(self, view: View, legal: list[Action]) -> Action:
-        hand = hand_cards(view)
+    def color_or_challenge(self, view: View, hand: list[Card], legal: list[Action]) -> Action | None:
+        """Name the strongest color when asked; challenge a Wild Draw Four when it pays."""
         if view.phase == "color":
             return ChooseColor(view.seat, self.best_color(hand))  # type: ignore[arg-type]
         if Challenge(view.seat) in legal and self.should_challenge(view):  # type: ignore[arg-type]
             return Challenge(view.seat)  # type: ignore[arg-type]
+        return None
+
+    def choose(self, view: View, legal: list[Action]) -> Action:
+        hand = hand_cards(view)
+        if (forced := self.color_or_challenge(view, hand, legal)) is not None:
+            return forced
         plays = [a for a in legal if isinstance(a, Play)]
         if view.phase == "drawn":
             if plays and (not plays[0].cards[0].is_wild or len(hand) <= 3):
@@ -206,8 +212,7 @@ class CounterBot(GreedyBot):
         if not self.deck:
             deck = all_wild_deck() if view.rules.get("deck") == "all_wild" else classic_deck()
             self.deck = Counter(c.text for c in deck)
-        pool = self.deck - Counter(view.hand) - self.discards
-        return pool
+        return self.deck - Counter(view.hand) - self.discards
 
     def should_challenge(self, view: View) -> bool:
         if self.color_before is None:
@@ -263,18 +268,15 @@ class CounterBot(GreedyBot):
             score -= 100  # a bluff: never worth a challenge
         if play.target is not None:
             if first.kind in _SWAPS:
-                mine_after = len(rest)
-                score += 5 * (mine_after - view.counts[play.target])
+                score += 5 * (len(rest) - view.counts[play.target])
             else:  # a targeted draw: hit the leader
                 score -= view.counts[play.target]
         return score
 
     def choose(self, view: View, legal: list[Action]) -> Action:
         hand = hand_cards(view)
-        if view.phase == "color":
-            return ChooseColor(view.seat, self.best_color(hand))  # type: ignore[arg-type]
-        if Challenge(view.seat) in legal and self.should_challenge(view):  # type: ignore[arg-type]
-            return Challenge(view.seat)  # type: ignore[arg-type]
+        if (forced := self.color_or_challenge(view, hand, legal)) is not None:
+            return forced
         plays = [a for a in legal if isinstance(a, Play)]
         if not plays:
             return Draw(view.seat) if Draw(view.seat) in legal else legal[0]  # type: ignore[arg-type]
