@@ -26,7 +26,7 @@ from .actions import Action, CallUno, Catch, Challenge, ChooseColor, Deal, Draw,
 from .cards import COLORS, Card, Color, Kind, all_wild_deck, classic_deck
 from .errors import IllegalAction
 from .events import Event
-from .kinds import _PLAIN_NUMBER, _TARGET_KINDS, _TARGETED, _plain
+from .kinds import _PLAIN_NUMBER, _TARGET_KINDS, _action_out, _plain
 from .legal import LegalActions
 from .phases import COLOR, DRAWN, MATCH_OVER, PLAY, ROUND_OVER
 from .rules import Rules
@@ -441,8 +441,7 @@ class Game(LegalActions):
                 return f"{first} needs a color"
         elif color is not None and all(c.color is not color for c in cards):
             return f"{color.value} is not a color of the cards played"
-        wants_target = first.kind in _TARGETED or (self.rules.seven_zero and first.kind is Kind.N7)
-        if wants_target:
+        if first.kind in _TARGET_KINDS[self.rules.seven_zero]:
             if target is None:
                 swap_out = first.kind is not Kind.WILD_TARGETED_DRAW_TWO and \
                     len(cards) == len(self.hands[play.seat])
@@ -949,12 +948,6 @@ class Game(LegalActions):
                 self.direction = -1
                 events.append(Event("reversed", {"direction": -1}))
                 self.turn = self.next_seat(self.dealer)
-
-
-def _action_out(rules: Rules, hand: list[Card], cards: tuple[Card, ...]) -> bool:
-    """Whether a play empties the hand with an action or wild card among its cards."""
-    plain = _plain(rules)
-    return len(cards) == len(hand) and any(c.kind not in plain for c in cards)
 
 
 def check_table(rules: Rules, players: int) -> None:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cards import Kind
+from .cards import NUMBER_KINDS, Card, Kind
 
 if TYPE_CHECKING:
     from .rules import Rules
 
 _TARGETED = (Kind.WILD_TARGETED_DRAW_TWO, Kind.WILD_FORCED_SWAP)
-_PLAIN_NUMBER = frozenset(Kind(str(n)) for n in range(10))
+_PLAIN_NUMBER = frozenset(NUMBER_KINDS)
 # The All Wild deck has no numbers: its plain Wild is the card with no action.
 _PLAIN_ALL_WILD = frozenset({Kind.WILD})
 # Kinds whose plays name a target seat, without and with seven_zero.
@@ -24,3 +24,9 @@ _TARGET_KINDS = {False: frozenset(_TARGETED), True: frozenset((*_TARGETED, Kind.
 def _plain(rules: Rules) -> frozenset[Kind]:
     """The kinds with no action: numbers, or in the All Wild deck the plain Wild."""
     return _PLAIN_ALL_WILD if rules.all_wild else _PLAIN_NUMBER
+
+
+def _action_out(rules: Rules, hand: list[Card], cards: tuple[Card, ...]) -> bool:
+    """Whether a play empties the hand with an action or wild card among its cards."""
+    plain = _plain(rules)
+    return len(cards) == len(hand) and any(c.kind not in plain for c in cards)

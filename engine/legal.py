@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from .actions import Action, CallUno, Catch, Challenge, ChooseColor, Deal, Draw, Pass, Play
 from .cards import ALL_CARDS, COLORS, SORT_KEY, Card, Color, Kind
-from .kinds import _TARGET_KINDS, _TARGETED, _plain
+from .kinds import _TARGET_KINDS, _action_out
 from .phases import COLOR, DRAWN, MATCH_OVER, PLAY, ROUND_OVER
 
 
@@ -187,15 +187,16 @@ class LegalActions:
     def _variants(self, seat: int, cards: tuple[Card, ...]) -> tuple[Play, ...]:
         """The plays of one group of cards: each color and target it may name, UNO or not."""
         first, rules = cards[0], self.rules
-        if first.kind in _TARGETED or (rules.seven_zero and first.kind is Kind.N7):
+        if first.kind in _TARGET_KINDS[rules.seven_zero]:
             targets: tuple[int | None, ...] = tuple(
                 s for s in range(self.players) if s != seat and not self.out[s])
         else:
             targets = _NO_TARGET
-        left = len(self.hands[seat]) - len(cards)
+        hand = self.hands[seat]
+        left = len(hand) - len(cards)
         if left == 0 and first.kind is not Kind.WILD_TARGETED_DRAW_TWO and targets != _NO_TARGET:
             targets = (None, *targets)  # going out on a 7 or a Forced Swap: no swap, no target
-        if rules.last_card_no_action and left == 0 and any(c.kind not in _plain(rules) for c in cards):
+        if rules.last_card_no_action and _action_out(rules, hand, cards):
             return ()
         # Plays are values: the same request always gives the same (shared) tuple of them.
         key = (seat, cards, targets, left == 1, rules.all_wild)
