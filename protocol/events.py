@@ -9,7 +9,6 @@ breaking older clients. A known field that is missing or mistyped is an error.
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import call, itemgetter
 from typing import Any
 
 from . import fields as f
@@ -159,9 +158,7 @@ ROOM: Table = {
 class Schema:
     """A table compiled for checking; unknown keys are kept, frozen and bounded."""
 
-    __slots__ = (
-        "_get_required", "_names", "_optional", "_required_checks", "check", "fields", "what"
-    )
+    __slots__ = ("check", "fields", "what")
 
     def __init__(self, what: str, table: Table) -> None:
         self.what = what
@@ -169,17 +166,12 @@ class Schema:
             (name, spec[0], False) if isinstance(spec, tuple) else (name, spec, True)
             for name, spec in table.items()
         )
-        required = [(name, check) for name, check, req in self.fields if req]
-        self._names = tuple(name for name, _ in required)
-        self._get_required = _getter(list(self._names))
-        self._required_checks = tuple(check for _, check in required)
-        self._optional = tuple((name, check) for name, check, req in self.fields if not req)
         self.check = self._compile()
 
     def _compile(self) -> Callable[[Any], FrozenDict]:
         """The compiled fast path (see ``fastpath``): a valid, canonical map is copied
-        into a FrozenDict as it is; anything else goes to :meth:`checked`."""
-        ns: dict[str, Any] = {"_slow": self.checked, "_frozen": FrozenDict, "_set": dict.__setitem__}
+        into a FrozenDict as it is; anything else goes to :meth:`explain`."""
+        ns: dict[str, Any] = {"_slow": self.explain, "_frozen": FrozenDict, "_set": dict.__setitem__}
 
         def accept(converted: list[tuple[int, str]]) -> list[str]:
             lines = ["out = _frozen(value)"]
@@ -197,29 +189,9 @@ class Schema:
         """Validate ``value``: a FrozenDict of the checked fields, or ``ValueError``."""
         return self.check(value)
 
-    def checked(self, value: Any) -> FrozenDict:
-        """The general path: the required fields fetched and checked by builtins looping
-        in C; any doubt falls back to :meth:`explain`, which says what is wrong."""
-        if type(value) is not dict and type(value) is not FrozenDict:
-            return self.explain(value)
-        try:
-            checked = map(call, self._required_checks, self._get_required(value))
-            if not self._optional:
-                if len(value) != len(self._names):
-                    return self.explain(value)
-                return FrozenDict(zip(self._names, checked, strict=True))
-            out = dict(zip(self._names, checked, strict=True))
-            for name, check in self._optional:
-                if name in value:
-                    out[name] = check(value[name])
-        except (KeyError, ValueError):
-            return self.explain(value)
-        if len(out) != len(value):
-            return self.explain(value)
-        return FrozenDict(out)
-
     def explain(self, value: Any) -> FrozenDict:
-        """The slow path: field by field, normalising, with a precise error."""
+        """The general path: field by field, normalising (lists to tuples, unknown keys
+        frozen), with a precise error."""
         what = self.what
         if type(value) is not dict and type(value) is not FrozenDict:
             raise ValueError(f"{what}: expected a map, got {type(value).__name__}")
@@ -242,16 +214,6 @@ class Schema:
                     except ValueError as exc:
                         raise ValueError(f"{what}.{key[:40]}: {exc}") from None
         return FrozenDict(out)
-
-
-def _getter(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
-    """``itemgetter`` that always returns a tuple (even for zero or one name)."""
-    if not names:
-        return lambda value: ()
-    if len(names) == 1:
-        name = names[0]
-        return lambda value: (value[name],)
-    return itemgetter(*names)
 
 
 EVENT_SCHEMAS: dict[str, Schema] = {kind: Schema(kind, t) for kind, t in EVENT_KINDS.items()}
