@@ -169,35 +169,33 @@ class Controller:
         color = COLOR_NAMES.get(v.color or "", "")
         return f"{cards} does not match {card_label(v.top)}" + (f" on {color}" if color else "")
 
-    def draw(self) -> None:
-        s = self.state
-        action = s.can(Draw)
+    def _act_if(self, kind: type) -> bool:
+        """Send this seat's legal action of ``kind``, if it has one now."""
+        action = self.state.can(kind)
         if action is not None:
             self.act(action)
-        elif s.can(Pass) is not None:
+        return action is not None
+
+    def draw(self) -> None:
+        s = self.state
+        if self._act_if(Draw):
+            return
+        if s.can(Pass) is not None:
             s.notify("you already drew: play it (Enter) or keep it (k)")
         else:
             s.notify(self._not_now())
 
     def keep(self) -> None:
-        action = self.state.can(Pass)
-        if action is not None:
-            self.act(action)
-        else:
+        if not self._act_if(Pass):
             self.state.notify("nothing to keep: k keeps a card you just drew")
 
     def challenge(self) -> None:
-        action = self.state.can(Challenge)
-        if action is not None:
-            self.act(action)
-        else:
+        if not self._act_if(Challenge):
             self.state.notify("nothing to challenge: only a Wild Draw Four aimed at you")
 
     def uno(self) -> None:
         s = self.state
-        action = s.can(CallUno)
-        if action is not None:
-            self.act(action)
+        if self._act_if(CallUno):
             return
         plays = [a for a in s.legal() if isinstance(a, Play) and a.uno]
         if plays:
@@ -371,10 +369,7 @@ class Controller:
 
     def leave(self) -> None:
         self.send(Request("leave"))
-        s = self.state
-        s.room = s.room_id = None
-        s.view = None
-        s.my_seat = None
+        self.state.forget_room()
 
 
 def form_value(form: CreateForm, name: str) -> object:

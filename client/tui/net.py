@@ -185,7 +185,7 @@ class Bridge:
         elif request.kind in ("create_room", "join"):
             self._joined(client)
         elif request.kind == "leave":
-            self._forget_room()  # again: events may have drawn the table meanwhile
+            self.state.forget_room()  # again: events may have drawn the table meanwhile
 
     def _joined(self, client: lib.Client) -> None:
         s = self.state
@@ -195,13 +195,9 @@ class Bridge:
 
     async def _refused(self, client: lib.Client, code: str, message: str) -> None:
         if code == "bad_token":  # the seat is gone: back to the lobby
-            self._forget_room()
+            self.state.forget_room()
             await self._call(client, lambda: self._request(client, Request("list_rooms")))
         self.state.on_error(code, message)
-
-    def _forget_room(self) -> None:
-        s = self.state
-        s.view, s.room, s.room_id, s.my_seat = None, None, None, None
 
     # -- from the server -------------------------------------------------------------------
 

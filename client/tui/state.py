@@ -280,6 +280,10 @@ class UIState:
             if state and state != "empty":
                 self.presence[seat] = state
 
+    def forget_room(self) -> None:
+        """Back to the lobby: no room, no seat, no table."""
+        self.view, self.room, self.room_id, self.my_seat = None, None, None, None
+
     def on_event(self, kind: str, data: dict[str, Any]) -> None:
         """A room event: update what the view does not carry, and log it."""
         if kind == "turn":
