@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import trio
-from unolan.protocol.framing import HEADER, pack
+from unolan.protocol.framing import encode_frame
 
 from unolan import engine as en
 from unolan import protocol as pr
@@ -51,8 +51,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("unolan.server")
 
-_pack = pack
-_header = HEADER.pack
 _NEVER = float("inf")
 
 TABLE_EVENTS = frozenset({
@@ -96,8 +94,7 @@ class Seat:
 def _frame(seq: int, kind: str, data: dict[str, Any]) -> bytes:
     """One ``event`` frame. The data comes from the engine or from the room itself, never
     from a client, so it is not checked again here (clients check every frame)."""
-    body = _pack({"type": "event", "seq": seq, "kind": kind, "data": data})
-    return _header(len(body)) + body
+    return encode_frame({"type": "event", "seq": seq, "kind": kind, "data": data})
 
 
 # One room event in the log: its frame when everyone sees the same one, else one frame
