@@ -198,16 +198,20 @@ class Room:
 
     async def run(self) -> None:
         server = self.server
+        inbox = self.inbox
         try:
             while not self.closed:
                 deadline = self._next_deadline()
+                command = None
                 if deadline == _NEVER:  # no timer running: no cancel scope to set up
-                    await self._next_command()
+                    command = await inbox.receive()
                 else:
                     with trio.move_on_at(deadline):
-                        await self._next_command()
-                server.cork()
+                        command = await inbox.receive()
+                server.cork()  # each member's frames of this wake-up: one write
                 try:
+                    if command is not None:
+                        self._safely(self._handle, command)
                     while self.gone:
                         self._safely(self._handle, ("gone", self.gone.pop(0)))
                     self._safely(self._timers, trio.current_time())
@@ -215,15 +219,6 @@ class Room:
                     server.uncork()
         finally:
             self._close()
-
-    async def _next_command(self) -> None:
-        command = await self.inbox.receive()
-        server = self.server
-        server.cork()  # each member's frames of this command: one write
-        try:
-            self._safely(self._handle, command)
-        finally:
-            server.uncork()
 
     def _safely(self, fn: Callable[..., None], *args: Any) -> None:
         """A bug in one command is logged and answered; it never kills the room."""
