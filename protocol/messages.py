@@ -546,9 +546,7 @@ class Event(Message):
     FAST_CHECK = ("{data} = _check_by_kind[{kind}]({data})", {"_check_by_kind": EVENT_CHECKS})
 
     def _check(self) -> None:
-        check = EVENT_CHECKS.get(self.kind)  # the compiled check, or generic data
-        data = check(self.data) if check is not None else check_event(self.kind, self.data)
-        object.__setattr__(self, "data", data)
+        object.__setattr__(self, "data", check_event(self.kind, self.data))
 
 
 CLIENT_TYPES = frozenset(t for t, c in MESSAGE_TYPES.items() if CLIENT in c.SENDERS)
