@@ -29,9 +29,12 @@ _opt_color = f.color_or_null
 _phase = f.text(1, 32, r"[a-z][a-z0-9_]*", known=("play", "drawn", "color", "round_over", "match_over"))
 
 
+_pair = f.array(lambda v: v, 2, 2)
+
+
 def _draw_pair(value: Any) -> tuple[int, str]:
-    pair = f.array(lambda v: v, 2, 2)(value)
-    return (f.seat(pair[0]), f.card(pair[1]))
+    seat, card = _pair(value)
+    return (f.seat(seat), f.card(card))
 
 
 # Engine events (their audience is the engine's business; the wire format is the same).
