@@ -111,12 +111,7 @@ class Connection:
         self.role = role
         self.their_role = SERVER if role is CLIENT else CLIENT
         self.versions = tuple(versions)
-        self._state = State.AWAIT_HELLO
-        self._can_send: dict[str, State] = _NOTHING
-        self._can_receive: dict[str, State] = _NOTHING
-        self._quick_send: frozenset[type[Message]] = frozenset()
-        self._decoders = _NO_DECODERS
-        self.state = State.AWAIT_HELLO
+        self.state = State.AWAIT_HELLO  # and what the state decides (see the setter)
         self.version: int | None = None  # agreed in the handshake
         self.offered: tuple[int, ...] = ()  # the versions the hello offered
         self.max_frame_size = max_frame_size  # for frames we receive
@@ -137,9 +132,9 @@ class Connection:
     def state(self, state: State) -> None:
         # Look the table up once per state change, not per message (enum hashing is slow).
         self._state = state
-        self._can_send = TRANSITIONS.get((state, self.role), _NOTHING)
-        self._can_receive = TRANSITIONS.get((state, self.their_role), _NOTHING)
-        self._quick_send = _QUICK_SEND.get((state, self.role), frozenset())
+        self._can_send: dict[str, State] = TRANSITIONS.get((state, self.role), _NOTHING)
+        self._can_receive: dict[str, State] = TRANSITIONS.get((state, self.their_role), _NOTHING)
+        self._quick_send: frozenset[type[Message]] = _QUICK_SEND.get((state, self.role), frozenset())
         self._decoders = _QUICK_RECEIVE.get((state, self.their_role), _NO_DECODERS)
 
     # -- receiving ---------------------------------------------------------------------
@@ -293,17 +288,15 @@ class Connection:
     def send_error(self, error: ProtocolError | Error) -> bytes:
         """The bytes of an ``error`` frame for ``error`` (e.g. the RemoteProtocolError
         ``next_event`` raised). After a fatal one, close the stream."""
-        if isinstance(error, ProtocolError):
+        fatal = error.fatal or self.state is not State.READY  # the handshake forgives nothing
+        if isinstance(error, ProtocolError) or fatal is not error.fatal:
             error = Error(
                 code=error.code,
                 message=error.message[:500],
-                fatal=error.fatal,
+                fatal=fatal,
                 id=error.id,
                 versions=error.versions,
             )
-        if self.state is not State.READY and not error.fatal:
-            error = Error(code=error.code, message=error.message, fatal=True, id=error.id,
-                          versions=error.versions)
         return self.send(error)
 
     def hello(self, name: str, client: str | None = None) -> bytes:
