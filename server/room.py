@@ -249,8 +249,9 @@ class Room:
                 self.server.tokens.pop(seat.token, None)
             if seat.session is not None:
                 seat.session.room = None
-        for session, token in self.spectators.items():
+        for token in self.spectator_tokens:  # also those of spectators who disconnected
             self.server.tokens.pop(token, None)
+        for session in self.spectators:
             session.room = None
         self.server.rooms.pop(self.id, None)
         log.info("room %s closed", self.id)
