@@ -13,6 +13,7 @@ from typing import Any
 import msgpack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_protocol import pair
 from test_protocol_docs import doc_examples
 from unolan.engine.rules import OPTION_BY_NAME
 from unolan.protocol import (
@@ -41,19 +42,21 @@ def fuzz(examples: int) -> settings:
 
 EXAMPLES = [data for _, data in doc_examples()]
 FRAMES = [encode_frame(data) for data in EXAMPLES]
-# Frames a server in READY takes without closing: client requests.
-REQUESTS = [f for f, d in zip(FRAMES, EXAMPLES, strict=True)
+
+
+def frames_from(sender: Any) -> list[bytes]:
+    """The example frames ``sender`` may send in READY without closing the connection."""
+    return [f for f, d in zip(FRAMES, EXAMPLES, strict=True)
             if d["type"] not in ("hello", "welcome", "bye", "error")
-            and "client" in {r.value for r in MESSAGE_TYPES[d["type"]].SENDERS}]
+            and sender in MESSAGE_TYPES[d["type"]].SENDERS]
+
+
+REQUESTS = frames_from(CLIENT)
 
 
 def ready(role: Any = SERVER) -> Connection:
     """A connection past the handshake (as the server, unless told otherwise)."""
-    client, server = Connection(CLIENT), Connection(SERVER)
-    server.receive_data(client.hello("fuzz"))
-    server.next_event()
-    client.receive_data(server.welcome("fuzz"))
-    client.next_event()
+    client, server = pair()
     return server if role is SERVER else client
 
 
@@ -288,9 +291,7 @@ def test_hostile_headers_allocate_little() -> None:
 def test_client_side_decoder_too() -> None:
     """The client's connection reads server messages with the same guarantees."""
     conn = ready(CLIENT)
-    replies = [f for f, d in zip(FRAMES, EXAMPLES, strict=True)
-               if d["type"] not in ("hello", "welcome", "bye", "error")
-               and "server" in {r.value for r in MESSAGE_TYPES[d["type"]].SENDERS}]
+    replies = frames_from(SERVER)
     for frame in replies:
         conn.receive_data(frame)
     results = drain(conn)
