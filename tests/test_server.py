@@ -15,7 +15,7 @@ from typing import Any
 import msgpack
 import pytest
 import trio
-from unolan.server import DEFAULT_PORT, Bot, Limits, Server, serve
+from unolan.server import DEFAULT_PORT, Bot, Limits, Room, Server, serve
 from unolan.server.bot import to_message
 from unolan.server.policy import choose
 from unolan.server.store import Store
@@ -164,6 +164,17 @@ async def table(server: Server, players: int, preset: str = "house", timer: int 
 async def settle(*clients: Raw) -> None:
     for c in clients:
         await c.drain()
+
+
+async def staged(server: Server, players: int, position: str, preset: str = "house",
+                 **options: Any) -> tuple[list[Raw], Room]:
+    """A :func:`table` whose game is then replaced by ``position`` (the engine's position
+    notation), every client having read what the start sent: the clients and the room."""
+    clients, room_id = await table(server, players, preset, **options)
+    room = server.rooms[room_id]
+    room.game = en.parse_position(position)
+    await settle(*clients)
+    return clients, room
 
 
 def wire(value: Any) -> Any:
@@ -447,12 +458,10 @@ async def test_spectator_and_challenge_reveal() -> None:
 
 async def test_catch_race_exactly_one_wins() -> None:
     async with running() as server:
-        clients, room_id = await table(server, 4)
-        room = server.rooms[room_id]
-        room.game = en.parse_position(
+        clients, room = await staged(
+            server, 4,
             "rules: house; hand 0: R5 G7; hand 1: R1 Y1 Y2; hand 2: B1 B2 B3; hand 3: G1 G2 G3;"
             " draw: B5 B6 B7 B8 B9 Y5 Y6; discard: R3; turn: 0")
-        await settle(*clients)
         assert (await clients[0].reply(pr.Play(seq=room.seq, cards=("R5",), id=1))).TYPE == "ok"
         await settle(*clients)
         seq = clients[1].seq
@@ -477,12 +486,10 @@ async def test_catch_race_exactly_one_wins() -> None:
 
 async def test_uno_call_beats_a_later_catch() -> None:
     async with running() as server:
-        clients, room_id = await table(server, 3)
-        room = server.rooms[room_id]
-        room.game = en.parse_position(
+        clients, room = await staged(
+            server, 3,
             "rules: house; hand 0: R5 G7; hand 1: R1 Y1 Y2; hand 2: B1 B2 B3;"
             " draw: B5 B6 B7 B8 B9 Y5 Y6; discard: R3; turn: 0")
-        await settle(*clients)
         await clients[0].reply(pr.Play(seq=room.seq, cards=("R5",), id=1))
         await settle(*clients)
         seq = clients[0].seq
@@ -494,12 +501,10 @@ async def test_uno_call_beats_a_later_catch() -> None:
 
 async def test_jump_in_race_and_the_turn_it_took() -> None:
     async with running() as server:
-        clients, room_id = await table(server, 4)
-        room = server.rooms[room_id]
-        room.game = en.parse_position(
+        clients, room = await staged(
+            server, 4,
             "rules: house; hand 0: R1 Y1 Y2; hand 1: R5 B2 B3; hand 2: G4 G7 G8; hand 3: G1 G2 G3;"
             " draw: B5 B6 B7 B8 B9 Y5 Y6; discard: G3 G4; turn: 0")
-        await settle(*clients)
         seq = room.seq
         # seat 2 holds the other G4: a jump-in; seat 3 holds G1 with nothing to jump; seat 0
         # (in turn) plays at the same seq. First arrival wins, the other is too late.
@@ -527,12 +532,10 @@ async def test_an_action_decided_mid_batch_is_too_late() -> None:
     a batch that moved the table is too late, not judged on a table its sender never saw
     whole (a jump-in at ``played`` before its ``turn`` arrived, a pass at ``passed``)."""
     async with running() as server:
-        clients, room_id = await table(server, 3)
-        room = server.rooms[room_id]
-        room.game = en.parse_position(
+        clients, room = await staged(
+            server, 3,
             "rules: house; hand 0: G4 Y1 Y2; hand 1: R5 B2 B3; hand 2: G4 G7 G8;"
             " draw: B5 B6 B7 B8 B9 Y5 Y6; discard: G3; turn: 0")
-        await settle(*clients)
         assert (await clients[0].reply(pr.Play(seq=room.seq, cards=("G4",), id=1))).TYPE == "ok"
         await settle(*clients)
         events = [m for m in clients[2].seen if m.TYPE == "event"][-2:]
@@ -545,12 +548,10 @@ async def test_an_action_decided_mid_batch_is_too_late() -> None:
 
 async def test_an_action_that_loses_the_race_with_the_match_end_is_too_late() -> None:
     async with running() as server:
-        clients, room_id = await table(server, 2, "house", target_score=1)
-        room = server.rooms[room_id]
-        room.game = en.parse_position(
+        clients, room = await staged(
+            server, 2,
             "rules: house target_score=1; hand 0: G4; hand 1: G4 B2 B3;"
-            " draw: B5 B6 B7 B8 B9 Y5 Y6; discard: G3; turn: 0")
-        await settle(*clients)
+            " draw: B5 B6 B7 B8 B9 Y5 Y6; discard: G3; turn: 0", target_score=1)
         seq = room.seq
         assert (await clients[0].reply(pr.Play(seq=seq, cards=("G4",), id=1))).TYPE == "ok"
         assert not room.started  # the match is over
@@ -739,13 +740,11 @@ async def test_bad_frames_get_an_error_and_a_close(data: bytes, code: str) -> No
 
 async def test_bad_requests_after_the_handshake() -> None:
     async with running() as server:
-        clients, room_id = await table(server, 2, "official")
-        room = server.rooms[room_id]
-        room.game = en.parse_position(
+        clients, room = await staged(
+            server, 2,
             "rules: official; hand 0: R1 Y1 Y2; hand 1: R5 B2 B3; draw: B5 B6 B7 B8; discard: G3;"
-            " turn: 0")
+            " turn: 0", preset="official")
         a, b = clients
-        await settle(a, b)
         await a.send_bytes(frame({"type": "frobnicate", "id": 7}))
         assert (await a.expect("error")).code == "unknown_type"  # type: ignore[attr-defined]
         await a.send_bytes(frame({"type": "play", "seq": "x", "cards": ["R1"], "id": 8}))
