@@ -238,38 +238,22 @@ class Game(LegalActions):
         self._draw_for_turn(seat, events)
 
     def _draw_for_turn(self, seat: int, events: list[Event]) -> None:
-        """A voluntary draw: one card (or until playable), which may then be played."""
+        """A voluntary draw: one card (draw_until_playable: until one may be played at
+        once; drawn_action_stays: one with no action), which may then be played."""
         rules = self.rules
-        if not rules.draw_until_playable:  # the usual: one card (the loop below, unrolled)
-            cards = self._give(seat, 1, "draw", events)
-            if cards and not self.out[seat]:
-                card = cards[0]
-                if self.matches_top(card) and (not rules.drawn_action_stays or card.kind in _plain(rules)):
-                    self.drawn = card
-                    self.phase = DRAWN
-                    return
-            self._advance(self.next_seat(seat))
-            return
         stays = _plain(rules) if rules.drawn_action_stays else None
-        got: list[Card] = []
         while True:
             cards = self._give(seat, 1, "draw", events)
             if not cards or self.out[seat]:
                 break
-            got += cards
-            # until a card that may be played at once (drawn_action_stays: one with no action)
-            if not rules.draw_until_playable or (
-                    self.matches_top(cards[0]) and (stays is None or cards[0].kind in stays)):
+            card = cards[0]
+            if self.matches_top(card) and (stays is None or card.kind in stays):
+                self.drawn = card
+                self.phase = DRAWN
+                return
+            if not rules.draw_until_playable:
                 break
-        card = got[-1] if got else None
-        if card is None or self.out[seat] or not self.matches_top(card):
-            self._advance(self.next_seat(seat))
-            return
-        if stays is not None and card.kind not in stays:
-            self._advance(self.next_seat(seat))
-            return
-        self.drawn = card
-        self.phase = DRAWN
+        self._advance(self.next_seat(seat))
 
     def _apply_pass(self, action: Pass, events: list[Event]) -> None:
         self._require_turn(action, DRAWN)
