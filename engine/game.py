@@ -215,8 +215,7 @@ class Game(LegalActions):
         if self.exposed:
             self.exposed.clear()
         if self.pending:
-            amount, self.pending = self.pending, 0
-            self._served_penalty()
+            amount = self._serve_penalty()
             self._give(seat, amount, "penalty", events)
             self._advance(self.next_seat(seat))
             return
@@ -273,8 +272,7 @@ class Game(LegalActions):
         events.append(Event("challenged", {"seat": seat, "target": offender, "guilty": guilty}))
         events.append(Event("revealed", {"seat": offender, "cards": _texts(self.hands[offender])},
                             only=seat))
-        amount, self.pending = self.pending, 0
-        self._served_penalty()
+        amount = self._serve_penalty()
         if guilty:
             self._give(offender, amount, "challenge", events)
             self._advance(seat)
@@ -651,8 +649,7 @@ class Game(LegalActions):
         if self._target_may_answer(first):
             self._advance(target)
             return
-        amount, self.pending = self.pending, 0
-        self._served_penalty()
+        amount = self._serve_penalty()
         self._give(target, amount, "penalty", events)
         self._advance(self.next_seat(target))
 
@@ -690,11 +687,18 @@ class Game(LegalActions):
             events.append(Event("skipped", {"seat": nxt}))
         self._advance(self.next_seat(nxt))
 
-    def _served_penalty(self) -> None:
+    def _serve_penalty(self) -> int:
+        """Take the pending penalty off the table to be drawn; return its card count."""
         self.served = True
-        self.pending_cards = 0
+        return self._drop_penalty()
+
+    def _drop_penalty(self) -> int:
+        """Clear the pending penalty and all that goes with it; return its card count."""
+        amount = self.pending
+        self.pending = self.pending_cards = 0
         self.pending_pair = False
         self.wd4_offender = None
+        return amount
 
     # -- hands ---------------------------------------------------------------------
 
@@ -803,9 +807,7 @@ class Game(LegalActions):
             self._end_round(last, events)
             return
         if self.out[self.turn]:  # knocked out in turn (mercy): a penalty it owed lapses
-            self.pending = self.pending_cards = 0
-            self.pending_pair = False
-            self.wd4_offender = None
+            self._drop_penalty()
             self._advance(self.next_seat(self.turn))
         events.append(Event("turn", {"seat": self.turn, "direction": self.direction,
                                      "phase": self.phase, "pending": self.pending}))
