@@ -182,51 +182,42 @@ def cards(low: int = 0, high: int = MAX_CARDS) -> Checker:
     )
 
 
-def integers(low: int, high: int, min_len: int = 0, max_len: int = MAX_SEATS) -> Checker:
-    """An array of integers in ``low..high`` (checked with builtins, no Python loop)."""
-    slow = array(integer(low, high), min_len, max_len)
+def _flat_array(
+    item: type, inner: Checker, min_len: int, max_len: int, bounds: tuple[int, int] | None = None
+) -> Checker:
+    """An array of ``item`` values (within ``bounds``, if given), checked with builtins, no
+    Python loop; anything else goes to ``array(inner)``, which says what is wrong."""
+    slow = array(inner, min_len, max_len)
+    types = {item}
+    low, high = bounds or (0, 0)
 
-    def check(value: Any) -> tuple[int, ...]:
+    def check(value: Any) -> tuple[Any, ...]:
         kind = type(value)
         if (
             (kind is tuple or kind is list)
             and min_len <= len(value) <= max_len
-            and (not value or (set(map(type, value)) == _INT and low <= min(value) and max(value) <= high))
+            and (not value or (set(map(type, value)) == types
+                               and (bounds is None or (low <= min(value) and max(value) <= high))))
         ):
             return value if kind is tuple else tuple(value)
         return slow(value)
 
+    in_bounds = "" if bounds is None else f" and {low} <= min({{v}}) and max({{v}}) <= {high}"
     return inline(
         check,
         f"type({{v}}) is tuple and {min_len} <= len({{v}}) <= {max_len} and (not {{v}} or "
-        f"(set(map(type, {{v}})) == {{ints}} and {low} <= min({{v}}) and max({{v}}) <= {high}))",
-        ints=_INT,
+        f"(set(map(type, {{v}})) == {{types}}{in_bounds}))",
+        types=types,
     )
+
+
+def integers(low: int, high: int, min_len: int = 0, max_len: int = MAX_SEATS) -> Checker:
+    """An array of integers in ``low..high``."""
+    return _flat_array(int, integer(low, high), min_len, max_len, (low, high))
 
 
 def booleans(min_len: int = 0, max_len: int = MAX_SEATS) -> Checker:
-    slow = array(boolean, min_len, max_len)
-
-    def check(value: Any) -> tuple[bool, ...]:
-        kind = type(value)
-        if (
-            (kind is tuple or kind is list)
-            and min_len <= len(value) <= max_len
-            and (not value or set(map(type, value)) == _BOOL)
-        ):
-            return value if kind is tuple else tuple(value)
-        return slow(value)
-
-    return inline(
-        check,
-        f"type({{v}}) is tuple and {min_len} <= len({{v}}) <= {max_len} and (not {{v}} or "
-        "set(map(type, {v})) == {bools})",
-        bools=_BOOL,
-    )
-
-
-_INT = {int}
-_BOOL = {bool}
+    return _flat_array(bool, boolean, min_len, max_len)
 
 
 color = choice("R", "Y", "G", "B")
