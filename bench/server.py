@@ -53,6 +53,29 @@ import trio
 HEADER = struct.Struct(">I")
 
 
+class _Frames:
+    """Cuts a stream into unpacked frame bodies (both ends of the bench trust each other's
+    frames: no limits, no checks)."""
+
+    __slots__ = ("buffer",)
+
+    def __init__(self) -> None:
+        self.buffer = b""
+
+    def feed(self, data: bytes) -> list[Any]:
+        buffer = self.buffer + data if self.buffer else data
+        out = []
+        start, size = 0, len(buffer)
+        while size - start >= 4:
+            (n,) = HEADER.unpack_from(buffer, start)
+            if size - start - 4 < n:
+                break
+            out.append(msgpack.unpackb(buffer[start + 4:start + 4 + n], raw=False))
+            start += 4 + n
+        self.buffer = buffer[start:]
+        return out
+
+
 # -- the two servers, each in its own process --------------------------------------------
 
 
@@ -84,7 +107,7 @@ def _baseline_server(conn: Any) -> None:
         room = rooms[-1]
         room.append(stream)
         locks[stream] = trio.Lock()  # handlers of one room may send to a member at once
-        buffer = b""
+        frames = _Frames()
         seq = 0
         while True:
             try:
@@ -93,13 +116,7 @@ def _baseline_server(conn: Any) -> None:
                 return  # the load generator went away at the end of the run
             if not data:
                 return
-            buffer += data
-            while len(buffer) >= 4:
-                (n,) = HEADER.unpack_from(buffer)
-                if len(buffer) < 4 + n:
-                    break
-                msg = msgpack.unpackb(buffer[4:4 + n], raw=False)
-                buffer = buffer[4 + n:]
+            for msg in frames.feed(data):
                 counter[0] += 1
                 seq = msg.get("seq", seq) + 1
                 seat = room.index(stream)
@@ -168,28 +185,6 @@ class Meter:
 
 
 _TURN_PHASES = ("play", "drawn", "color")
-
-
-class _Frames:
-    """Cuts a stream into frame bodies (the bench's clients trust the server's frames)."""
-
-    __slots__ = ("buffer",)
-
-    def __init__(self) -> None:
-        self.buffer = b""
-
-    def feed(self, data: bytes) -> list[Any]:
-        buffer = self.buffer + data if self.buffer else data
-        out = []
-        start, size = 0, len(buffer)
-        while size - start >= 4:
-            (n,) = HEADER.unpack_from(buffer, start)
-            if size - start - 4 < n:
-                break
-            out.append(msgpack.unpackb(buffer[start + 4:start + 4 + n], raw=False))
-            start += 4 + n
-        self.buffer = buffer[start:]
-        return out
 
 
 async def _game_bot(port: int, room: int, think: float, meter: Meter, host: bool,
@@ -321,7 +316,7 @@ async def _game_load(port: int, rooms: list[int], think: float, meter: Meter,
 async def _baseline_load(port: int, rooms: list[int], think: float, meter: Meter,
                          connected: list[int]) -> None:
     async def one(stream: trio.SocketStream, room: int, seat: int) -> None:
-        buffer = b""
+        frames = _Frames()
         try:
             if seat == 0:
                 await trio.sleep(0.5)
@@ -330,13 +325,7 @@ async def _baseline_load(port: int, rooms: list[int], think: float, meter: Meter
                 data = await stream.receive_some(65536)
                 if not data:
                     break
-                buffer += data
-                while len(buffer) >= 4:
-                    (n,) = HEADER.unpack_from(buffer)
-                    if len(buffer) < 4 + n:
-                        break
-                    msg = msgpack.unpackb(buffer[4:4 + n], raw=False)
-                    buffer = buffer[4 + n:]
+                for msg in frames.feed(data):
                     meter.got((room, msg["seq"]))
                     if msg["data"]["next"] == seat:
                         if think:
