@@ -21,6 +21,7 @@ Notation (``seat verb args``)::
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .cards import COLORS, Card, Color
 from .errors import NotationError
@@ -46,35 +47,34 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
+class _SeatAction:
+    """An action that names only its seat: ``SEAT VERB``."""
+
     seat: int
+    verb: ClassVar[str]
 
     def __str__(self) -> str:
-        return f"{self.seat} draw"
+        return f"{self.seat} {self.verb}"
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
-    seat: int
-
-    def __str__(self) -> str:
-        return f"{self.seat} pass"
+class Draw(_SeatAction):
+    verb = "draw"
 
 
 @dataclass(frozen=True, slots=True)
-class Challenge:
-    seat: int
-
-    def __str__(self) -> str:
-        return f"{self.seat} challenge"
+class Pass(_SeatAction):
+    verb = "pass"
 
 
 @dataclass(frozen=True, slots=True)
-class CallUno:
-    seat: int
+class Challenge(_SeatAction):
+    verb = "challenge"
 
-    def __str__(self) -> str:
-        return f"{self.seat} uno"
+
+@dataclass(frozen=True, slots=True)
+class CallUno(_SeatAction):
+    verb = "uno"
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,15 +96,12 @@ class ChooseColor:
 
 
 @dataclass(frozen=True, slots=True)
-class Deal:
-    seat: int
-
-    def __str__(self) -> str:
-        return f"{self.seat} deal"
+class Deal(_SeatAction):
+    verb = "deal"
 
 
 Action = Play | Draw | Pass | Challenge | CallUno | Catch | ChooseColor | Deal
-_SIMPLE = {"draw": Draw, "pass": Pass, "challenge": Challenge, "uno": CallUno, "deal": Deal}
+_SIMPLE = {cls.verb: cls for cls in (Draw, Pass, Challenge, CallUno, Deal)}
 _COLOR_LETTERS = {c.value for c in COLORS}
 
 
