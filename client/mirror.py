@@ -19,15 +19,15 @@ from collections.abc import Mapping
 from dataclasses import fields
 from typing import Any
 
-from unolan.engine import Card, Rules, View
+from unolan.engine import Card, Rules, View, all_wild_deck, classic_deck
 from unolan.engine.cards import Kind
 from unolan.protocol import ENGINE_EVENTS
 
-DECK_SIZE = {"classic": 108, "all_wild": 112}
+DECK_SIZE = {"classic": len(classic_deck()), "all_wild": len(all_wild_deck())}
 # The events that close one action's events (or a deal's): the table is whole again.
 _CLOSING = frozenset({"turn", "round_over", "match_over"})
-# Kinds whose play starts or adds to a penalty (the engine's ``Card.penalty``).
-_FOUR = "W4"
+# The only card whose penalty may be challenged.
+_FOUR = Kind.WILD_DRAW_FOUR.value
 
 
 class SeqGap(Exception):
@@ -56,7 +56,6 @@ class Mirror:
         if rules is not None:
             self.set_rules(rules)
         self.seq: int | None = None
-        self.last_kind: str | None = None  # the kind of the last event fed
         # Between actions: the last engine event closed one (a turn, a round's end) or a
         # snapshot was loaded. In the middle of an action's events the table is half-drawn.
         self.settled = False
@@ -136,7 +135,6 @@ class Mirror:
         self._last_drawn = self.drawn
         if seq is not None:
             self.seq = seq
-        self.last_kind = None
         self.settled = self.started
 
     # -- reading -------------------------------------------------------------------
@@ -187,7 +185,6 @@ class Mirror:
                 raise SeqGap(self.seq + 1, seq)
         self.apply(kind, data)
         self.seq = seq
-        self.last_kind = kind
         return True
 
     def apply(self, kind: str, data: Mapping[str, Any]) -> None:
