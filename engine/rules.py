@@ -147,7 +147,8 @@ class Rules:
             raise RulesError(f"unknown preset {self.preset_name!r}: expected one of {', '.join(PRESETS_OPTIONS)}")
         for option in OPTIONS:
             value = getattr(self, option.name)
-            if option.parse(value) != value or type(option.parse(value)) is not type(value):
+            parsed = option.parse(value)
+            if parsed != value or type(parsed) is not type(value):
                 raise RulesError(f"option {option.name}: bad value {value!r}")
         if self.mercy_limit and self.mercy_limit <= self.hand_size:
             raise RulesError(f"option mercy_limit must be 0 (off) or more than hand_size ({self.hand_size}); "
@@ -162,13 +163,7 @@ class Rules:
         name = name.replace("_", "-")
         if name not in PRESETS_OPTIONS:
             raise RulesError(f"unknown preset {name!r}: expected one of {', '.join(PRESETS_OPTIONS)}")
-        values = dict(PRESETS_OPTIONS[name])
-        for key, value in options.items():
-            option = OPTION_BY_NAME.get(key)
-            if option is None:
-                raise RulesError(f"unknown option {key!r}: expected one of {', '.join(OPTION_BY_NAME)}")
-            values[key] = option.parse(value)
-        return cls(preset_name=name, **values)
+        return cls(preset_name=name, **(PRESETS_OPTIONS[name] | _parse_options(options)))
 
     @classmethod
     def parse(cls, text: str) -> Rules:
@@ -203,11 +198,7 @@ class Rules:
         return {o.name: getattr(self, o.name) for o in OPTIONS if getattr(self, o.name) != base[o.name]}
 
     def with_options(self, **options: Any) -> Rules:
-        for key, value in options.items():
-            if key not in OPTION_BY_NAME:
-                raise RulesError(f"unknown option {key!r}: expected one of {', '.join(OPTION_BY_NAME)}")
-            options[key] = OPTION_BY_NAME[key].parse(value)
-        return replace(self, **options)
+        return replace(self, **_parse_options(options))
 
     def __str__(self) -> str:
         return " ".join([self.preset_name, *(f"{k}={_fmt(v)}" for k, v in self.changes().items())])
@@ -215,6 +206,17 @@ class Rules:
     @cached_property  # read in the engine's hot loop; a rule set never changes
     def all_wild(self) -> bool:
         return self.deck == "all_wild"
+
+
+def _parse_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Options by name, each validated and in canonical type; unknown names raise."""
+    parsed = {}
+    for key, value in options.items():
+        option = OPTION_BY_NAME.get(key)
+        if option is None:
+            raise RulesError(f"unknown option {key!r}: expected one of {', '.join(OPTION_BY_NAME)}")
+        parsed[key] = option.parse(value)
+    return parsed
 
 
 _OFFICIAL = {o.name: o.default for o in OPTIONS} | {
