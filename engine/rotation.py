@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from . import schedule
-from .actions import Action, Catch, Deal, Play
+from .actions import Action, Deal
 from .errors import IllegalAction, RulesError
 from .events import Event
 from .game import Game
@@ -241,10 +241,9 @@ class TwoTableRotation:
 
 def _translate(action: Action, seat_of: Callable[[int], int]) -> Action:
     """The same action with its seat (and target) mapped by ``seat_of``."""
-    if type(action) is Play and action.target is not None:
-        return replace(action, seat=seat_of(action.seat), target=seat_of(action.target))
-    if type(action) is Catch:
-        return replace(action, seat=seat_of(action.seat), target=seat_of(action.target))
+    target = getattr(action, "target", None)  # a Catch's, or a Play's that names one
+    if target is not None:
+        return replace(action, seat=seat_of(action.seat), target=seat_of(target))
     return replace(action, seat=seat_of(action.seat))
 
 
