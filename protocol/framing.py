@@ -43,7 +43,7 @@ def encode_frame(data: dict[str, Any], max_size: int = MAX_FRAME_SIZE) -> bytes:
     return HEADER.pack(len(body)) + body
 
 
-def decode_body(body: bytes | memoryview) -> Any:
+def decode_body(body: bytes | bytearray) -> Any:
     """Unpack one frame body within the limits; any failure is the peer's fault."""
     try:
         return msgpack.unpackb(
