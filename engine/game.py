@@ -818,6 +818,7 @@ class Game(LegalActions):
         self.scores = list(result.scores)
         events.append(Event("round_over", result.to_data()))
         self.turn = winner
+        self.drawn = None  # a drawn card's choice ends with the round (it must not reach the dealer's view)
         self.exposed.clear()
         self.pending = 0
         if result.match_over:

@@ -96,3 +96,15 @@ def test_no_jump_in_on_the_first_cards_penalty() -> None:
     assert not later.opening
     events = later.apply(parse_action("2 play YD2"))
     assert events[0].data["jump_in"] is True
+
+
+def test_a_drawn_card_does_not_outlive_its_round() -> None:
+    """A drawer knocked out by the mercy limit ends the round; the drawn card stays hidden."""
+    from unolan.engine import parse_action
+
+    game = parse_position("rules: house hand_size=3 mercy_limit=5\nhand 0: R3 G1 G2\n"
+                          "hand 1: B1 B2\ndraw: Y1 Y2 Y3\ndiscard: R5\nturn: 0\n"
+                          "phase: drawn\ndrawn: R3")
+    game.apply(parse_action("0 uno"))  # a false call: +2 cards, 5 in hand, out by mercy
+    assert game.phase in ("round_over", "match_over") and game.turn == 1
+    assert game.view(1).drawn is None
