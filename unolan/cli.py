@@ -7,19 +7,13 @@ only gathers them, so it is the one place allowed to import both server and clie
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 
-from unolan import __version__
-
-# Modules that register subcommands, in the order --help lists them. A part that is not
-# installed yet (or fails to import) is left out rather than breaking every command.
-COMMAND_MODULES = (
-    "unolan.client.tui.cli",
-    "unolan.server.cli",
-    "unolan.client.cli",
-    "unolan.rules_cli",
-)
+from unolan import __version__, rules_cli
+from unolan.client import cli as client_cli
+from unolan.client import launch_bot
+from unolan.client.tui import cli as tui_cli
+from unolan.server import cli as server_cli
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,27 +23,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"unolan {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name is None or not name.startswith(exc.name):
-                raise
-            continue
-        if name == "unolan.server.cli":
-            module.add_parser(sub, bot_launcher=_client_bots())
-        else:
-            module.add_parser(sub)
+    tui_cli.add_parser(sub)  # join, play
+    # Bots a room's host adds play the client library's strategies.
+    server_cli.add_parser(sub, bot_launcher=launch_bot)  # host
+    client_cli.add_parser(sub)  # bot, arena
+    rules_cli.add_parser(sub)  # rules
     return parser
-
-
-def _client_bots() -> object:
-    """The client library's bot runner, so `uno host` bots play the client's strategies."""
-    try:
-        from unolan.client import launch_bot
-    except ImportError:
-        return None
-    return launch_bot
 
 
 def main(argv: list[str] | None = None) -> int:
