@@ -14,9 +14,17 @@ legal actions: RLCard offers "draw" only when no card can be played, so its agen
 this policy, never draws while it holds a playable card.
 
 With ``--vs-rlcard`` (needs the optional extra ``bench``, i.e. ``rlcard``) the same run
-also times ``rlcard.games.uno.game.UnoGame`` with the same number of players, driven
-directly (``init_game()``, then ``step(random legal action)`` until ``is_over()``), and
-prints games per second for each and the ratios ours / RLCard's.
+also times ``rlcard.games.uno.game.UnoGame`` with the same number of players, two ways:
+
+* ``rlcard driven``: as its users drive it (``init_game()``, then ``step(random legal
+  action)`` until ``is_over()``). Every ``step`` also builds the next player's
+  observation (``get_state``), which is most of its time;
+* ``rlcard bare``: the same loop with ``get_state`` stubbed out, i.e. its rules alone,
+  the fairest comparison with an engine that builds no observation.
+
+It prints games per second and microseconds per action for each, and the ratios ours /
+RLCard's both ways. A round of ours is one game of RLCard's (one deal to one winner);
+ours are longer, since they hold UNO calls, challenges, separate draws and passes.
 
 Rates are per CPU second of this process (``time.process_time``), and the measurements
 are cut into interleaved slices (``--slices``), so that other load on the machine skews
@@ -75,12 +83,15 @@ def bench_engine(preset: str, players: int, seconds: float, seed: int) -> tuple[
     return rounds, actions, clock() - start
 
 
-def bench_rlcard(players: int, seconds: float, seed: int) -> tuple[int, int, float]:
+def bench_rlcard(players: int, seconds: float, seed: int, bare: bool) -> tuple[int, int, float]:
+    """Games played, actions taken and CPU time spent; ``bare``: without observations."""
     import numpy
     from rlcard.games.uno.game import UnoGame
 
     game = UnoGame(num_players=players)
     game.np_random = numpy.random.RandomState(seed)
+    if bare:  # the rules loop alone: no observation built after each step
+        game.get_state = lambda player_id: None  # type: ignore[method-assign]
     rng = random.Random(seed)
     games = actions = 0
     start = clock()
@@ -94,6 +105,9 @@ def bench_rlcard(players: int, seconds: float, seed: int) -> tuple[int, int, flo
         if clock() >= deadline:
             break
     return games, actions, clock() - start
+
+
+RLCARD = ("rlcard driven", "rlcard bare")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -124,14 +138,15 @@ def main(argv: list[str] | None = None) -> None:
         return
 
     # Interleave short slices of every measurement so that drifting machine load hits all alike.
-    names = args.presets.split(",") + (["rlcard"] if args.vs_rlcard else [])
+    presets = args.presets.split(",")
+    names = presets + (list(RLCARD) if args.vs_rlcard else [])
     totals = {name: [0, 0, 0.0] for name in names}
     for i in range(args.slices):
         for name in names:
             slice_seed = args.seed + 1000 * i
             seconds = args.seconds / args.slices
-            if name == "rlcard":
-                done = bench_rlcard(args.players, seconds, slice_seed)
+            if name in RLCARD:
+                done = bench_rlcard(args.players, seconds, slice_seed, bare=name == "rlcard bare")
             else:
                 done = bench_engine(name, args.players, seconds, slice_seed)
             for k in range(3):
@@ -139,13 +154,13 @@ def main(argv: list[str] | None = None) -> None:
     rates = {}
     for name, (count, actions, spent) in totals.items():
         rates[name] = count / spent
-        unit = "games/s " if name == "rlcard" else "rounds/s"
-        label = "rlcard UnoGame" if name == "rlcard" else f"unolan {name}"
-        print(f"{label:16} {rates[name]:7.0f} {unit}  {actions / count:5.1f} actions each  "
-              f"({count} in {spent:.2f} s CPU)")
+        label = name if name in RLCARD else f"unolan {name}"
+        print(f"{label:16} {rates[name]:7.0f} games/s  {1e6 * spent / actions:5.2f} us/action  "
+              f"{actions / count:5.1f} actions/game  ({count} in {spent:.2f} s CPU)")
     if args.vs_rlcard:
-        for name in names[:-1]:
-            print(f"ratio {name:10} {rates[name] / rates['rlcard']:5.2f}x RLCard")
+        for name in presets:
+            driven, bare = (rates[name] / rates[r] for r in RLCARD)
+            print(f"ratio {name:10} {driven:5.2f}x RLCard driven  {bare:5.2f}x RLCard bare  (games/s)")
 
 
 if __name__ == "__main__":
