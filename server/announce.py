@@ -8,9 +8,11 @@ it keeps the counts current while rooms open and close, at most one update every
 is cancelled, as on Ctrl-C or SIGTERM.
 
 Where: on the addresses the server listens on. A wildcard (``0.0.0.0``) means every LAN
-interface of the machine; loopback (``127.0.0.1``, the default) means this machine only:
-the service is announced on the loopback interface alone, so ``uno join`` on the same
-machine finds it and nobody on the LAN sees an address they cannot reach.
+interface of the machine. A server on loopback only (``127.0.0.1``, the default) is not
+announced, and the log says so: nobody on the LAN could reach it, and an announcement
+on the loopback interface alone does not stay there on Linux (a responder there hears
+the LAN's queries whenever another one, Avahi say, listens on the LAN, and answers them;
+seen in the namespace test), so the LAN would list a 127.0.0.1 game.
 
 Zeroconf runs its own thread and event loop; the server stays pure Trio. Its blocking
 calls (probing for a unique name takes about a second and a half) run in Trio worker
@@ -81,19 +83,15 @@ class Plan:
     interfaces: tuple[str, ...]
     addresses: tuple[str, ...]
 
-    @property
-    def local_only(self) -> bool:
-        return all(ipaddress.ip_address(a).is_loopback for a in self.addresses)
-
 
 def plan(listening: Iterable[str], machine: Iterable[str]) -> Plan | str:
     """Where to announce a server listening on ``listening`` (the bound addresses) on a
     machine whose interfaces have ``machine``; a string says why not.
 
     Multicast goes over IPv4 (IPv4 first); the record also lists IPv6 addresses the
-    server listens on. Loopback is announced on loopback alone; a wildcard stands for
-    every non-loopback address of its family (IPv6 link-local ones left out: they need a
-    scope a record cannot carry).
+    server listens on. A wildcard stands for every non-loopback address of its family
+    (IPv6 link-local ones left out: they need a scope a record cannot carry); loopback
+    addresses are never announced.
     """
     ours = sorted({ip for ip in _ips(machine) if not ip.is_loopback}, key=_order)
     addresses: list[IPAddress] = []
@@ -104,11 +102,12 @@ def plan(listening: Iterable[str], machine: Iterable[str]) -> Plan | str:
         else:
             addresses.append(ip)
     addresses = sorted(set(addresses), key=_order)
-    if not addresses:
-        return "this machine has no network address to announce"
-    if all(ip.is_loopback for ip in addresses):
-        return Plan(("127.0.0.1",), tuple(str(ip) for ip in addresses))
     lan = [ip for ip in addresses if not ip.is_loopback]
+    if addresses and not lan:
+        return (f"it listens on {', '.join(map(str, addresses))}, this machine only "
+                "(--host 0.0.0.0 serves and announces it on the LAN)")
+    if not lan:
+        return "this machine has no network address to announce"
     interfaces = [ip for ip in lan if ip.version == 4] or [ip for ip in ours if ip.version == 4]
     if not interfaces:
         return "announcing needs an IPv4 interface (multicast DNS over IPv6 is not done)"
@@ -233,10 +232,9 @@ async def announce(server: Server, host: str, name: str) -> None:
     except OSError as exc:
         where = f"cannot list the addresses ({exc})"
     if isinstance(where, str):
-        log.warning("not announced on the LAN: %s; players join with the address", where)
+        log.info("not announced on the LAN: %s", where)
         return
-    scope = ("this machine only (loopback; --host 0.0.0.0 to be found on the LAN)"
-             if where.local_only else f"the LAN ({', '.join(where.addresses)})")
+    scope = f"the LAN ({', '.join(where.addresses)})"
     publisher = ZeroconfPublisher(where, server.port, name)
     try:
         await publisher.open()

@@ -25,9 +25,9 @@ examples:
   uno host --no-db                 keep nothing on disk
   uno host --host 0.0.0.0 --name "Friday UNO"   the name players see in `uno join`
 
-The server announces itself with multicast DNS (DNS-SD, _unolan._tcp), so `uno join`
-with no address lists it: on the LAN with --host 0.0.0.0, on this machine only with the
-default 127.0.0.1. --no-announce keeps it quiet; players then give its address.
+Serving the LAN, the server announces itself with multicast DNS (DNS-SD, _unolan._tcp),
+so `uno join` with no address lists it; --no-announce keeps it quiet (players then give
+its address). A server on 127.0.0.1 is for this machine only and is not announced.
 
 Ctrl-C stops the server; connected clients are told it is shutting down. Rooms and their
 games are kept in the database, so the next `uno host` on it resumes them: players take

@@ -20,6 +20,7 @@ from prompt_toolkit.application.current import create_app_session, set_app
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from test_tui import Table
+from test_tui_net import Watch
 from unolan.client import discovery, open_client
 from unolan.client.discovery import DiscoveryUnavailable, Game, Games, pick_address
 from unolan.client.tui.app import build_app
@@ -115,17 +116,16 @@ def test_a_wildcard_server_is_announced_on_every_lan_interface() -> None:
                                                     ("10.8.0.3", "192.168.1.20", "fd00::5"))
 
 
-def test_a_loopback_server_is_announced_to_this_machine_only() -> None:
-    where = plan(["127.0.0.1"], MACHINE)
-    assert where == Plan(("127.0.0.1",), ("127.0.0.1",)) and isinstance(where, Plan)
-    assert where.local_only
-    assert plan(["::1", "127.0.0.1"], MACHINE) == Plan(("127.0.0.1",), ("127.0.0.1", "::1"))
+def test_a_loopback_server_is_not_announced_and_the_plan_says_why() -> None:
+    assert plan(["127.0.0.1"], MACHINE) == (
+        "it listens on 127.0.0.1, this machine only (--host 0.0.0.0 serves and announces it"
+        " on the LAN)")
+    assert "it listens on 127.0.0.1, ::1, this machine only" in str(plan(["::1", "127.0.0.1"],
+                                                                          MACHINE))
 
 
 def test_a_server_on_one_address_is_announced_there() -> None:
-    where = plan(["192.168.1.20"], MACHINE)
-    assert where == Plan(("192.168.1.20",), ("192.168.1.20",))
-    assert isinstance(where, Plan) and not where.local_only
+    assert plan(["192.168.1.20"], MACHINE) == Plan(("192.168.1.20",), ("192.168.1.20",))
     # IPv6 only: multicast still goes over the machine's IPv4 interfaces
     assert plan(["fd00::5"], MACHINE) == Plan(("10.8.0.3", "192.168.1.20"), ("fd00::5",))
 
@@ -190,14 +190,27 @@ async def test_announce_withdraws_on_cancel_and_logs_each_step(
         autojump_clock: object) -> None:
     publisher = FakePublisher()
     monkeypatch.setattr(announce, "ZeroconfPublisher", lambda *args: publisher)
+    monkeypatch.setattr(announce, "machine_addresses", lambda: ["127.0.0.1", "192.0.2.5"])
     caplog.set_level(logging.INFO, "unolan.server.announce")
     with trio.move_on_after(5):
-        await announce.announce(_FakeServer(), "127.0.0.1", "Friday UNO")  # type: ignore[arg-type]
+        await announce.announce(_FakeServer(), "0.0.0.0", "Friday UNO")  # type: ignore[arg-type]
     assert [kind for _, kind, _ in publisher.calls] == ["open", "register", "withdraw"]
     assert publisher.calls[1][2] == Announcement("Friday UNO").to_txt()
     text = caplog.text
-    assert "this machine only (loopback; --host 0.0.0.0 to be found on the LAN)" in text
-    assert "as 'Friday UNO-2'" in text and "LAN announcement withdrawn" in text
+    assert "announced on the LAN (192.0.2.5) as 'Friday UNO-2'" in text
+    assert "LAN announcement withdrawn" in text
+
+
+async def test_a_server_on_loopback_is_not_announced_and_the_log_says_so(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    def never(*args: object) -> None:
+        raise AssertionError("no announcement for a loopback server")
+
+    monkeypatch.setattr(announce, "ZeroconfPublisher", never)
+    caplog.set_level(logging.INFO, "unolan.server.announce")
+    await announce.announce(_FakeServer(), "127.0.0.1", "x")  # type: ignore[arg-type]
+    assert caplog.messages == ["not announced on the LAN: it listens on 127.0.0.1, this machine"
+                               " only (--host 0.0.0.0 serves and announces it on the LAN)"]
 
 
 async def test_a_network_without_multicast_costs_the_server_one_log_line(
@@ -206,8 +219,9 @@ async def test_a_network_without_multicast_costs_the_server_one_log_line(
         raise OSError(19, "No such device")
 
     monkeypatch.setattr(announce, "Zeroconf", no_multicast)
+    monkeypatch.setattr(announce, "machine_addresses", lambda: ["192.0.2.5"])
     caplog.set_level(logging.INFO, "unolan.server.announce")
-    await announce.announce(_FakeServer(), "127.0.0.1", "x")  # type: ignore[arg-type]
+    await announce.announce(_FakeServer(), "0.0.0.0", "x")  # type: ignore[arg-type]
     lines = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(lines) == 1 and not lines[0].exc_info
     assert "LAN announcement failed ([Errno 19] No such device)" in lines[0].getMessage()
@@ -421,21 +435,12 @@ def test_start_screen_keeps_the_cursor_on_its_game_as_the_list_changes() -> None
     assert screen.selected() == GAMES[0]
 
 
-class Keys:
-    """``invalidate`` that wakes waiters, plus the keys' channel (as in test_tui_net)."""
+class Keys(Watch):
+    """``invalidate`` that wakes waiters, plus the keys' channel."""
 
     def __init__(self) -> None:
-        self.changed = trio.Event()
+        super().__init__()
         self.send, self.receive = trio.open_memory_channel[Command](16)
-
-    def __call__(self) -> None:
-        self.changed.set()
-        self.changed = trio.Event()
-
-    async def until(self, condition: object, timeout: float = 10) -> None:
-        with trio.fail_after(timeout):
-            while not condition():  # type: ignore[operator]
-                await self.changed.wait()
 
 
 async def test_find_then_join_browses_until_chosen_then_plays_on_that_server() -> None:

@@ -13,14 +13,14 @@ from unolan.protocol.lan import BROWSE_SECONDS
 
 JOIN_EPILOG = f"""\
 examples:
-  uno join                          list the games on the LAN (and this machine); Enter joins
+  uno join                          list the games on the LAN; Enter joins one
   uno join --list                   print the games found on the LAN and exit (for scripts)
   uno join 192.168.1.20 --name ann  a server at a known address
   uno join 127.0.0.1                the server on this machine, port {DEFAULT_PORT}
   uno join 192.168.1.20:8000        another port
 
-Servers announce themselves with multicast DNS (`uno host`, unless --no-announce). On the
-list, a types an address instead and r searches again. In the lobby: Enter joins a room,
+Servers on the LAN announce themselves with multicast DNS (`uno host --host 0.0.0.0`).
+On the list, a types an address instead and r searches again. In the lobby: Enter joins a room,
 s spectates, c creates one; ? lists every key.
 
 --list prints one line per game, tab-separated: HOST:PORT, name, rooms, players (a count

@@ -35,7 +35,7 @@ KEYS_HELP: list[tuple[str, str, list[tuple[str, str]]]] = [
         ("Esc", "close / unmark"),
     ]),
     ("start", "Finding a game", [
-        ("↑ ↓ Enter", "choose a LAN game, join it"),
+        ("↑↓ Enter", "choose a LAN game, join it"),
         ("a", "type an address instead"),
         ("r", "search the LAN again"),
     ]),
