@@ -195,6 +195,7 @@ async def browse(changed: Callable[[list[Game]], None], *,
                     if games.lost(name):
                         changed(games.list())
     finally:
+        send.close()  # a change zeroconf reports from now on is dropped
         with trio.CancelScope(shield=True), trio.move_on_after(CLOSE_TIMEOUT):
             await trio.to_thread.run_sync(zeroconf.close, abandon_on_cancel=True)
 

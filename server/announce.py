@@ -11,8 +11,8 @@ Where: on the addresses the server listens on. A wildcard (``0.0.0.0``) means ev
 interface of the machine. A server on loopback only (``127.0.0.1``, the default) is not
 announced, and the log says so: nobody on the LAN could reach it, and an announcement
 on the loopback interface alone does not stay there on Linux (a responder there hears
-the LAN's queries whenever another one, Avahi say, listens on the LAN, and answers them;
-seen in the namespace test), so the LAN would list a 127.0.0.1 game.
+the LAN's queries whenever another one, Avahi say, listens on the LAN, and answers them
+by unicast: seen between two network namespaces), so the LAN would list a 127.0.0.1 game.
 
 Zeroconf runs its own thread and event loop; the server stays pure Trio. Its blocking
 calls (probing for a unique name takes about a second and a half) run in Trio worker
@@ -45,7 +45,7 @@ log = logging.getLogger("unolan.server.announce")
 
 POLL = 1.0  # how often the counts are read (a few dict lookups)
 MIN_UPDATE_INTERVAL = 3.0  # at most one TXT update per this many seconds
-TTL = 120  # seconds; a server that dies without a goodbye leaves the lists within this
+TTL = 120  # seconds the records live in caches (host and service records alike)
 WITHDRAW_TIMEOUT = 3.0
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address

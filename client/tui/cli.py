@@ -20,8 +20,8 @@ examples:
   uno join 192.168.1.20:8000        another port
 
 Servers on the LAN announce themselves with multicast DNS (`uno host --host 0.0.0.0`).
-On the list, a types an address instead and r searches again. In the lobby: Enter joins a room,
-s spectates, c creates one; ? lists every key.
+On the list of games, a types an address instead and r searches again. In the lobby:
+Enter joins a room, s spectates, c creates one; ? lists every key.
 
 --list prints one line per game, tab-separated: HOST:PORT, name, rooms, players (a count
 the server did not give is '?'). Exit status: 0 if it found a game, 1 if it found none
@@ -113,7 +113,7 @@ def _seconds(text: str) -> float:
     except ValueError:
         seconds = -1
     if not 0 < seconds <= 60:
-        raise argparse.ArgumentTypeError(f"expected 0 to 60 seconds, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected more than 0 and at most 60 seconds, got {text!r}")
     return seconds
 
 
