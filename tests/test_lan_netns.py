@@ -3,10 +3,11 @@
 ``uno host --host 0.0.0.0`` runs in one namespace; from the other, ``uno join --list``
 finds it and tests/lan_peer.py finds it through the start screen's code, joins it, opens
 a room, sees the announcement's counts follow, and sees the announcement withdrawn when
-the host gets SIGINT. A second server in the host's namespace listens on 127.0.0.1 (the
-default): it says it is not announced, and neither namespace lists it (no LAN player
-could reach it). A third namespace with no network at all shows that ``uno join
---list`` says "no games found; give an address" there at once instead of hanging.
+the host gets SIGINT. Two more servers run beside it, listed by neither namespace: one
+on 127.0.0.1 (the default; it says it is not announced, since no LAN player could reach
+it) and one on the LAN started with --no-announce. A third namespace with no network at
+all shows that ``uno join --list`` says "no games found; give an address" there at once
+instead of hanging.
 
 Creating namespaces needs root (CI runs as root); elsewhere the test is skipped with the
 reason. Every wait is bounded; the namespaces and every process in them are removed even
@@ -131,15 +132,18 @@ async def test_a_host_in_one_namespace_is_found_joined_and_withdrawn_from_anothe
                               "--name", NAME, output="stderr")
             private_log = await start(host_ns, *UNO, "host", "--port", "7118", "--no-db",
                                       "--name", PRIVATE, output="stderr")
+            quiet_log = await start(host_ns, *UNO, "host", "--host", "0.0.0.0", "--port", "7119",
+                                    "--no-db", "--no-announce", "--name", "quiet", output="stderr")
             # The peer browses from before the host is announced: it appears live.
             steps = await start(peer_ns, sys.executable, str(PEER), NAME, output="stdout")
-            host, private, peer = processes
+            host, private, quiet, peer = processes
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(list_in, bare_ns, "5")  # no network at all
                 line = await log.until("announced on", 15)
                 assert f"the LAN ({HOST_ADDRESS})" in line and repr(NAME) in line
                 line = await private_log.until("announced", 15)
                 assert "not announced on the LAN: it listens on 127.0.0.1, this machine only" in line
+                await quiet_log.until("uno server on 0.0.0.0:7119", 15)
                 nursery.start_soon(list_in, peer_ns)
                 nursery.start_soon(list_in, host_ns)  # the loopback server is not in it either
             bare = listed[bare_ns]
@@ -162,9 +166,11 @@ async def test_a_host_in_one_namespace_is_found_joined_and_withdrawn_from_anothe
             assert await peer.wait() == 0
             assert await host.wait() == 0
             await log.until("LAN announcement withdrawn", 5)
-            private.send_signal(signal.SIGTERM)
-            assert await private.wait() == 0
-            await private_log.until("server stopped", 5)
+            for other, other_log in ((private, private_log), (quiet, quiet_log)):
+                other.send_signal(signal.SIGTERM)
+                assert await other.wait() == 0
+                await other_log.until("server stopped", 5)
+            assert not any("announce" in line for line in quiet_log.seen)
         finally:
             for process in processes:
                 process.kill()
