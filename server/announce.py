@@ -213,6 +213,7 @@ async def keep_announced(publisher: Publisher, read: Callable[[], Announcement],
     ``min_interval`` seconds (the latest counts win); runs until cancelled."""
     current = read()
     name = await publisher.register(current.to_txt())
+    await trio.lowlevel.checkpoint_if_cancelled()  # stopped while probing: no "announced"
     log.info("announced on %s as %r: `uno join` lists it", where, name)
     last = trio.current_time()
     while True:

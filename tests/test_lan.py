@@ -201,6 +201,25 @@ async def test_announce_withdraws_on_cancel_and_logs_each_step(
     assert "LAN announcement withdrawn" in text
 
 
+async def test_stopped_while_probing_it_withdraws_and_never_says_announced(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        autojump_clock: object) -> None:
+    class Probing(FakePublisher):
+        async def register(self, txt: dict[str, str]) -> str:
+            with trio.CancelScope(shield=True):  # like the worker thread: not interruptible
+                await trio.sleep(1.5)
+            return await super().register(txt)
+
+    publisher = Probing()
+    monkeypatch.setattr(announce, "ZeroconfPublisher", lambda *args: publisher)
+    monkeypatch.setattr(announce, "machine_addresses", lambda: ["192.0.2.5"])
+    caplog.set_level(logging.INFO, "unolan.server.announce")
+    with trio.move_on_after(0.5):  # Ctrl-C half a second after the start
+        await announce.announce(_FakeServer(), "0.0.0.0", "x")  # type: ignore[arg-type]
+    assert [kind for _, kind, _ in publisher.calls] == ["open", "register", "withdraw"]
+    assert "announced on" not in caplog.text and "LAN announcement withdrawn" in caplog.text
+
+
 async def test_a_server_on_loopback_is_not_announced_and_the_log_says_so(
         monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     def never(*args: object) -> None:
