@@ -74,6 +74,15 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
     return host or "127.0.0.1", int(port) if port else default_port
 
 
+def read_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
+    """An address a person typed: :func:`parse_address` of the stripped text, with the
+    port checked; ``ValueError`` says what is wrong."""
+    host, port = parse_address(text.strip(), default_port)
+    if not 0 < port < 65536:
+        raise ValueError(f"port {port} is out of range")
+    return host, port
+
+
 def run_arena(args: argparse.Namespace) -> int:
     from .arena import head_to_head, run_tournament
 

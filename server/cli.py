@@ -12,7 +12,7 @@ from pathlib import Path
 
 import trio
 
-from .app import BotLauncher, serve
+from .app import BotLauncher, Server
 from .limits import DEFAULT_PORT
 from .store import default_path
 
@@ -23,6 +23,11 @@ examples:
   uno host --port 8000 --seed 42   another port; reproducible shuffles (demos, tests)
   uno host --db games.db           keep the rooms in games.db (default: the user's data dir)
   uno host --no-db                 keep nothing on disk
+  uno host --host 0.0.0.0 --name "Friday UNO"   the name players see in `uno join`
+
+Serving the LAN, the server announces itself with multicast DNS (DNS-SD, _unolan._tcp),
+so `uno join` with no address lists it; --no-announce keeps it quiet (players then give
+its address). A server on 127.0.0.1 is for this machine only and is not announced.
 
 Ctrl-C stops the server; connected clients are told it is shutting down. Rooms and their
 games are kept in the database, so the next `uno host` on it resumes them: players take
@@ -52,6 +57,12 @@ def add_parser(subparsers: argparse._SubParsersAction, bot_launcher: BotLauncher
                         " '' keeps everything in memory)")
     parser.add_argument("--no-db", action="store_true",
                         help="keep everything in memory (nothing survives a restart)")
+    parser.add_argument("--name", default=None, metavar="NAME",
+                        help="the name `uno join` shows in its list of games on the LAN"
+                        " (default: 'LOGIN on HOSTNAME')")
+    parser.add_argument("--no-announce", action="store_true",
+                        help="do not announce the server on the LAN (multicast DNS); players"
+                        " then join with its address")
     parser.add_argument("-v", "--verbose", action="store_true", help="log every connection")
     parser.set_defaults(run=partial(run, bot_launcher=bot_launcher))
 
@@ -84,11 +95,16 @@ def run(args: argparse.Namespace, bot_launcher: BotLauncher | None = None) -> in
     async def main() -> None:
         async with trio.open_nursery() as nursery:
             with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-                start = partial(serve, seed=args.seed, bot_launcher=bot_launcher, db_path=db_path)
-                port = await nursery.start(start, args.host, args.port)
+                server = Server(seed=args.seed, bot_launcher=bot_launcher, db_path=db_path)
+                await nursery.start(server.run, args.host, args.port)
+                port = server.port
                 log.info("uno server on %s:%d%s", args.host, port,
                          " (this machine only; --host 0.0.0.0 for the LAN)"
                          if args.host in ("127.0.0.1", "localhost", "::1") else "")
+                if not args.no_announce:
+                    from .announce import announce, default_name
+
+                    nursery.start_soon(announce, server, args.host, args.name or default_name())
                 async for signum in signals:
                     log.info("%s: stopping", signal.Signals(signum).name)
                     nursery.cancel_scope.cancel()

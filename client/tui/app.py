@@ -29,7 +29,7 @@ from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 
-from . import render
+from . import render, start
 from .controller import Controller
 from .state import UIState
 
@@ -99,6 +99,7 @@ def build_app(
 ) -> Application[int]:
     """The application. ``on_quit`` runs on Ctrl-C (and q in the lobby) before it exits."""
     s, c = state, controller
+    keys = start.StartKeys(s, c.send)
 
     # -- filters -------------------------------------------------------------------
     typing = Condition(lambda: s.input_mode is not None)
@@ -110,18 +111,20 @@ def build_app(
     scores_open = Condition(lambda: s.show_scores)
     in_form = free & ~at_table & Condition(lambda: s.form is not None)
     in_room = free & ~at_table & Condition(lambda: s.form is None and s.room is not None)
-    in_lobby = free & ~at_table & Condition(lambda: s.form is None and s.room is None)
+    finding = Condition(lambda: s.start is not None)  # the start screen: games on the LAN
+    in_start = free & finding
+    in_lobby = free & ~at_table & ~finding & Condition(lambda: s.form is None and s.room is None)
 
     # -- the input line (chat, room name) ---------------------------------------------
     def accept(buf: Buffer) -> bool:
-        c.submit_input(buf.text)
+        (keys.submit_address if s.input_mode == "address" else c.submit_input)(buf.text)
         app.layout.focus(home)
         return False  # clears the buffer
 
     input_buffer = Buffer(multiline=False, accept_handler=accept)
 
     def input_prompt() -> str:
-        return " chat> " if s.input_mode == "chat" else " room name> "
+        return {"chat": " chat> ", "address": " address> "}.get(s.input_mode or "", " room name> ")
 
     input_window = Window(
         BufferControl(input_buffer, input_processors=[BeforeInput(input_prompt)]),
@@ -155,8 +158,12 @@ def build_app(
                 Window(_text(render.chat, s), wrap_lines=True, width=D(weight=1, max=34))]),
     ])
 
-    def body() -> HSplit:
-        return table_body if s.view is not None else lobby_body
+    start_body = Window(_text(start.render, s), wrap_lines=True)
+
+    def body() -> HSplit | Window:
+        if s.view is not None:
+            return table_body
+        return start_body if s.start is not None else lobby_body
 
     root = FloatContainer(
         content=HSplit([
@@ -233,7 +240,7 @@ def build_app(
     def _(event: KeyPressEvent) -> None:
         s.show_scores = not s.show_scores
 
-    @kb.add("t", filter=free)
+    @kb.add("t", filter=free & ~finding)
     def _(event: KeyPressEvent) -> None:
         s.input_mode = "chat"
         event.app.layout.focus(input_window)
@@ -257,6 +264,19 @@ def build_app(
     for key, step in (("up", -1), ("left", -1), ("k", -1), ("down", 1), ("right", 1), ("j", 1)):
         kb.add(key, filter=picking)(lambda e, step=step: c.pick_move(step))
     kb.add("enter", filter=picking)(lambda e: c.pick())
+
+    # -- the start screen -----------------------------------------------------------------
+    kb.add("up", filter=in_start)(lambda e: keys.move(-1))
+    kb.add("down", filter=in_start)(lambda e: keys.move(1))
+    kb.add("enter", filter=in_start)(lambda e: keys.join())
+    kb.add("r", filter=in_start)(lambda e: keys.rescan())
+    kb.add("q", filter=in_start)(quit_app)
+
+    @kb.add("a", filter=in_start)
+    def _(event: KeyPressEvent) -> None:
+        keys.type_address()
+        if s.input_mode == "address":
+            event.app.layout.focus(input_window)
 
     # -- the lobby ----------------------------------------------------------------------
     kb.add("up", filter=in_lobby)(lambda e: c.room_move(-1))

@@ -5,17 +5,27 @@ from __future__ import annotations
 import argparse
 import getpass
 import logging
+import sys
 
-from unolan.client.cli import DEFAULT_PORT, parse_address
+from unolan.client.cli import DEFAULT_PORT, read_address
 from unolan.engine import PRESETS, Rules, RulesError
+from unolan.protocol.lan import BROWSE_SECONDS
 
-JOIN_EPILOG = """\
+JOIN_EPILOG = f"""\
 examples:
-  uno join                          the server on this machine, port 7117
-  uno join 192.168.1.20 --name ann  a server on the LAN
+  uno join                          list the games on the LAN; Enter joins one
+  uno join --list                   print the games found on the LAN and exit (for scripts)
+  uno join 192.168.1.20 --name ann  a server at a known address
+  uno join 127.0.0.1                the server on this machine, port {DEFAULT_PORT}
   uno join 192.168.1.20:8000        another port
 
-In the lobby: Enter joins a room, s spectates, c creates one; ? lists every key.
+Servers on the LAN announce themselves with multicast DNS (`uno host --host 0.0.0.0`).
+On the list of games, a types an address instead and r searches again. In the lobby:
+Enter joins a room, s spectates, c creates one; ? lists every key.
+
+--list prints one line per game, tab-separated: HOST:PORT, name, rooms, players (a count
+the server did not give is '?'). Exit status: 0 if it found a game, 1 if it found none
+(or multicast DNS cannot run here: the reason goes to stderr), 2 for bad usage.
 """
 
 PLAY_EPILOG = """\
@@ -48,10 +58,7 @@ def _name(text: str) -> str:
 def _address(text: str) -> tuple[str, int]:
     """``HOST``, ``HOST:PORT``, ``[v6]:PORT`` or ``:PORT`` (the client library's reading)."""
     try:
-        host, port = parse_address(text.strip())
-        if not 0 < port < 65536:
-            raise ValueError(f"port {port} is out of range")
-        return host, port
+        return read_address(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(f"expected HOST[:PORT], got {text!r} ({exc})") from None
 
@@ -65,9 +72,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         epilog=JOIN_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    join.add_argument("address", nargs="?", default=f"127.0.0.1:{DEFAULT_PORT}", type=_address,
-                      metavar="HOST[:PORT]",
-                      help=f"the server (default 127.0.0.1, port {DEFAULT_PORT})")
+    join.add_argument("address", nargs="?", default=None, type=_address, metavar="HOST[:PORT]",
+                      help=f"the server (port {DEFAULT_PORT} if not given); without it, "
+                      "pick one of the games found on the LAN")
+    join.add_argument("--list", action="store_true",
+                      help="print the games found on the LAN and exit (see below)")
+    join.add_argument("--wait", type=_seconds, default=BROWSE_SECONDS, metavar="SECONDS",
+                      help=f"how long --list listens for servers (default {BROWSE_SECONDS:g})")
     join.add_argument("--name", type=_name, default=default_name(),
                       help="your name at the table (default: your login name)")
     join.set_defaults(run=run_join)
@@ -96,6 +107,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     play.set_defaults(run=run_play)
 
 
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1
+    if not 0 < seconds <= 60:
+        raise argparse.ArgumentTypeError(f"expected more than 0 and at most 60 seconds, got {text!r}")
+    return seconds
+
+
 def _rules(text: str) -> Rules:
     try:
         return Rules.parse(text)
@@ -104,10 +125,12 @@ def _rules(text: str) -> Rules:
 
 
 def quiet_logging() -> None:
-    """Log lines would scribble over the full-screen UI: keep them off the terminal."""
-    root = logging.getLogger("unolan")
-    root.addHandler(logging.NullHandler())
-    root.propagate = False
+    """Log lines would scribble over the full-screen UI: keep them off the terminal
+    (ours, and zeroconf's about an interface it could not use)."""
+    for name in ("unolan", "zeroconf"):
+        root = logging.getLogger(name)
+        root.addHandler(logging.NullHandler())
+        root.propagate = False
 
 
 def run_join(args: argparse.Namespace) -> int:
@@ -117,14 +140,53 @@ def run_join(args: argparse.Namespace) -> int:
     from .run import GuestFailed, run
     from .state import UIState
 
-    host, port = args.address
     quiet_logging()
-    state = UIState(name=args.name, address=f"{host}:{port}")
+    if args.list:
+        if args.address is not None:
+            print("uno join: --list finds the servers itself; give no address", file=sys.stderr)
+            return 2
+        return list_games(args.wait)
+    if args.address is None:
+        from .start import StartScreen, find_then_join
+
+        state = UIState(name=args.name)
+        state.start = StartScreen()
+        main = partial(find_then_join, name=args.name)
+    else:
+        host, port = args.address
+        state = UIState(name=args.name, address=f"{host}:{port}")
+        main = partial(network, host=host, port=port, name=args.name)
     try:
-        return run(state, partial(network, host=host, port=port, name=args.name))
+        return run(state, main)
     except GuestFailed as exc:
         print(f"uno join: {exc}")
         return 1
+
+
+def list_games(seconds: float) -> int:
+    """``uno join --list``: browse for ``seconds``, print a line per game; the exit status."""
+    import trio
+    from unolan.client.discovery import DiscoveryUnavailable, find_games
+
+    try:
+        games = trio.run(find_games, seconds)
+    except DiscoveryUnavailable as exc:
+        print(f"uno join: {exc}: no games found; give an address: uno join HOST[:PORT]",
+              file=sys.stderr)
+        return 1
+    for game in games:
+        if not game.joinable:
+            print(f"uno join: {game.name} at {game.address} speaks protocol "
+                  f"{'/'.join(map(str, game.versions))}, not this uno's: left out", file=sys.stderr)
+    joinable = [g for g in games if g.joinable]
+    for game in joinable:
+        counts = ("?" if n is None else str(n) for n in (game.rooms, game.players))
+        print("\t".join((game.address, game.name, *counts)))
+    if not joinable:
+        print("uno join: no games found on the LAN; give an address: uno join HOST[:PORT]",
+              file=sys.stderr)
+        return 1
+    return 0
 
 
 def run_play(args: argparse.Namespace) -> int:

@@ -34,6 +34,11 @@ KEYS_HELP: list[tuple[str, str, list[tuple[str, str]]]] = [
         ("t", "chat (Enter sends)"),
         ("Esc", "close / unmark"),
     ]),
+    ("start", "Finding a game", [
+        ("↑↓ Enter", "choose a LAN game, join it"),
+        ("a", "type an address instead"),
+        ("r", "search the LAN again"),
+    ]),
     ("lobby", "In the lobby", [
         ("↑ ↓", "choose a room"),
         ("Enter", "join it as a player"),

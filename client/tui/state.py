@@ -14,9 +14,12 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from unolan.engine import Action, CallUno, Card, Catch, Play, View
+
+if TYPE_CHECKING:
+    from .start import StartScreen
 
 COLOR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 KIND_NAMES = {
@@ -52,7 +55,20 @@ class Say:
     text: str
 
 
-Command = Act | Request | Say
+@dataclass(frozen=True, slots=True)
+class Connect:
+    """The start screen: join the server at ``host``:``port`` (found on the LAN or typed)."""
+
+    host: str
+    port: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rescan:
+    """The start screen: search the LAN again from scratch."""
+
+
+Command = Act | Request | Say | Connect | Rescan
 
 
 # -- pickers: a choice the player must make before an action can be sent -----------------
@@ -125,6 +141,7 @@ class UIState:
         self.address = address
         self.status = "offline"  # connecting | connected | reconnecting | offline
         self.status_detail = ""
+        self.start: StartScreen | None = None  # the games on the LAN, until one is joined
         # lobby
         self.rooms: list[dict[str, Any]] = []
         self.room_cursor = 0

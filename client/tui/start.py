@@ -1,0 +1,222 @@
+"""The start screen of ``uno join`` without an address: the games found on the LAN.
+
+It lists the servers that announce themselves with multicast DNS (name, address, rooms,
+players), live while it is open; Enter joins the one under the cursor, ``a`` takes a
+typed address instead, ``r`` searches again. Its data is :class:`StartScreen` (on
+``UIState.start`` until a game is joined), its keys are :class:`StartKeys`, its text is
+:func:`render`, and :func:`find_then_join` is the networking side: it browses
+(:mod:`unolan.client.discovery`) until the player chooses, then runs the usual
+connection (:func:`.net.network`) to that server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+import trio
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from unolan.client import discovery
+from unolan.client.cli import read_address
+from unolan.client.discovery import DiscoveryUnavailable, Game
+from unolan.protocol import SUPPORTED_VERSIONS
+from unolan.protocol.lan import BROWSE_SECONDS
+
+from .net import network
+from .state import Command, Connect, Rescan, UIState
+
+Browse = Callable[[Callable[[list[Game]], None]], Awaitable[None]]
+
+NOT_FOUND = "No games found on the LAN; give an address: press a"
+
+
+@dataclass(slots=True)
+class StartScreen:
+    """What the start screen shows."""
+
+    games: list[Game] = field(default_factory=list)
+    cursor: int = 0
+    searching: bool = True  # the first moments of a search: "searching…", not "none found"
+    problem: str = ""  # why the LAN cannot be searched here
+    joining: str = ""  # the address chosen, until its connection starts
+
+    def selected(self) -> Game | None:
+        return self.games[self.cursor] if self.games else None
+
+    def show(self, games: list[Game]) -> None:
+        """A new list; the cursor stays on the game it was on."""
+        chosen = self.selected()
+        self.games = games
+        keys = [g.key for g in games]
+        self.cursor = keys.index(chosen.key) if chosen and chosen.key in keys else \
+            min(self.cursor, max(0, len(games) - 1))
+
+    def restart(self) -> None:
+        self.games, self.cursor, self.searching, self.problem = [], 0, True, ""
+
+
+class StartKeys:
+    """What the start screen's keys do."""
+
+    def __init__(self, state: UIState, send: Callable[[Command], None]) -> None:
+        self.state = state
+        self.send = send
+
+    def _screen(self) -> StartScreen | None:
+        """The screen, if it takes keys now (not once a game is being joined)."""
+        screen = self.state.start
+        if screen is not None and screen.joining:
+            self.state.notify(f"joining {screen.joining}…", "info", 3)
+            return None
+        return screen
+
+    def move(self, step: int) -> None:
+        screen = self._screen()
+        if screen is not None and screen.games:
+            screen.cursor = (screen.cursor + step) % len(screen.games)
+
+    def join(self) -> None:
+        """Enter: join the game under the cursor."""
+        screen = self._screen()
+        if screen is None:
+            return
+        game = screen.selected()
+        if game is None:
+            self.state.notify("no game to join: give an address (a)")
+        elif not game.joinable:
+            self.state.notify(f"{game.name} speaks protocol {_versions(game.versions)}; this uno "
+                              f"speaks {_versions(SUPPORTED_VERSIONS)}: update one of them")
+        else:
+            self._connect(screen, game.host, game.port, game.address)
+
+    def type_address(self) -> None:
+        """``a``: open the input line for an address."""
+        if self._screen() is not None:
+            self.state.input_mode = "address"
+
+    def submit_address(self, text: str) -> None:
+        """The input line's Enter in ``address`` mode."""
+        self.state.input_mode = None
+        screen = self._screen()
+        if screen is None or not text.strip():
+            return
+        try:
+            host, port = read_address(text)
+        except ValueError as exc:
+            self.state.notify(f"expected HOST[:PORT], got {text.strip()!r} ({exc})")
+            return
+        self._connect(screen, host, port, text.strip())
+
+    def rescan(self) -> None:
+        """``r``: forget what was found and search again."""
+        screen = self._screen()
+        if screen is not None:
+            screen.restart()
+            self.send(Rescan())
+
+    def _connect(self, screen: StartScreen, host: str, port: int, shown: str) -> None:
+        screen.joining = shown
+        self.send(Connect(host, port))
+
+
+def _versions(versions: tuple[int, ...]) -> str:
+    return "/".join(str(v) for v in versions)
+
+
+def _count(value: int | None) -> str:
+    return "?" if value is None else str(value)
+
+
+def render(state: UIState) -> StyleAndTextTuples:
+    screen = state.start
+    assert screen is not None
+    out: StyleAndTextTuples = [("class:pane.title", " Games on the LAN\n\n")]
+    if screen.games:
+        out.append(("class:hint", f"   {'name':<22} {'address':<21} {'rooms':<14} players\n"))
+    for i, game in enumerate(screen.games):
+        sel = "class:cursor" if i == screen.cursor else ""
+        if game.joinable:
+            rooms = _count(game.rooms) + (f" ({game.waiting} waiting)" if game.waiting else "")
+            counts = f"{rooms:<14} {_count(game.players)}"
+        else:
+            counts = f"needs protocol {_versions(game.versions)}"
+        line = f" {'▶' if sel else ' '} {game.name[:22]:<22} {game.address:<21} {counts}"
+        out.append((sel or ("" if game.joinable else "class:hint"), line + "\n"))
+    if screen.joining:
+        out.append(("class:notice.info", f"\n Joining {screen.joining}…\n"))
+    elif screen.problem:
+        out.append(("class:notice.error", f" {screen.problem}.\n"))
+        out.append(("", f" {NOT_FOUND}.\n"))
+    elif not screen.games:
+        out.append(("class:hint" if screen.searching else "",
+                    " Searching the LAN…\n" if screen.searching else f" {NOT_FOUND}.\n"))
+    out.append(("class:hint", "\n ↑ ↓ choose · Enter join · a address · r search again"
+                              " · ? keys · q quit"))
+    return out
+
+
+# -- the networking side -------------------------------------------------------------------
+
+
+async def find_then_join(
+    state: UIState,
+    commands: trio.MemoryReceiveChannel[Command],
+    invalidate: Callable[[], None],
+    *,
+    name: str,
+    browse: Browse = discovery.browse,
+) -> None:
+    """The guest's main for ``uno join`` without an address: the start screen, then the
+    chosen server's lobby and tables, like ``uno join HOST``."""
+    choice = await _choose(state, commands, invalidate, browse)
+    state.start = None
+    state.address = f"{choice.host}:{choice.port}"
+    await network(state, commands, invalidate, host=choice.host, port=choice.port, name=name)
+
+
+async def _choose(state: UIState, commands: trio.MemoryReceiveChannel[Command],
+                  invalidate: Callable[[], None], browse: Browse) -> Connect:
+    screen = state.start
+    assert screen is not None
+    while True:
+        screen.restart()
+        invalidate()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_search, screen, invalidate, browse)
+            choice = await _next_choice(state, commands, invalidate)
+            nursery.cancel_scope.cancel()
+        if isinstance(choice, Connect):
+            return choice
+
+
+async def _next_choice(state: UIState, commands: trio.MemoryReceiveChannel[Command],
+                       invalidate: Callable[[], None]) -> Connect | Rescan:
+    while True:
+        command = await commands.receive()
+        if isinstance(command, Connect | Rescan):
+            return command
+        state.notify("not connected: choose a game (Enter) or give an address (a)")
+        invalidate()
+
+
+async def _search(screen: StartScreen, invalidate: Callable[[], None], browse: Browse) -> None:
+    """Browse into the screen; after :data:`BROWSE_SECONDS` an empty list says "none found"
+    (the browse goes on: a server started later still appears)."""
+    def changed(games: list[Game]) -> None:
+        screen.show(games)
+        invalidate()
+
+    async def searched() -> None:
+        await trio.sleep(BROWSE_SECONDS)
+        screen.searching = False
+        invalidate()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(searched)
+        try:
+            await browse(changed)
+        except DiscoveryUnavailable as exc:
+            screen.problem = str(exc)
+            screen.searching = False
+            invalidate()
+        nursery.cancel_scope.cancel()
