@@ -30,6 +30,9 @@ from .policy import choose
 
 log = logging.getLogger("unolan.server.bot")
 
+LEVELS = ("basic",)
+"""The bot levels this built-in bot plays (one: :mod:`.policy`'s)."""
+
 
 _QUIET = frozenset({"not_started", "not_ready", "rate_limited", "not_in_room", "already_started"})
 

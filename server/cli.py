@@ -7,12 +7,13 @@ import logging
 import signal
 import sqlite3
 import sys
+from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
 import trio
 
-from .app import BotLauncher, serve
+from .app import BOT_LEVELS, BotLauncher, serve
 from .limits import DEFAULT_PORT
 from .store import default_path
 
@@ -30,9 +31,11 @@ their seats back where they were (their clients resume with their tokens).
 """
 
 
-def add_parser(subparsers: argparse._SubParsersAction, bot_launcher: BotLauncher | None = None) -> None:
-    """Register ``uno host``; ``bot_launcher`` runs the bots a room's host adds (the app
-    shell passes the client library's; without one the server's built-in bot plays)."""
+def add_parser(subparsers: argparse._SubParsersAction, bot_launcher: BotLauncher | None = None,
+               bot_levels: Sequence[str] = BOT_LEVELS) -> None:
+    """Register ``uno host``; ``bot_launcher`` runs the bots a room's host adds, at the
+    ``bot_levels`` it knows (the app shell passes the client library's; without one the
+    server's built-in bot plays)."""
     parser = subparsers.add_parser(
         "host",
         help="run a game server (lobby, rooms, bots) for players on this machine or the LAN",
@@ -53,7 +56,7 @@ def add_parser(subparsers: argparse._SubParsersAction, bot_launcher: BotLauncher
     parser.add_argument("--no-db", action="store_true",
                         help="keep everything in memory (nothing survives a restart)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log every connection")
-    parser.set_defaults(run=partial(run, bot_launcher=bot_launcher))
+    parser.set_defaults(run=partial(run, bot_launcher=bot_launcher, bot_levels=bot_levels))
 
 
 def _shown(path: object) -> str:
@@ -72,7 +75,8 @@ def db_for(args: argparse.Namespace) -> str | None:
     return db or None
 
 
-def run(args: argparse.Namespace, bot_launcher: BotLauncher | None = None) -> int:
+def run(args: argparse.Namespace, bot_launcher: BotLauncher | None = None,
+        bot_levels: Sequence[str] = BOT_LEVELS) -> int:
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     log = logging.getLogger("unolan.server")
@@ -84,7 +88,8 @@ def run(args: argparse.Namespace, bot_launcher: BotLauncher | None = None) -> in
     async def main() -> None:
         async with trio.open_nursery() as nursery:
             with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-                start = partial(serve, seed=args.seed, bot_launcher=bot_launcher, db_path=db_path)
+                start = partial(serve, seed=args.seed, bot_launcher=bot_launcher,
+                                bot_levels=bot_levels, db_path=db_path)
                 port = await nursery.start(start, args.host, args.port)
                 log.info("uno server on %s:%d%s", args.host, port,
                          " (this machine only; --host 0.0.0.0 for the LAN)"

@@ -87,8 +87,7 @@ class Table:
 
         for line in lines:
             for event in self.game.apply(parse_action(line)):
-                if event.visible_to(self.seat):
-                    self.state.on_event(event.kind, dict(event.data))
+                self.state.on_event(event.kind, dict(event.data_for(self.seat)))
         self.state.set_view(self.game.view(self.seat))
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from unolan.engine import Action, CallUno, Card, Catch, Play, View
+from unolan.engine import EVENT_KINDS, Action, CallUno, Card, Catch, Play, View
 
 COLOR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 KIND_NAMES = {
@@ -327,7 +327,8 @@ class UIState:
         self.notify(text)
 
 
-_MINE = frozenset({"played", "drew", "passed", "color_chosen", "uno", "caught", "challenged"})
+# Events that report an action of the seat they name: ours answer what we sent.
+_MINE = frozenset(kind for kind, spec in EVENT_KINDS.items() if spec.actor)
 
 
 def _cards(data: dict[str, Any]) -> str:
