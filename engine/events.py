@@ -17,8 +17,9 @@ from typing import Any
 
 FACTS = ("direction", "phase", "pending", "stack", "pair", "served", "challengeable", "catchable",
          "opening", "called")
-"""The public facts that say what each seat may do now, carried by every closing event:
-whether a penalty is pending (``pending`` cards owed by the seat in turn, made of
+"""The public facts that say what each seat may do now, carried by every closing event
+with ``seat``, the seat in turn (after a round: its winner, who deals the next): whether a
+penalty is pending (``pending`` cards owed by the seat in turn, made of
 ``stack`` penalty cards, ``pair``: from a pair of Draw Twos, ``served``: the top card's
 penalty has been drawn), whether the seat in turn may challenge the Wild Draw Four on top
 (``challengeable``), which seats may be caught (``catchable``), whether the top card is
@@ -72,9 +73,9 @@ EVENT_KINDS: dict[str, EventKind] = {
     "reshuffled": EventKind(("count",)),
     "misplay": EventKind(("seat", "penalty", "reason"), moves=True, actor=True),
     "out": EventKind(("seat", "reason", "count"), moves=True),
-    "round_over": EventKind(("winner", "points", "scores", "hands", "round", "finished", *FACTS),
+    "round_over": EventKind(("winner", "points", "scores", "hands", "round", "finished", "seat", *FACTS),
                             moves=True, closes=True),
-    "match_over": EventKind(("winner", "scores", *FACTS), moves=True, closes=True),
+    "match_over": EventKind(("winner", "scores", "seat", *FACTS), moves=True, closes=True),
 }
 """Every kind of event a :class:`~.game.Game` emits. Other kinds (a rotation match's own)
 have no private fields and neither move the table nor close a batch."""

@@ -170,24 +170,19 @@ class ViewFold:
         if seat == self.seat and count:
             self.hand = []
 
-    def _facts(self, data: Mapping[str, Any]) -> None:
+    def _turn(self, data: Mapping[str, Any]) -> None:
+        """Any closing event: the seat in turn and the facts; the card drawn, if ours."""
+        self.turn = data["seat"]
         for name in FACTS:
             value = data[name]
             setattr(self, name, list(value) if isinstance(value, (list, tuple)) else value)
         self.drawn = data.get("drawn")
 
-    def _turn(self, data: Mapping[str, Any]) -> None:
-        self.turn = data["seat"]
-        self._facts(data)
-
     def _round_over(self, data: Mapping[str, Any]) -> None:
-        self.turn = data["winner"]  # the winner deals the next round
         self.scores = list(data["scores"])
-        self._facts(data)
+        self._turn(data)
 
-    def _match_over(self, data: Mapping[str, Any]) -> None:
-        self.scores = list(data["scores"])
-        self._facts(data)
+    _match_over = _round_over
 
 
 _HANDLERS: dict[str, Callable[[ViewFold, Mapping[str, Any]], None]] = {

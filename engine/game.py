@@ -179,9 +179,11 @@ class Game(LegalActions):
             raise self._illegal(action, *fault)
 
     def _facts(self) -> dict[str, Any]:
-        """The public facts that say what each seat may do now (see ``events.FACTS``)."""
+        """The seat in turn and the public facts that say what each seat may do now (see
+        ``events.FACTS``): what every closing event carries."""
         exposed = self.exposed
         return {
+            "seat": self.turn,
             "direction": self.direction,
             "phase": self.phase,
             "pending": self.pending,
@@ -198,7 +200,6 @@ class Game(LegalActions):
         """The event that closes an action's events while the round goes on: whose turn it
         is, the facts, and (in that seat's copy only) the card it just drew and may play."""
         data = self._facts()
-        data["seat"] = self.turn
         if self.phase == DRAWN:
             data["drawn"] = self.drawn.text  # type: ignore[union-attr]
         return Event("turn", data)

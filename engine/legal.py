@@ -95,6 +95,22 @@ class LegalActions:
         fault = self._fault(action)
         return None if fault is None else self._illegal(action, *fault)
 
+    def play_refusal(self, seat: int, cards: tuple[Card, ...]) -> IllegalAction | None:
+        """Why every play of ``cards`` by ``seat`` would be refused now, whichever color
+        and target it named (None: one of them would be applied). The reason is that of a
+        play whose choices fit its cards, so it is about the cards, not a missing choice."""
+        refusals = []
+        for color in (None, *COLORS):
+            for target in (None, *range(self.players)):
+                play = Play(seat, cards, color, target)
+                refused = self.refusal(play)
+                if refused is None:
+                    return None
+                if cards and not self._check_choices(play):
+                    return refused
+                refusals.append(refused)
+        return refusals[0]
+
     def _illegal(self, action: Action, reason: str, code: str = "illegal") -> IllegalAction:
         return IllegalAction(action, reason, self.position(), code)
 
@@ -238,7 +254,7 @@ class LegalActions:
             return "form", "name the color first", False
         if self.phase == DRAWN:
             if len(cards) != 1 or first is not self.drawn:
-                return "rules", f"after drawing only the drawn card {self.drawn} may be played", False
+                return "rules", f"after drawing you may play only {self.drawn}, the card drawn", False
         elif self.pending:
             reason = self._check_answer(cards)
             if reason:
@@ -274,13 +290,15 @@ class LegalActions:
 
     def _check_jump(self, play: Play) -> tuple[str, str, bool]:
         if not self.rules.jump_in or self.rules.all_wild:
-            return "turn", f"it is seat {self.turn}'s turn", False
+            return "turn", f"it is seat {self.turn}'s turn (these rules have no jump-ins)", False
         if self.phase not in (PLAY, DRAWN):
             return "form", "no jump-in now", False
         if self.pending:
             return "rules", "no jump-in while a penalty is pending", False
         top = self.discard[-1]
-        if top.is_wild or play.cards[0] is not top:
+        if top.is_wild:
+            return "rules", "no jump-in on a wild card", False
+        if play.cards[0] is not top:
             return "rules", f"a jump-in needs a card identical to {top}", False
         if top.penalty and self.opening:
             return "rules", "no jump-in on the first card's penalty", False
@@ -325,7 +343,7 @@ class LegalActions:
                 and self.discard[-1].kind is Kind.WILD_DRAW_FOUR)
 
     def _color_text(self) -> str:
-        return self.color.value if self.color else "no color"
+        return self.color.name.lower() if self.color else "no color"
 
     # -- listing plays ---------------------------------------------------------------
 

@@ -126,6 +126,13 @@ class View:
             raise ValueError(f"a view of seat {self.seat} judges only its own actions, not {action}")
         return _ViewTable(self).refusal(action)
 
+    def play_refusal(self, cards: tuple[Card, ...]) -> IllegalAction | None:
+        """Why every play of ``cards`` by this seat would be refused now, whatever color
+        and target it named; None when one of them would be applied."""
+        if self.seat is None:
+            raise ValueError("a spectator plays no cards")
+        return _ViewTable(self).play_refusal(self.seat, cards)
+
 
 class _ViewTable(LegalActions):
     """A view's table as the judging code reads it: the seat's own hand, and for every

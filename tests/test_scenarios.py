@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import scenario
 from scenario import play
-from unolan.engine import Card, Event, Game, IllegalAction, Rules, parse_actions
+from unolan.engine import Card, Deal, Event, Game, IllegalAction, Rules, parse_actions
 
 
 def hands(game: Game) -> list[str]:
@@ -417,17 +417,58 @@ def test_the_first_card_is_never_a_wild_draw_four():
         assert game.discard[0].text != "W4"
 
 
+DEALT = OFFICIAL + "hand 0: R1 R2\nhand 1: G1 G2\nhand 2: B1 B2\nhand 3: Y1 Y2\nphase: dealt\ndealer: 3\n"
+
+
 def test_a_wild_draw_four_turned_up_first_goes_back_and_another_is_turned():
-    game = Game(Rules.preset("official"), 3, seed=1)
-    w4 = next(c for c in game.draw_pile if c.text == "W4")
-    pile = [c for c in game.draw_pile if c is not w4] + game.discard + [w4]
-    game.draw_pile, game.discard = list(pile), []
-    events: list[Event] = []
-    game._turn_up_first_card(events)
-    assert game.discard[0].text != "W4"
-    assert sum(c.text == "W4" for c in game.draw_pile) == sum(
-        c.text == "W4" for c in pile)  # the W4 went back into the pile
-    assert len(game.draw_pile) == len(pile) - 1
+    game, events = play(DEALT + "draw: W4 G5 R7 B8 Y9", "3 deal")
+    assert game.discard[0].text != "W4" and game.phase == "play"
+    left = ["W4", "G5", "R7", "B8", "Y9"]
+    left.remove(game.top.text)
+    assert sorted(c.text for c in game.draw_pile) == sorted(left)  # the W4 went back into the pile
+    assert [e.kind for e in events] == ["first_card", "turn"]
+    assert game.turn == 0 and game.round == 1
+
+
+@pytest.mark.parametrize(("first", "turn", "direction", "phase", "drew"), [
+    ("G5", 0, 1, "play", None),  # the player left of the dealer starts
+    ("GS", 1, 1, "play", None),  # a Skip: the first player loses the turn
+    ("GR", 2, -1, "play", None),  # a Reverse: the dealer's right starts
+    ("GD2", 1, 1, "play", 0),  # a Draw Two: the first player draws 2 and loses the turn
+    ("W", 0, 1, "color", None),  # a Wild: the first player names the color
+])
+def test_the_first_card_turned_up_acts(first, turn, direction, phase, drew):
+    game, events = play(DEALT + f"draw: {first} R7 B8 Y9", "3 deal")
+    assert game.top.text == first
+    assert (game.turn, game.direction, game.phase) == (turn, direction, phase)
+    assert [e.data["seat"] for e in events if e.kind == "drew"] == ([] if drew is None else [drew])
+    assert game.opening  # no jump-in on its penalty
+    refused(game, "3 deal", "wrong_phase")
+
+
+def test_before_the_first_card_only_the_dealer_acts_and_only_to_turn_it_up():
+    game, _ = play(DEALT + "draw: G5 R7")
+    assert game.legal_actions(3) == [Deal(3)] and game.legal_actions(0) == []
+    assert game.view(0).top is None and game.view(0).legal_actions() == []
+    refused(game, "0 play R1", "bad_play")
+    refused(game, "0 draw", "wrong_phase")
+    refused(game, "0 uno", "wrong_phase")
+    refused(game, "1 deal", "wrong_phase")
+
+
+def test_the_dealer_draw_of_a_position_decides_the_dealer_and_ties_redraw():
+    position = OFFICIAL + "hand 0: -\nhand 1: -\nhand 2: -\nhand 3: -\nphase: dealer_draw\n"
+    game, events = play(position + "draw: R9 GS B9 Y2 G5 B3 W", "0 deal")
+    (draw,) = [e for e in events if e.kind == "dealer_draw"]
+    # 9, action (0), 9, 2: seats 0 and 2 tie and redraw, 5 against 3
+    assert draw.data == {"draws": [[0, "R9"], [1, "GS"], [2, "B9"], [3, "Y2"], [0, "G5"], [2, "B3"]],
+                         "dealer": 0}
+    assert game.dealer == 0 and game.round == 1 and game.turn in range(4)
+    assert [e.kind for e in events[1:3]] == ["round_started", "hand"]
+    assert all(len(h) in (7, 9) for h in game.hands)
+    game, _ = play(position)
+    assert game.round == 0 and game.legal_actions(0) == [Deal(0)] and game.legal_actions(1) == []
+    refused(game, "1 deal", "wrong_phase")
 
 
 def test_a_wild_first_lets_the_first_player_name_the_color():
