@@ -328,11 +328,27 @@ async def test_builtin_bot_acts_once_on_two_snapshots_of_one_table() -> None:
     await bot.on_message(snapshot)
     actions = [m for m in wire.sent if m.TYPE in pr.ACTIONS]
     assert len(actions) == 1 and actions[0].seq == 9  # type: ignore[attr-defined]
-    bot.counts = [7, 7, 7, 7]
+    bot.dealt = True
     await bot.on_message(pr.Error(code="too_late", message="moved"))
     assert wire.sent[-1].TYPE == "sync"
     await bot.on_message(snapshot)
     assert len([m for m in wire.sent if m.TYPE in pr.ACTIONS]) == 2
+
+
+async def test_builtin_bot_catches_whom_the_turn_facts_name() -> None:
+    """No counting of cards: the closing event says who may be caught."""
+    game = en.parse_position("rules: house; hand 0: R1 R2; hand 1: Y1 Y2; hand 2: Y3 Y4; discard: R5")
+    (*_, turn) = game.apply(en.parse_action("0 play R1"))  # seat 0 left on one card, uncalled
+    wire = _Wire()
+    bot = Bot(wire, name="b")  # type: ignore[arg-type]
+    bot.conn.hello("b")
+    bot.conn.state = pr.State.READY
+    bot.seat = 2
+    await bot.on_message(pr.Event(seq=30, kind="turn", data=turn.data_for(2)))
+    assert [(m.TYPE, m.seq, m.target) for m in wire.sent] == [("catch", 30, 0)]  # type: ignore[attr-defined]
+    bot.seat = 0  # the seat on one card does not catch itself
+    await bot.on_message(pr.Event(seq=31, kind="turn", data=turn.data_for(0)))
+    assert len(wire.sent) == 1
 
 
 class Audit:
