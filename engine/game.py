@@ -3,8 +3,10 @@
 A :class:`Game` is a pure function of ``(rules, players, seed, actions)``: chance comes
 only from ``random.Random`` instances seeded from ``seed`` and a counter, so a position
 plus its seed fully determines what follows. :meth:`Game.apply` validates an action,
-changes the state and returns the events, each with its audience; an illegal action
-raises :class:`IllegalAction` and changes nothing.
+changes the state and returns the events (their private fields and what each kind means
+are in :data:`~.events.EVENT_KINDS`; every batch ends with an event that carries the facts
+of the table, :meth:`Game._facts`); an illegal action raises :class:`IllegalAction` and
+changes nothing. The fold of those events into a seat's view is :mod:`.fold`.
 
 Speed: bots and simulations call :meth:`Game.legal_actions` and :meth:`Game.apply` for
 every action, so the usual cases each take one short path: a single card played in turn
@@ -13,8 +15,8 @@ and the plays of a turn with no penalty pending (per-seat tables of ready-made `
 values, see ``_plays`` in :mod:`.legal`). A short path does exactly what the general code
 does for its case; anything out of the ordinary falls through to the general code.
 Shuffles are ``random.Random.shuffle``'s, reproduced step for step but quicker
-(:mod:`.shuffle`). Legal-action generation lives in :mod:`.legal`, a mixin the game
-inherits.
+(:mod:`.shuffle`). Legal-action generation and the judging of actions live in
+:mod:`.legal`, a mixin the game and a view's table inherit.
 """
 
 from __future__ import annotations
@@ -171,7 +173,7 @@ class Game(LegalActions):
             if out[self.turn] or out.count(True) >= self.players - 1:
                 self._settle(events)
             else:  # what _settle does when nobody left
-                events.append(self._turn_event())
+                events.append(Event("turn", self._facts()))
         return events
 
     def _refuse(self, action: Action, fault: tuple[str, str] | None) -> None:
@@ -179,10 +181,11 @@ class Game(LegalActions):
             raise self._illegal(action, *fault)
 
     def _facts(self) -> dict[str, Any]:
-        """The seat in turn and the public facts that say what each seat may do now (see
-        ``events.FACTS``): what every closing event carries."""
+        """What every closing event carries: the seat in turn and the public facts that say
+        what each seat may do now (see ``events.FACTS``); in phase drawn also the card that
+        seat just drew and may play (private to it)."""
         exposed = self.exposed
-        return {
+        facts = {
             "seat": self.turn,
             "direction": self.direction,
             "phase": self.phase,
@@ -190,19 +193,14 @@ class Game(LegalActions):
             "stack": self.pending_cards,
             "pair": self.pending_pair,
             "served": self.served,
-            "challengeable": self.wd4_offender is not None and self._challengeable(),
+            "challengeable": self.wd4_offender is not None and self._challengeable(),  # mostly None
             "catchable": sorted(exposed) if exposed else [],
-            "opening": self.reshuffles == 0 and len(self.discard) == 1,
+            "opening": self.reshuffles == 0 and len(self.discard) == 1,  # self.opening, inline
             "called": self.called.copy(),
         }
-
-    def _turn_event(self) -> Event:
-        """The event that closes an action's events while the round goes on: whose turn it
-        is, the facts, and (in that seat's copy only) the card it just drew and may play."""
-        data = self._facts()
         if self.phase == DRAWN:
-            data["drawn"] = self.drawn.text  # type: ignore[union-attr]
-        return Event("turn", data)
+            facts["drawn"] = self.drawn.text  # type: ignore[union-attr]
+        return facts
 
     def _apply_deal(self, action: Deal, events: list[Event]) -> None:
         self._refuse(action, self._deal_fault(action))
@@ -677,7 +675,7 @@ class Game(LegalActions):
         if self.out[self.turn]:  # knocked out in turn (mercy): a penalty it owed lapses
             self._drop_penalty()
             self._advance(self.next_seat(self.turn))
-        events.append(self._turn_event())
+        events.append(Event("turn", self._facts()))
 
     def _end_round(self, winner: int, events: list[Event]) -> None:
         """Score the round; the winner deals the next one (or the match is over)."""

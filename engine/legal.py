@@ -99,17 +99,18 @@ class LegalActions:
         """Why every play of ``cards`` by ``seat`` would be refused now, whichever color
         and target it named (None: one of them would be applied). The reason is that of a
         play whose choices fit its cards, so it is about the cards, not a missing choice."""
-        refusals = []
+        first: tuple[Play, Fault] | None = None
         for color in (None, *COLORS):
             for target in (None, *range(self.players)):
                 play = Play(seat, cards, color, target)
-                refused = self.refusal(play)
-                if refused is None:
+                fault = self._fault(play)
+                if fault is None:
                     return None
                 if cards and not self._check_choices(play):
-                    return refused
-                refusals.append(refused)
-        return refusals[0]
+                    return self._illegal(play, *fault)
+                first = first or (play, fault)
+        assert first is not None
+        return self._illegal(first[0], *first[1])
 
     def _illegal(self, action: Action, reason: str, code: str = "illegal") -> IllegalAction:
         return IllegalAction(action, reason, self.position(), code)

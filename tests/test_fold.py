@@ -7,7 +7,8 @@ room uses to build each member's frame) and the protocol's validation of event d
 a client decoding the frame gets), then into the engine's fold. After every batch the
 fold's view equals ``game.view(member)`` field for field, what that view says is legal is
 what the game says is legal, and why the view says an action would be refused is why the
-game refuses it.
+game refuses it (a card no play may be made of, whatever it names, is one no legal play
+holds).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from unolan.engine import (
     PRESETS,
     Game,
     IllegalAction,
+    Play,
     Rules,
     ViewFold,
 )
@@ -90,6 +92,11 @@ def check_match(rules: Rules, players: int, seed: int, steps: int) -> None:
             assert verdict is None, f"{action}: {verdict}"
         receive(events)
         compare(str(action))
+        hand = game.hands[game.turn]
+        if hand and game.phase in ("play", "drawn"):  # why a card cannot be played, whatever is named
+            card = rng.choice(hand)
+            playable = any(type(a) is Play and a.cards == (card,) for a in game.legal_actions(game.turn))
+            assert (game.view(game.turn).play_refusal((card,)) is None) == playable
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
