@@ -1,7 +1,7 @@
 """Events: what an applied action changed, and the one table of what each kind means.
 
-Event data holds only plain values (ints, strings, bools, lists, None) so that the
-server can put it on the wire as it is. Cards appear as their notation (``"R5"``).
+Event data holds only plain values (ints, strings, bools, lists or tuples, None) so that
+the server can put it on the wire as it is. Cards appear as their notation (``"R5"``).
 
 Every event is public, but some fields of some kinds are private to one seat (the cards
 a seat drew, its new hand, the hand a challenger was shown): :data:`EVENT_KINDS` says
@@ -25,6 +25,15 @@ penalty has been drawn), whether the seat in turn may challenge the Wild Draw Fo
 (``challengeable``), which seats may be caught (``catchable``), whether the top card is
 still the round's opening card (``opening``: no jump-in on its penalty), who has called
 UNO (``called``), the ``direction`` and the ``phase``."""
+
+
+CLOSING_FIELDS = ("seat", *FACTS)
+"""What every closing event carries: the seat in turn, then the facts."""
+
+
+def closing_data(values: tuple[Any, ...]) -> dict[str, Any]:
+    """The map of :data:`CLOSING_FIELDS` to their ``values``."""
+    return dict(zip(CLOSING_FIELDS, values, strict=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +132,7 @@ class Event:
         return self.data if owner is None or owner == seat else self.public_data()
 
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
+        if not isinstance(other, Event):
             return NotImplemented
         return self.kind == other.kind and self.data == other.data  # type: ignore[attr-defined]
 
@@ -143,8 +152,33 @@ class Event:
         return text
 
 
+class TurnEvent(Event):
+    """The ``turn`` event, which closes nearly every batch: its data (the seat in turn and
+    the facts, the drawn card in phase drawn) is made into a map when first read. The
+    engine makes one per action and a simulation never reads it, so it keeps the values
+    as they were when it happened and builds nothing more."""
+
+    __slots__ = ("_drawn", "_facts", "_made")
+
+    def __init__(self, facts: tuple[Any, ...], drawn: str | None = None) -> None:
+        """``facts``: the values of :data:`CLOSING_FIELDS`; ``drawn``: the card just drawn."""
+        self.kind = "turn"
+        self._facts = facts
+        self._drawn = drawn
+        self._made: dict[str, Any] | None = None
+
+    @property  # type: ignore[override]
+    def data(self) -> dict[str, Any]:
+        made = self._made
+        if made is None:
+            made = self._made = closing_data(self._facts)
+            if self._drawn is not None:
+                made["drawn"] = self._drawn
+        return made
+
+
 def _text(value: Any) -> str:
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return "[" + " ".join(_text(v) for v in value) + "]"
     if value is None:
         return "-"

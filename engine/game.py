@@ -28,7 +28,7 @@ from typing import Any
 from . import schedule
 from .actions import Action, CallUno, Catch, Challenge, ChooseColor, Deal, Draw, Pass, Play
 from .cards import COLORS, Card, Color, Kind, all_wild_deck, classic_deck
-from .events import Event
+from .events import Event, TurnEvent, closing_data
 from .kinds import _PLAIN_NUMBER, _TARGET_KINDS, _plain
 from .legal import _FAULT_CODES, LegalActions
 from .phases import COLOR, DEALER_DRAW, DEALT, DRAWN, MATCH_OVER, PLAY, ROUND_OVER
@@ -42,6 +42,9 @@ _REVERSES = (Kind.REVERSE, Kind.WILD_REVERSE)
 _NO_EFFECT = _PLAIN_NUMBER | {Kind.WILD}  # played, they only pass the turn on (but seven_zero's 0 and 7)
 _COLOR_TEXT: dict[Color | None, str | None] = {None: None, **{c: c.value for c in COLORS}}
 _UNPLAYED = frozenset({MATCH_OVER, DEALER_DRAW, DEALT})  # no action but a Deal (or none at all)
+# The facts' ``called`` when nobody has called UNO, by table size: one shared value, as the
+# facts of most actions are (tuples, so that sharing them is safe).
+_NO_CALLS = tuple((False,) * n for n in range(11))
 
 
 class Game(LegalActions):
@@ -173,34 +176,35 @@ class Game(LegalActions):
             if out[self.turn] or out.count(True) >= self.players - 1:
                 self._settle(events)
             else:  # what _settle does when nobody left
-                events.append(Event("turn", self._facts()))
+                events.append(self._turn_event())
         return events
 
     def _refuse(self, action: Action, fault: tuple[str, str] | None) -> None:
         if fault is not None:
             raise self._illegal(action, *fault)
 
-    def _facts(self) -> dict[str, Any]:
-        """What every closing event carries: the seat in turn and the public facts that say
-        what each seat may do now (see ``events.FACTS``); in phase drawn also the card that
-        seat just drew and may play (private to it)."""
-        exposed = self.exposed
-        facts = {
-            "seat": self.turn,
-            "direction": self.direction,
-            "phase": self.phase,
-            "pending": self.pending,
-            "stack": self.pending_cards,
-            "pair": self.pending_pair,
-            "served": self.served,
-            "challengeable": self.wd4_offender is not None and self._challengeable(),  # mostly None
-            "catchable": sorted(exposed) if exposed else [],
-            "opening": self.reshuffles == 0 and len(self.discard) == 1,  # self.opening, inline
-            "called": self.called.copy(),
-        }
-        if self.phase == DRAWN:
-            facts["drawn"] = self.drawn.text  # type: ignore[union-attr]
-        return facts
+    def _facts(self) -> tuple[Any, ...]:
+        """What every closing event carries, as the values of ``events.CLOSING_FIELDS``:
+        the seat in turn and the public facts that say what each seat may do now."""
+        exposed, called = self.exposed, self.called
+        return (
+            self.turn,
+            self.direction,
+            self.phase,
+            self.pending,
+            self.pending_cards,  # stack
+            self.pending_pair,  # pair
+            self.served,
+            self.wd4_offender is not None and self._challengeable(),  # mostly None
+            tuple(sorted(exposed)) if exposed else (),  # catchable
+            self.reshuffles == 0 and len(self.discard) == 1,  # self.opening, inline
+            tuple(called) if True in called else _NO_CALLS[self.players],
+        )
+
+    def _turn_event(self) -> TurnEvent:
+        """The event that closes an action's events while the round goes on: the facts,
+        and in phase drawn the card the seat in turn just drew and may play (its own)."""
+        return TurnEvent(self._facts(), self.drawn.text if self.phase == DRAWN else None)  # type: ignore[union-attr]
 
     def _apply_deal(self, action: Deal, events: list[Event]) -> None:
         self._refuse(action, self._deal_fault(action))
@@ -675,7 +679,7 @@ class Game(LegalActions):
         if self.out[self.turn]:  # knocked out in turn (mercy): a penalty it owed lapses
             self._drop_penalty()
             self._advance(self.next_seat(self.turn))
-        events.append(Event("turn", self._facts()))
+        events.append(self._turn_event())
 
     def _end_round(self, winner: int, events: list[Event]) -> None:
         """Score the round; the winner deals the next one (or the match is over)."""
@@ -687,11 +691,12 @@ class Game(LegalActions):
         self.exposed.clear()
         self._drop_penalty()
         self.phase = ROUND_OVER
-        events.append(Event("round_over", result.to_data() | self._facts()))
+        events.append(Event("round_over", result.to_data() | closing_data(self._facts())))
         if result.match_over:
             self.phase = MATCH_OVER
             events.append(Event("match_over", {"winner": result.match_winner,
-                                               "scores": list(self.scores), **self._facts()}))
+                                               "scores": list(self.scores),
+                                               **closing_data(self._facts())}))
 
     # -- starting rounds -----------------------------------------------------------
 

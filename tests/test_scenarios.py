@@ -355,7 +355,7 @@ def test_the_match_ends_at_the_target_score():
     over = next(e for e in events if e.kind == "match_over").data
     assert over["winner"] == 0 and over["scores"] == [548, 490, 0]
     # the table's facts: nothing pending, nobody to catch, the match over
-    assert (over["phase"], over["pending"], over["catchable"]) == ("match_over", 0, [])
+    assert (over["phase"], over["pending"], list(over["catchable"])) == ("match_over", 0, [])
     refused(game, "0 deal", "match_over")
 
 
