@@ -332,6 +332,10 @@ def test_j_holding_the_identical_card_gives_the_engines_reason() -> None:
         t.press("j")
         assert t.sent == []
         assert "no jump-in: no jump-in on the first card's penalty" in t.screen()
+    with table(opening, seat=1) as t:
+        t.press("1", "enter")  # the [GD2] itself, out of turn
+        assert t.sent == []
+        assert "no jump-in on the first card's penalty" in t.screen()
     pending = "hand 0: R5 G7; hand 1: GD2 B2; hand 2: G4; hand 3: G1; discard: R3 GD2; turn: 2; pending: 2"
     with table(pending, seat=1) as t:
         t.press("j")

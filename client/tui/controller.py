@@ -152,10 +152,11 @@ class Controller:
 
     def _why_not(self, chosen: list[str]) -> str:
         """Why no legal play is made of the chosen cards: out of turn, whose turn it is
-        (or the jump-in open to this seat); in turn, the engine's reason."""
+        (or the jump-in open to this seat); in turn, or out of turn with the top card's
+        twin, the engine's reason."""
         s, v = self.state, self.state.view
         assert v is not None and v.seat is not None
-        if v.turn != v.seat and v.phase not in ("round_over", "match_over"):
+        if v.turn != v.seat and v.phase not in ("round_over", "match_over") and chosen[0] != v.top:
             if s.jump_ins():
                 return f"not your turn: only a jump-in with {card_label(v.top or '?')} (j)"
             return f"not your turn: it is {s.name_of(v.turn)}'s turn"
