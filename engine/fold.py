@@ -21,7 +21,6 @@ from .phases import PLAY
 from .rules import Rules
 from .view import View
 
-_CLOSES = frozenset(kind for kind, spec in EVENT_KINDS.items() if spec.closes)
 # The view's fields a snapshot may leave out, with the view's defaults.
 _OPTIONAL_VIEW = {"stack": 0, "pair": False, "challengeable": False, "served": False, "opening": False}
 
@@ -105,7 +104,7 @@ class ViewFold:
         handler = _HANDLERS.get(kind)
         if handler is not None:
             handler(self, data)
-        self.settled = kind in _CLOSES
+        self.settled = spec.closes
 
     # -- one method per kind that changes the table ----------------------------------
 
@@ -115,13 +114,12 @@ class ViewFold:
     def _round_started(self, data: Mapping[str, Any]) -> None:
         n = data["players"]
         self.started = True
-        self.round, self.dealer, self.turn = data["round"], data["dealer"], data["dealer"]
+        self.round, self.dealer = data["round"], data["dealer"]
         self.scores = list(data["scores"])
         self.draw_count, self.discard_count = data["draw_count"], 0
-        self.hand, self.counts = [], [0] * n
-        self.top = self.color = self.drawn = None
-        self.direction = 1
-        self.called, self.out, self.catchable = [False] * n, [False] * n, []
+        self.hand, self.counts = [], [0] * n  # the hand events follow
+        self.top = self.color = self.drawn = None  # the first card follows
+        self.called, self.out = [False] * n, [False] * n  # a new round: nobody out
 
     def _hand(self, data: Mapping[str, Any]) -> None:
         seat = data["seat"]

@@ -13,7 +13,6 @@ Bots and simulations call :meth:`LegalActions.legal_actions` for every action, s
 keeps per-seat tables of ready-made actions and caches of plays.
 """
 
-
 from __future__ import annotations
 
 from collections.abc import Iterator
