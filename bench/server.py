@@ -261,7 +261,7 @@ async def _game_bot(port: int, room: int, think: float, meter: Meter, host: bool
                         joined.set()
                     await stream.send_all(conn.send(pr.Ready()))
                 elif t == "seats":
-                    if mirror is not None and mirror._rules is None:
+                    if mirror is not None and not mirror.rules:
                         mirror.set_rules(m["rules"])
                     seats = m["seats"]
                     if m["started"]:

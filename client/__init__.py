@@ -4,14 +4,14 @@
   :class:`ClientError` with the protocol's code), room messages, a :class:`Mirror` of the
   table kept from events (resynced from a snapshot on a gap), resume with the token;
 - :class:`Bot` (override ``choose``), :func:`decide`, and :func:`play` to run a bot on a
-  client; :func:`launch_bot` is the server's bot launcher;
+  client; :func:`launch_bot` is the server's bot launcher, at the :data:`BOT_LEVELS`;
 - :mod:`unolan.client.strategies`: ``random``, ``greedy``, ``counter``;
 - :mod:`unolan.client.arena`: offline tournaments.
 """
 
 from .bot import Bot, decide
 from .mirror import Mirror, SeqGap
-from .runner import launch_bot, play, seat_bots
+from .runner import BOT_LEVELS, launch_bot, play, seat_bots
 from .session import (
     Client,
     ClientError,
@@ -24,6 +24,7 @@ from .session import (
 from .strategies import STRATEGIES, make_bot
 
 __all__ = [
+    "BOT_LEVELS",
     "STRATEGIES",
     "Bot",
     "Client",

@@ -53,8 +53,7 @@ def play_match(lineup: Sequence[str], rules: Rules, seed: int | str, index: int 
     def tell(events: Iterable) -> None:
         for event in events:
             for seat, bot in enumerate(bots):
-                if event.visible_to(seat):
-                    bot.observe(event.kind, event.data)
+                bot.observe(event.kind, event.data_for(seat))
 
     tell(game.start_events)
     actions = 0

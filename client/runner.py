@@ -94,12 +94,19 @@ async def _batches(client: Client) -> Any:
             yield _SETTLED
 
 
+BOT_LEVELS: dict[str, str] = {"basic": "greedy", **{name: name for name in STRATEGIES}}
+"""The bot levels :func:`launch_bot` plays, each a strategy of
+:data:`~unolan.client.strategies.STRATEGIES` (``basic``, the server's default, is greedy).
+A server running these bots accepts these levels in ``add_bot`` (``serve(...,
+bot_levels=BOT_LEVELS)``)."""
+
+
 async def launch_bot(*, host: str, port: int, room: str, seat: int, token: str, name: str,
-                     level: str = "greedy", delay: float = 0.6, **_: Any) -> None:
+                     level: str = "basic", delay: float = 0.6, **_: Any) -> None:
     """The server's bot launcher: connect, take the reserved seat with its token, play
-    until the room closes (or the server cancels it). ``level`` names a strategy (one
-    of :data:`~unolan.client.strategies.STRATEGIES`; an unknown level plays greedy)."""
-    strategy = level if level in STRATEGIES else "greedy"
+    until the room closes (or the server cancels it). ``level`` is one of
+    :data:`BOT_LEVELS` (a level stored by an older server plays greedy)."""
+    strategy = BOT_LEVELS.get(level, "greedy")
     async with open_client(host, port, name) as client:
         await client.resume(token, 0)
         await play(client, make_bot(strategy, seed=f"{room}/{seat}"), delay=delay)

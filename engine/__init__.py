@@ -21,7 +21,8 @@ from .actions import (
 )
 from .cards import Card, Color, Kind, all_wild_deck, classic_deck, format_cards, parse_cards
 from .errors import IllegalAction, NotationError, RulesError
-from .events import Event
+from .events import EVENT_KINDS, FACTS, Event, EventKind
+from .fold import ViewFold
 from .game import Game
 from .notation import format_position, parse_position
 from .rotation import RotationOutcome, TableEvent, TwoTableRotation
@@ -30,6 +31,8 @@ from .scoring import RoundResult
 from .view import View
 
 __all__ = [
+    "EVENT_KINDS",
+    "FACTS",
     "OPTIONS",
     "PRESETS",
     "Action",
@@ -42,6 +45,7 @@ __all__ = [
     "Deal",
     "Draw",
     "Event",
+    "EventKind",
     "Game",
     "IllegalAction",
     "Kind",
@@ -56,6 +60,7 @@ __all__ = [
     "TableEvent",
     "TwoTableRotation",
     "View",
+    "ViewFold",
     "all_wild_deck",
     "classic_deck",
     "format_cards",

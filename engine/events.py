@@ -1,16 +1,98 @@
-"""Events: what an applied action changed, each with its audience.
+"""Events: what an applied action changed, and the one table of what each kind means.
 
-Event data holds only plain values (ints, strings, bools, lists, None) so that the
-server can put it on the wire as it is. Cards appear as their notation (``"R5"``).
+Event data holds only plain values (ints, strings, bools, lists or tuples, None) so that
+the server can put it on the wire as it is. Cards appear as their notation (``"R5"``).
+
+Every event is public, but some fields of some kinds are private to one seat (the cards
+a seat drew, its new hand, the hand a challenger was shown): :data:`EVENT_KINDS` says
+which, and :meth:`Event.data_for` gives what a member may see. The protocol's schemas,
+the server's redaction and "too late" rule, and every client read that table; nobody
+keeps a list of their own.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
+
+FACTS = ("direction", "phase", "pending", "stack", "pair", "served", "challengeable", "catchable",
+         "opening", "called")
+"""The public facts that say what each seat may do now, carried by every closing event
+with ``seat``, the seat in turn (after a round: its winner, who deals the next): whether a
+penalty is pending (``pending`` cards owed by the seat in turn, made of
+``stack`` penalty cards, ``pair``: from a pair of Draw Twos, ``served``: the top card's
+penalty has been drawn), whether the seat in turn may challenge the Wild Draw Four on top
+(``challengeable``), which seats may be caught (``catchable``), whether the top card is
+still the round's opening card (``opening``: no jump-in on its penalty), who has called
+UNO (``called``), the ``direction`` and the ``phase``."""
+
+
+CLOSING_FIELDS = ("seat", *FACTS)
+"""What every closing event carries: the seat in turn, then the facts."""
+
+
+def closing_data(values: tuple[Any, ...]) -> dict[str, Any]:
+    """The map of :data:`CLOSING_FIELDS` to their ``values``."""
+    return dict(zip(CLOSING_FIELDS, values, strict=True))
+
+
+@dataclass(frozen=True, slots=True)
+class EventKind:
+    """What every reader may rely on about one kind of event.
+
+    ``fields``: every field of its data, in order. ``private``: the fields only the seat
+    named by the field ``to`` may see (everyone else gets the event without them);
+    ``optional``: fields that may be absent even from that seat's copy. ``moves``: the
+    event changes what an action is judged against (whose turn, the top card, the hands),
+    so an action decided before it is too late. ``closes``: it ends a batch (the events
+    of one action or one deal); the table is whole again. ``actor``: its ``seat`` field
+    names the seat whose action it reports (for ``drew``: the seat that drew).
+    """
+
+    fields: tuple[str, ...]
+    private: tuple[str, ...] = ()
+    to: str = "seat"
+    optional: tuple[str, ...] = ()
+    moves: bool = False
+    closes: bool = False
+    actor: bool = False
+
+
+EVENT_KINDS: dict[str, EventKind] = {
+    "dealer_draw": EventKind(("draws", "dealer")),
+    "round_started": EventKind(("round", "dealer", "players", "hand_size", "scores", "draw_count"),
+                               moves=True),
+    "hand": EventKind(("seat", "count", "called", "cards"), private=("cards",)),
+    "first_card": EventKind(("card", "color")),
+    "turn": EventKind(("seat", *FACTS, "drawn"), private=("drawn",), optional=("drawn",), closes=True),
+    "played": EventKind(("seat", "cards", "color", "target", "jump_in"), moves=True, actor=True),
+    "drew": EventKind(("seat", "count", "reason", "cards"), private=("cards",), moves=True, actor=True),
+    "passed": EventKind(("seat",), moves=True, actor=True),
+    "color_chosen": EventKind(("seat", "color"), moves=True, actor=True),
+    "skipped": EventKind(("seat",)),
+    "reversed": EventKind(("direction",)),
+    "penalty": EventKind(("seat", "amount", "stack", "pair", "challengeable")),
+    "challenged": EventKind(("seat", "target", "guilty"), moves=True, actor=True),
+    "revealed": EventKind(("seat", "challenger", "cards"), private=("cards",), to="challenger"),
+    "uno": EventKind(("seat",), actor=True),
+    "caught": EventKind(("seat", "target", "penalty"), moves=True, actor=True),
+    "false_uno": EventKind(("seat", "penalty"), moves=True, actor=True),
+    "swapped": EventKind(("seats",), moves=True),
+    "rotated": EventKind(("direction",), moves=True),
+    "reshuffled": EventKind(("count",)),
+    "misplay": EventKind(("seat", "penalty", "reason"), moves=True, actor=True),
+    "out": EventKind(("seat", "reason", "count"), moves=True),
+    "round_over": EventKind(("winner", "points", "scores", "hands", "round", "finished", "seat", *FACTS),
+                            moves=True, closes=True),
+    "match_over": EventKind(("winner", "scores", "seat", *FACTS), moves=True, closes=True),
+}
+"""Every kind of event a :class:`~.game.Game` emits. Other kinds (a rotation match's own)
+have no private fields and neither move the table nor close a batch."""
 
 
 class Event:
-    """One thing that happened. ``only``: just this seat sees it; ``exclude``: all but it.
+    """One thing that happened, told to everyone; :meth:`data_for` leaves out what a
+    member may not see.
 
     Events are values: compared by their fields, and immutable by convention (nothing
     assigns to an event after the engine made it; its data is never changed either). A
@@ -18,55 +100,85 @@ class Event:
     three per action and a frozen dataclass's ``__init__`` costs several times as much.
     """
 
-    __slots__ = ("data", "exclude", "kind", "only")
+    __slots__ = ("data", "kind")
 
     kind: str
     data: dict[str, Any]
-    only: int | None
-    exclude: int | None
 
-    def __init__(self, kind: str, data: dict[str, Any] | None = None, only: int | None = None,
-                 exclude: int | None = None) -> None:
+    def __init__(self, kind: str, data: dict[str, Any] | None = None) -> None:
         self.kind = kind
         self.data = {} if data is None else data
-        self.only = only
-        self.exclude = exclude
-
-    def visible_to(self, seat: int | None) -> bool:
-        """Whether a seat (``None``: a spectator) may see this event."""
-        if self.only is not None:
-            return seat == self.only
-        if self.exclude is not None:
-            return seat != self.exclude
-        return True
 
     @property
-    def audience(self) -> str:
-        if self.only is not None:
-            return f"seat {self.only}"
-        if self.exclude is not None:
-            return f"all but {self.exclude}"
-        return "all"
+    def private_to(self) -> int | None:
+        """The seat that may see this event's private fields (None: it holds none)."""
+        spec = EVENT_KINDS.get(self.kind)
+        if spec is None or not spec.private:
+            return None
+        data = self.data
+        for name in spec.private:
+            if name in data:
+                return data[spec.to]  # type: ignore[no-any-return]
+        return None
+
+    def public_data(self) -> dict[str, Any]:
+        """The data without its private fields: what every other member sees."""
+        private = EVENT_KINDS[self.kind].private
+        return {k: v for k, v in self.data.items() if k not in private}
+
+    def data_for(self, seat: int | None) -> dict[str, Any]:
+        """What a member sees of this event: ``seat`` None is a spectator."""
+        owner = self.private_to
+        return self.data if owner is None or owner == seat else self.public_data()
 
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
+        if not isinstance(other, Event):
             return NotImplemented
-        return (self.kind == other.kind and self.data == other.data  # type: ignore[attr-defined]
-                and self.only == other.only and self.exclude == other.exclude)  # type: ignore[attr-defined]
+        return self.kind == other.kind and self.data == other.data  # type: ignore[attr-defined]
 
     __hash__ = None  # type: ignore[assignment]  # data is a dict: events are not hashable
 
     def __repr__(self) -> str:
-        return (f"Event(kind={self.kind!r}, data={self.data!r}, only={self.only!r}, "
-                f"exclude={self.exclude!r})")
+        return f"Event(kind={self.kind!r}, data={self.data!r})"
 
     def __str__(self) -> str:
-        fields = " ".join(f"{k}={_text(v)}" for k, v in self.data.items())
-        return f"[{self.audience}] {self.kind} {fields}".rstrip()
+        """``[all] drew seat=2 count=1 reason=draw | seat 2 only: cards=[G8]``"""
+        owner = self.private_to
+        public = self.data if owner is None else self.public_data()
+        text = " ".join([f"[all] {self.kind}", *(f"{k}={_text(v)}" for k, v in public.items())])
+        if owner is not None:
+            hidden = [f"{k}={_text(v)}" for k, v in self.data.items() if k not in public]
+            text += f" | seat {owner} only: " + " ".join(hidden)
+        return text
+
+
+class TurnEvent(Event):
+    """The ``turn`` event, which closes nearly every batch: its data (the seat in turn and
+    the facts, the drawn card in phase drawn) is made into a map when first read. The
+    engine makes one per action and a simulation never reads it, so it keeps the values
+    as they were when it happened and builds nothing more."""
+
+    __slots__ = ("_drawn", "_facts", "_made")
+
+    def __init__(self, facts: tuple[Any, ...], drawn: str | None = None) -> None:
+        """``facts``: the values of :data:`CLOSING_FIELDS`; ``drawn``: the card just drawn."""
+        self.kind = "turn"
+        self._facts = facts
+        self._drawn = drawn
+        self._made: dict[str, Any] | None = None
+
+    @property  # type: ignore[override]
+    def data(self) -> dict[str, Any]:
+        made = self._made
+        if made is None:
+            made = self._made = closing_data(self._facts)
+            if self._drawn is not None:
+                made["drawn"] = self._drawn
+        return made
 
 
 def _text(value: Any) -> str:
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return "[" + " ".join(_text(v) for v in value) + "]"
     if value is None:
         return "-"

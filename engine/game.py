@@ -3,8 +3,10 @@
 A :class:`Game` is a pure function of ``(rules, players, seed, actions)``: chance comes
 only from ``random.Random`` instances seeded from ``seed`` and a counter, so a position
 plus its seed fully determines what follows. :meth:`Game.apply` validates an action,
-changes the state and returns the events, each with its audience; an illegal action
-raises :class:`IllegalAction` and changes nothing.
+changes the state and returns the events (their private fields and what each kind means
+are in :data:`~.events.EVENT_KINDS`; every batch ends with an event that carries the facts
+of the table, :meth:`Game._facts`); an illegal action raises :class:`IllegalAction` and
+changes nothing. The fold of those events into a seat's view is :mod:`.fold`.
 
 Speed: bots and simulations call :meth:`Game.legal_actions` and :meth:`Game.apply` for
 every action, so the usual cases each take one short path: a single card played in turn
@@ -13,22 +15,23 @@ and the plays of a turn with no penalty pending (per-seat tables of ready-made `
 values, see ``_plays`` in :mod:`.legal`). A short path does exactly what the general code
 does for its case; anything out of the ordinary falls through to the general code.
 Shuffles are ``random.Random.shuffle``'s, reproduced step for step but quicker
-(:mod:`.shuffle`). Legal-action generation lives in :mod:`.legal`, a mixin the game
-inherits.
+(:mod:`.shuffle`). Legal-action generation and the judging of actions live in
+:mod:`.legal`, a mixin the game and a view's table inherit.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from . import schedule
 from .actions import Action, CallUno, Catch, Challenge, ChooseColor, Deal, Draw, Pass, Play
 from .cards import COLORS, Card, Color, Kind, all_wild_deck, classic_deck
-from .errors import IllegalAction
-from .events import Event
-from .kinds import _PLAIN_NUMBER, _TARGET_KINDS, _action_out, _plain
-from .legal import LegalActions
-from .phases import COLOR, DRAWN, MATCH_OVER, PLAY, ROUND_OVER
+from .events import Event, TurnEvent, closing_data
+from .kinds import _PLAIN_NUMBER, _TARGET_KINDS, _plain
+from .legal import _FAULT_CODES, LegalActions
+from .phases import COLOR, DEALER_DRAW, DEALT, DRAWN, MATCH_OVER, PLAY, ROUND_OVER
 from .rules import Rules
 from .scoring import RoundResult, score_round
 from .shuffle import _exact_shuffle, _shuffle, _shuffle_step
@@ -36,10 +39,12 @@ from .view import View
 
 _SKIPS = {Kind.SKIP: 1, Kind.WILD_SKIP: 1, Kind.WILD_SKIP_TWO: 2}
 _REVERSES = (Kind.REVERSE, Kind.WILD_REVERSE)
-_DEFLECTABLE = (Kind.DRAW_TWO, Kind.SKIP, Kind.REVERSE)  # top cards of a pending Draw Two penalty
 _NO_EFFECT = _PLAIN_NUMBER | {Kind.WILD}  # played, they only pass the turn on (but seven_zero's 0 and 7)
 _COLOR_TEXT: dict[Color | None, str | None] = {None: None, **{c: c.value for c in COLORS}}
-_FAULT_CODES = {"rules": "misplay", "turn": "not_your_turn", "false_uno": "false_uno"}  # else "bad_play"
+_UNPLAYED = frozenset({MATCH_OVER, DEALER_DRAW, DEALT})  # no action but a Deal (or none at all)
+# The facts' ``called`` when nobody has called UNO, by table size: one shared value, as the
+# facts of most actions are (tuples, so that sharing them is safe).
+_NO_CALLS = tuple((False,) * n for n in range(11))
 
 
 class Game(LegalActions):
@@ -95,7 +100,7 @@ class Game(LegalActions):
         self.results = []
         self.round = 0
         self.start_events = []
-        self.dealer = self._choose_dealer(self.start_events)
+        self.dealer = self._choose_dealer(self.start_events, self._dealer_deck())
         self.start_events += self._start_round()
         self._settle(self.start_events)
 
@@ -146,28 +151,18 @@ class Game(LegalActions):
         """The last round's result, once a round is over."""
         return self.results[-1] if self.phase in (ROUND_OVER, MATCH_OVER) and self.results else None
 
-    def matches_top(self, card: Card) -> bool:
-        """Whether a card may be played on the discard with no penalty pending."""
-        if self.rules.all_wild:
-            return True
-        strict = self.served and self.rules.strict_after_penalty
-        if card.is_wild:
-            return not strict
-        if card.color is self.color:
-            return True
-        top = self.discard[-1]
-        return not strict and not top.is_wild and card.kind is top.kind
+    def _holds_one(self, seat: int) -> bool:
+        return len(self.hands[seat]) == 1
 
     # -- applying actions ----------------------------------------------------------
 
     def apply(self, action: Action) -> list[Event]:
         """Apply a legal action and return its events; raise IllegalAction otherwise."""
         seat = action.seat
-        if not 0 <= seat < self.players:
-            raise self._illegal(action, f"there is no seat {seat}", "bad_seat")
-        if self.phase == MATCH_OVER:
-            raise self._illegal(action, "the match is over", "match_over")
         cls = action.__class__
+        if not 0 <= seat < self.players or (self.phase in _UNPLAYED
+                                             and (cls is not Deal or self.phase == MATCH_OVER)):
+            raise self._illegal(action, *self._fault(action))  # type: ignore[misc]
         events: list[Event] = []
         if cls is Play:
             self._apply_play(action, events)  # type: ignore[arg-type]
@@ -177,33 +172,54 @@ class Game(LegalActions):
             _HANDLERS[cls](self, action, events)
         phase = self.phase
         if phase != ROUND_OVER and phase != MATCH_OVER:
-            out, turn = self.out, self.turn
-            if out[turn] or out.count(True) >= self.players - 1:
+            out = self.out
+            if out[self.turn] or out.count(True) >= self.players - 1:
                 self._settle(events)
             else:  # what _settle does when nobody left
-                events.append(Event("turn", {"seat": turn, "direction": self.direction,
-                                             "phase": phase, "pending": self.pending}))
+                events.append(self._turn_event())
         return events
 
-    def _illegal(self, action: Action, reason: str, code: str = "illegal") -> IllegalAction:
-        return IllegalAction(action, reason, self.position(), code)
+    def _refuse(self, action: Action, fault: tuple[str, str] | None) -> None:
+        if fault is not None:
+            raise self._illegal(action, *fault)
 
-    def _require_turn(self, action: Action, *phases: str) -> None:
-        if self.phase in (ROUND_OVER, MATCH_OVER):
-            raise self._illegal(action, "the round is over", "round_over")
-        if action.seat != self.turn:
-            raise self._illegal(action, f"it is seat {self.turn}'s turn", "not_your_turn")
-        if self.phase not in phases:
-            raise self._illegal(action, f"not possible in phase {self.phase}", "wrong_phase")
+    def _facts(self) -> tuple[Any, ...]:
+        """What every closing event carries, as the values of ``events.CLOSING_FIELDS``:
+        the seat in turn and the public facts that say what each seat may do now."""
+        exposed, called = self.exposed, self.called
+        return (
+            self.turn,
+            self.direction,
+            self.phase,
+            self.pending,
+            self.pending_cards,  # stack
+            self.pending_pair,  # pair
+            self.served,
+            self.wd4_offender is not None and self._challengeable(),  # mostly None
+            tuple(sorted(exposed)) if exposed else (),  # catchable
+            self.reshuffles == 0 and len(self.discard) == 1,  # self.opening, inline
+            tuple(called) if True in called else _NO_CALLS[self.players],
+        )
+
+    def _turn_event(self) -> TurnEvent:
+        """The event that closes an action's events while the round goes on: the facts,
+        and in phase drawn the card the seat in turn just drew and may play (its own)."""
+        return TurnEvent(self._facts(), self.drawn.text if self.phase == DRAWN else None)  # type: ignore[union-attr]
 
     def _apply_deal(self, action: Deal, events: list[Event]) -> None:
-        if self.phase != ROUND_OVER or action.seat != self.turn:
-            raise self._illegal(action, f"only seat {self.turn} may deal, after a round", "wrong_phase")
-        self.dealer = action.seat
+        self._refuse(action, self._deal_fault(action))
+        if self.phase == DEALT:  # the hands are dealt: turn up the first card
+            self._turn_up_first_card(events)
+            return
+        if self.phase == DEALER_DRAW:  # the players draw for dealer from the draw pile
+            pile = self.draw_pile
+            self.dealer = self._choose_dealer(events, lambda: pile.pop() if pile else None)
+        else:
+            self.dealer = action.seat
         events += self._start_round()
 
     def _apply_color(self, action: ChooseColor, events: list[Event]) -> None:
-        self._require_turn(action, COLOR)
+        self._refuse(action, self._color_fault(action))
         self.color = action.color
         self.phase = PLAY
         events.append(Event("color_chosen", {"seat": action.seat, "color": action.color.value}))
@@ -211,7 +227,7 @@ class Game(LegalActions):
     def _apply_draw(self, action: Draw, events: list[Event]) -> None:
         seat = action.seat
         if seat != self.turn or self.phase != PLAY:
-            self._require_turn(action, PLAY)
+            self._refuse(action, self._draw_fault(action))
         if self.exposed:
             self.exposed.clear()
         if self.pending:
@@ -225,9 +241,7 @@ class Game(LegalActions):
             card = pile.pop()
             self.hands[seat].append(card)
             self.called[seat] = False
-            events.append(Event("drew", {"seat": seat, "count": 1, "reason": "draw"}, None, seat))
-            events.append(Event("drew", {"seat": seat, "count": 1, "reason": "draw", "cards": [card.text]},
-                                seat))
+            events.append(Event("drew", {"seat": seat, "count": 1, "reason": "draw", "cards": [card.text]}))
             if self.matches_top(card) and (not rules.drawn_action_stays or card.kind in _plain(rules)):
                 self.drawn = card
                 self.phase = DRAWN
@@ -255,23 +269,19 @@ class Game(LegalActions):
         self._advance(self.next_seat(seat))
 
     def _apply_pass(self, action: Pass, events: list[Event]) -> None:
-        self._require_turn(action, DRAWN)
-        if self.rules.forced_play:
-            raise self._illegal(action, "forced play: the drawn card must be played", "forced_play")
+        self._refuse(action, self._pass_fault(action))
         events.append(Event("passed", {"seat": action.seat}))
         self._advance(self.next_seat(action.seat))
 
     def _apply_challenge(self, action: Challenge, events: list[Event]) -> None:
-        self._require_turn(action, PLAY)
-        if not self._challengeable():
-            raise self._illegal(action, "there is no Wild Draw Four to challenge", "cannot_challenge")
+        self._refuse(action, self._challenge_fault(action))
         seat, offender = action.seat, self.wd4_offender
         assert offender is not None
         self.exposed.clear()
         guilty = self.wd4_bluff
         events.append(Event("challenged", {"seat": seat, "target": offender, "guilty": guilty}))
-        events.append(Event("revealed", {"seat": offender, "cards": _texts(self.hands[offender])},
-                            only=seat))
+        events.append(Event("revealed", {"seat": offender, "challenger": seat,
+                                         "cards": _texts(self.hands[offender])}))
         amount = self._serve_penalty()
         if guilty:
             self._give(offender, amount, "challenge", events)
@@ -282,37 +292,23 @@ class Game(LegalActions):
 
     def _apply_uno(self, action: CallUno, events: list[Event]) -> None:
         seat = action.seat
-        self._require_live(action)
+        self._refuse(action, self._uno_fault(action))
         if len(self.hands[seat]) == 1:
-            if self.called[seat]:
-                raise self._illegal(action, "UNO is already called", "already_called")
             self.called[seat] = True
             self.exposed.discard(seat)
             events.append(Event("uno", {"seat": seat}))
             return
-        if not self.rules.false_uno_penalty:
-            raise self._illegal(action, "you do not hold one card", "false_uno")
         penalty = self.rules.uno_penalty
         events.append(Event("false_uno", {"seat": seat, "penalty": penalty}))
         self._give(seat, penalty, "false_uno", events)
 
     def _apply_catch(self, action: Catch, events: list[Event]) -> None:
-        self._require_live(action)
+        self._refuse(action, self._catch_fault(action))
         target = action.target
-        if not 0 <= target < self.players or target == action.seat:
-            raise self._illegal(action, "catch another seat", "bad_target")
-        if target not in self.exposed or len(self.hands[target]) != 1 or self.called[target]:
-            raise self._illegal(action, f"seat {target} cannot be caught now", "cannot_catch")
         self.exposed.discard(target)
         penalty = self.rules.uno_penalty
         events.append(Event("caught", {"seat": action.seat, "target": target, "penalty": penalty}))
         self._give(target, penalty, "caught", events)
-
-    def _require_live(self, action: Action) -> None:
-        if self.phase in (ROUND_OVER, MATCH_OVER):
-            raise self._illegal(action, "the round is over", "round_over")
-        if self.out[action.seat]:
-            raise self._illegal(action, "you are out of this round", "out")
 
     def _apply_play(self, action: Play, events: list[Event]) -> None:
         seat, cards = action.seat, action.cards
@@ -355,138 +351,10 @@ class Game(LegalActions):
             self._advance(seat)
         self._resolve_play(action, jump, events)
 
-    # -- validating a play ---------------------------------------------------------
-
-    def _check_play(self, play: Play) -> tuple[str, str, bool]:
-        """("", "", jump) when legal; (fault, reason, jump) when not, fault one of _FAULT_CODES.
-
-        A "rules" fault is a play of cards the player holds that the rules refuse (it may
-        cost the misplay penalty); a "form" fault is a malformed or impossible action.
-        """
-        seat, cards, rules = play.seat, play.cards, self.rules
-        if self.phase in (ROUND_OVER, MATCH_OVER):
-            return "form", "the round is over", False
-        if self.out[seat]:
-            return "form", "you are out of this round", False
-        if not cards:
-            return "form", "a play needs at least one card", False
-        hand = self.hands[seat]
-        first = cards[0]
-        if len(cards) == 1:
-            if first not in hand:
-                return "form", f"you do not hold {first}", False
-        else:
-            for card in dict.fromkeys(cards):
-                if cards.count(card) > hand.count(card):
-                    return "form", f"you do not hold {card}" + (" twice" if hand.count(card) else ""), False
-        if len(cards) > 1:
-            if rules.all_wild or not (rules.multi_play or self._pair_on_four(cards)):
-                return "form", "playing several cards at once is off", False
-            if any(c.is_wild for c in cards):
-                return "rules", "wild cards cannot be played together", False
-            if any(c.kind is not first.kind for c in cards):
-                return "rules", "cards played together must share a number or symbol", False
-        fault = self._check_choices(play)
-        if fault:
-            return "form", fault, False
-        if play.uno and not rules.false_uno_penalty and len(hand) - len(cards) != 1:
-            return "false_uno", "UNO may ride only on a play that leaves one card", False
-        if seat != self.turn:
-            fault, reason, jump = self._check_jump(play)
-            if not fault and rules.last_card_no_action and _action_out(rules, hand, cards):
-                return "rules", "you may not go out on an action or wild card", False
-            return fault, reason, jump
-        if self.phase == COLOR:
-            return "form", "name the color first", False
-        if self.phase == DRAWN:
-            if len(cards) != 1 or first is not self.drawn:
-                return "rules", f"after drawing only the drawn card {self.drawn} may be played", False
-        elif self.pending:
-            reason = self._check_answer(cards)
-            if reason:
-                return "rules", reason, False
-        elif not self.matches_top(first):
-            return "rules", f"{first} does not match {self.top} on {self._color_text()}", False
-        if rules.last_card_no_action and _action_out(rules, hand, cards):
-            return "rules", "you may not go out on an action or wild card", False
-        return "", "", False
-
-    def _check_choices(self, play: Play) -> str:
-        """The color and target a play names must fit its cards."""
-        cards, color, target = play.cards, play.color, play.target
-        first = cards[0]
-        if self.rules.all_wild:
-            if color is not None:
-                return "the All Wild deck has no colors to name"
-        elif first.is_wild:
-            if color is None:
-                return f"{first} needs a color"
-        elif color is not None and all(c.color is not color for c in cards):
-            return f"{color.value} is not a color of the cards played"
-        if first.kind in _TARGET_KINDS[self.rules.seven_zero]:
-            if target is None:
-                swap_out = first.kind is not Kind.WILD_TARGETED_DRAW_TWO and \
-                    len(cards) == len(self.hands[play.seat])
-                return "" if swap_out else f"{first} needs a target seat"  # going out: no swap
-            if not 0 <= target < self.players or target == play.seat or self.out[target]:
-                return f"seat {target} cannot be the target"
-        elif target is not None:
-            return f"{first} takes no target"
-        return ""
-
-    def _check_jump(self, play: Play) -> tuple[str, str, bool]:
-        if not self.rules.jump_in or self.rules.all_wild:
-            return "turn", f"it is seat {self.turn}'s turn", False
-        if self.phase not in (PLAY, DRAWN):
-            return "form", "no jump-in now", False
-        if self.pending:
-            return "rules", "no jump-in while a penalty is pending", False
-        top = self.discard[-1]
-        if top.is_wild or play.cards[0] is not top:
-            return "rules", f"a jump-in needs a card identical to {top}", False
-        if top.penalty and self.opening:
-            return "rules", "no jump-in on the first card's penalty", False
-        return "", "", True
-
-    def _check_answer(self, cards: tuple[Card, ...]) -> str:
-        """Whether ``cards`` may answer the pending penalty (stack or deflect)."""
-        rules, top, first = self.rules, self.discard[-1], cards[0]
-        # A pending penalty under a Skip or Reverse was deflected: it still ends in a Draw Two.
-        if (rules.deflect and len(cards) == 1 and top.kind in _DEFLECTABLE
-                and first.kind in (Kind.SKIP, Kind.REVERSE) and first.color is self.color):
-            return ""
-        if self._pair_on_four(cards):
-            if first.color is self.color:
-                return ""
-            return f"a pair of Draw Twos on a Wild Draw Four must be {self._color_text()}"
-        if rules.stacking == "off":
-            return "a penalty is pending: draw it" + (" or challenge" if self._challengeable() else "")
-        if first.penalty == 0:
-            return f"a penalty is pending: only a penalty card may answer it, not {first}"
-        if self.pending_pair and rules.pair_beats_wd4 and len(cards) < 2 and first.kind is Kind.DRAW_TWO:
-            return "a single Draw Two may not go on a pair of Draw Twos"
-        mode, on_four = rules.stacking, top.kind is Kind.WILD_DRAW_FOUR
-        if first.kind is Kind.WILD_DRAW_FOUR:
-            if on_four or mode in ("progressive", "mixed"):
-                return ""
-            return "only a Wild Draw Four answers a Wild Draw Four" if on_four else \
-                "a Wild Draw Four may not go on a Draw Two with stacking=same"
-        # a Draw Two (or the All Wild Draw Two)
-        if not on_four:
-            return ""
-        if mode == "mixed":
-            if first.color is self.color or first.is_wild:
-                return ""
-            return f"a Draw Two on a Wild Draw Four must be {self._color_text()}"
-        return "only a Wild Draw Four answers a Wild Draw Four"
-
-    def _pair_on_four(self, cards: tuple[Card, ...]) -> bool:
-        """pair_beats_wd4: two identical Draw Twos answering a pending Wild Draw Four."""
-        return (self.rules.pair_beats_wd4 and self.pending > 0 and len(cards) == 2
-                and cards[0] is cards[1] and cards[0].kind is Kind.DRAW_TWO
-                and self.discard[-1].kind is Kind.WILD_DRAW_FOUR)
+    # -- the challenge -------------------------------------------------------------
 
     def _challengeable(self) -> bool:
+        """Whether the seat in turn may challenge the Wild Draw Four on top."""
         return (
             self.rules.challenge
             and not self.rules.all_wild
@@ -495,9 +363,6 @@ class Game(LegalActions):
             and self.discard[-1].kind is Kind.WILD_DRAW_FOUR
             and self.wd4_offender is not None
         )
-
-    def _color_text(self) -> str:
-        return self.color.value if self.color else "no color"
 
     # -- resolving a play ----------------------------------------------------------
 
@@ -616,7 +481,7 @@ class Game(LegalActions):
             self.out[seat] = True
             self.finished.append(seat)
             self.exposed.discard(seat)
-            events.append(Event("out", {"seat": seat, "reason": "finished"}))
+            events.append(Event("out", {"seat": seat, "reason": "finished", "count": 0}))
             return
         if self.pending:  # a last Draw Two or Wild Draw Four still hits before scoring
             amount, self.pending = self.pending, 0
@@ -645,7 +510,7 @@ class Game(LegalActions):
         self.wd4_offender = seat if is_four and self.pending_cards == 1 else None
         self.wd4_bluff = bluff
         target = self.next_seat(seat)
-        events.append(Event("penalty", {"seat": target, "amount": self.pending}))
+        events.append(self._penalty_event(target))
         if self._target_may_answer(first):
             self._advance(target)
             return
@@ -675,8 +540,13 @@ class Game(LegalActions):
             self.direction = -self.direction
             events.append(Event("reversed", {"direction": self.direction}))
             owner = self.next_seat(seat)
-        events.append(Event("penalty", {"seat": owner, "amount": self.pending}))
+        events.append(self._penalty_event(owner))
         self._advance(owner)
+
+    def _penalty_event(self, owner: int) -> Event:
+        """The penalty now pending, owed by ``owner``, and whether they may challenge it."""
+        return Event("penalty", {"seat": owner, "amount": self.pending, "stack": self.pending_cards,
+                                 "pair": self.pending_pair, "challengeable": self._challengeable()})
 
     def _skip_from(self, seat: int, skips: int, events: list[Event]) -> None:
         """Skip ``skips`` players after ``seat``; skipping every other player (the most
@@ -718,9 +588,8 @@ class Game(LegalActions):
         if cards:
             self.called[seat] = False
             self.exposed.discard(seat)
-        events.append(Event("drew", {"seat": seat, "count": len(cards), "reason": reason}, None, seat))
         events.append(Event("drew", {"seat": seat, "count": len(cards), "reason": reason,
-                                     "cards": [c.text for c in cards]}, seat))
+                                     "cards": [c.text for c in cards]}))
         limit = self.rules.mercy_limit
         if limit and len(hand) >= limit and not self.out[seat]:
             self._mercy_out(seat, events)
@@ -778,9 +647,10 @@ class Game(LegalActions):
             hand = self.hands[s]
             if len(hand) == 1 and not self.called[s]:
                 self.exposed.add(s)
-            events.append(Event("hand", {"seat": s, "cards": _texts(hand)}, only=s))
+            events.append(_hand_event(s, hand, self.called[s]))
 
     def _mercy_out(self, seat: int, events: list[Event]) -> None:
+        """The seat is out of the round; its hand goes back into the draw pile."""
         cards = self.hands[seat]
         self.mercy_points += sum(c.points for c in cards)
         self.hands[seat] = []
@@ -788,7 +658,7 @@ class Game(LegalActions):
         self.exposed.discard(seat)
         self.draw_pile[:0] = cards
         _shuffle(self._rng("mercy", seat), self.draw_pile)
-        events.append(Event("out", {"seat": seat, "reason": "mercy"}))
+        events.append(Event("out", {"seat": seat, "reason": "mercy", "count": len(cards)}))
 
     # -- turn flow -----------------------------------------------------------------
 
@@ -809,62 +679,82 @@ class Game(LegalActions):
         if self.out[self.turn]:  # knocked out in turn (mercy): a penalty it owed lapses
             self._drop_penalty()
             self._advance(self.next_seat(self.turn))
-        events.append(Event("turn", {"seat": self.turn, "direction": self.direction,
-                                     "phase": self.phase, "pending": self.pending}))
+        events.append(self._turn_event())
 
     def _end_round(self, winner: int, events: list[Event]) -> None:
+        """Score the round; the winner deals the next one (or the match is over)."""
         result = score_round(self, winner)
         self.results.append(result)
         self.scores = list(result.scores)
-        events.append(Event("round_over", result.to_data()))
         self.turn = winner
         self.drawn = None  # a drawn card's choice ends with the round (it must not reach the dealer's view)
         self.exposed.clear()
-        self.pending = 0
+        self._drop_penalty()
+        self.phase = ROUND_OVER
+        events.append(Event("round_over", result.to_data() | closing_data(self._facts())))
         if result.match_over:
             self.phase = MATCH_OVER
             events.append(Event("match_over", {"winner": result.match_winner,
-                                               "scores": list(self.scores)}))
-        else:
-            self.phase = ROUND_OVER
+                                               "scores": list(self.scores),
+                                               **closing_data(self._facts())}))
 
     # -- starting rounds -----------------------------------------------------------
 
     def _rng(self, purpose: str, n: int = 0) -> random.Random:
         return random.Random(f"{self.seed}/{self.round}/{purpose}/{n}")
 
-    def _choose_dealer(self, events: list[Event]) -> int:
-        """Each player draws; the highest number deals (actions and wilds count 0); ties redraw.
-
-        The deck is shuffled as ``random.Random(...).shuffle`` would, but only as far as
-        the cards drawn: a Fisher-Yates shuffle settles the top card first.
-        """
+    def _dealer_deck(self) -> Callable[[], Card | None]:
+        """The cards the players draw for dealer at a match's start: the top of a deck
+        shuffled as ``random.Random(...).shuffle`` would, but only as far as the cards
+        drawn (a Fisher-Yates shuffle settles the top card first)."""
         deck = classic_deck()
         rng = random.Random(f"{self.seed}/dealer")
         stepped = _exact_shuffle()
         if not stepped:
             rng.shuffle(deck)
         left = len(deck)
+
+        def draw() -> Card | None:
+            nonlocal left
+            if not left:
+                return None
+            left -= 1
+            if stepped:
+                _shuffle_step(rng, deck, left)
+            return deck[left]
+
+        return draw
+
+    def _choose_dealer(self, events: list[Event], draw: Callable[[], Card | None]) -> int:
+        """Each player draws; the highest number deals (actions and wilds count 0); ties
+        redraw. ``draw`` gives the next card, None when there is none left."""
         contenders = list(range(self.players))
         draws: list[list[object]] = []
-        while len(contenders) > 1 and left:
+        out_of_cards = False
+        while len(contenders) > 1 and not out_of_cards:
             values = {}
             for seat in contenders:
-                if not left:
+                card = draw()
+                if card is None:
+                    out_of_cards = True
                     break
-                left -= 1
-                if stepped:
-                    _shuffle_step(rng, deck, left)
-                card = deck[left]
                 draws.append([seat, card.text])
                 values[seat] = card.number or 0
-            best = max(values.values())
-            contenders = [s for s in contenders if values.get(s) == best]
+            if values:  # those who drew the best card draw again; those left without one are out
+                best = max(values.values())
+                contenders = [s for s in contenders if values.get(s) == best]
         dealer = contenders[0]
         events.append(Event("dealer_draw", {"draws": draws, "dealer": dealer}))
         return dealer
 
     def _start_round(self) -> list[Event]:
+        """Deal a round and turn up its first card."""
+        events = self._deal()
+        self._turn_up_first_card(events)
+        return events
+
+    def _deal(self) -> list[Event]:
+        """Shuffle a fresh deck and deal the hands; the dealer is to turn up the first card."""
         self.round += 1
         rules, n = self.rules, self.players
         deck = all_wild_deck() if rules.all_wild else classic_deck()
@@ -892,21 +782,28 @@ class Game(LegalActions):
         self.mercy_points = 0
         self.reshuffles = 0
         self.color = None
-        events = [Event("round_started", {"round": self.round, "dealer": self.dealer,
-                                          "players": n, "hand_size": rules.hand_size})]
-        events += [Event("hand", {"seat": s, "cards": _texts(self.hands[s])}, only=s) for s in range(n)]
-        self._turn_up_first_card(events)
+        self.turn = self.dealer
+        self.phase = DEALT
+        events = [Event("round_started", {"round": self.round, "dealer": self.dealer, "players": n,
+                                          "hand_size": rules.hand_size, "scores": list(self.scores),
+                                          "draw_count": len(deck)})]
+        events += [_hand_event(s, self.hands[s], False) for s in range(n)]
         return events
 
     def _turn_up_first_card(self, events: list[Event]) -> None:
+        """The dealer turns up the first card (a Wild Draw Four, or in the All Wild deck
+        any card but a plain Wild, goes back and the pile is shuffled), and it acts."""
         pile, tries = self.draw_pile, 0
         keep = Kind.WILD if self.rules.all_wild else None
-        # All Wild with no plain Wild left in the pile: the top card is taken, with no effect.
-        anything = keep is not None and all(c.kind is not keep for c in pile)
+
+        def usable(card: Card) -> bool:
+            return card.kind is keep if keep else card.kind is not Kind.WILD_DRAW_FOUR
+
+        # No usable card left in the pile: the top card is taken, with no effect.
+        anything = not any(usable(c) for c in pile)
         while True:
             card = pile.pop()
-            usable = card.kind is keep if keep else card.kind is not Kind.WILD_DRAW_FOUR
-            if usable or anything:
+            if usable(card) or anything:
                 break
             pile.append(card)
             tries += 1
@@ -954,6 +851,12 @@ def check_table(rules: Rules, players: int) -> None:
 
 def _texts(cards: list[Card] | tuple[Card, ...]) -> list[str]:
     return [c.text for c in cards]
+
+
+def _hand_event(seat: int, hand: list[Card], called: bool) -> Event:
+    """A seat's whole hand, after a deal or a swap: its count (and whether its UNO call
+    stands) for everyone, the cards for that seat alone."""
+    return Event("hand", {"seat": seat, "count": len(hand), "called": called, "cards": _texts(hand)})
 
 
 _HANDLERS = {

@@ -1,11 +1,16 @@
-"""Legal-action generation: every action a seat may take now (``Game.legal_actions``).
+"""What a seat may do now, and why it may not: legal actions and the judging of actions.
 
-Its own module because it is a job of its own, apart from applying actions: bots and
-simulations call it for every action, so it keeps per-seat tables of ready-made actions
-and caches of plays. :class:`LegalActions` is a mixin that :class:`~.game.Game`
-inherits (a method of the game itself, so the hot path costs no extra call); it reads
-the game's state and its ``matches_top``, ``opening``, ``_check_answer``,
-``_pair_on_four`` and ``_challengeable``.
+Its own module because it is a job of its own, apart from applying actions. Two tables
+judge by this code: the :class:`~.game.Game`, which knows every card, and a seat's
+:class:`~.view.View`, which knows its own hand and only the counts of the others (that is
+all legality ever depends on). :class:`LegalActions` is a mixin both inherit; it reads
+their state (``rules``, ``players``, ``hands`` — the acting seat's own hand —, ``turn``,
+``phase``, ``pending``, ``pending_cards``, ``pending_pair``, ``discard`` — its top card
+—, ``color``, ``served``, ``drawn``, ``called``, ``exposed``, ``out``, ``opening``) and
+their ``_challengeable`` and ``_holds_one``, which each answers from what it knows.
+
+Bots and simulations call :meth:`LegalActions.legal_actions` for every action, so it
+keeps per-seat tables of ready-made actions and caches of plays.
 """
 
 from __future__ import annotations
@@ -14,12 +19,19 @@ from collections.abc import Iterator
 
 from .actions import Action, CallUno, Catch, Challenge, ChooseColor, Deal, Draw, Pass, Play
 from .cards import ALL_CARDS, COLORS, SORT_KEY, Card, Color, Kind
+from .errors import IllegalAction
 from .kinds import _TARGET_KINDS, _action_out
-from .phases import COLOR, DRAWN, MATCH_OVER, PLAY, ROUND_OVER
+from .phases import COLOR, DEALER_DRAW, DEALT, DRAWN, MATCH_OVER, PLAY, ROUND_OVER
+
+_DEFLECTABLE = (Kind.DRAW_TWO, Kind.SKIP, Kind.REVERSE)  # top cards of a pending Draw Two penalty
+_FAULT_CODES = {"rules": "misplay", "turn": "not_your_turn", "false_uno": "false_uno"}  # else "bad_play"
+_BETWEEN_ROUNDS = frozenset({ROUND_OVER, DEALER_DRAW, DEALT})  # a Deal is the only action
+_OVER = (ROUND_OVER, MATCH_OVER)
+Fault = tuple[str, str]  # (reason, code) of a refusal
 
 
 class LegalActions:
-    """The legal-action methods of :class:`~.game.Game` (a mixin: the state is the game's)."""
+    """Legal actions and the judging of actions (a mixin: the state is the table's)."""
 
     __slots__ = ()
 
@@ -28,7 +40,7 @@ class LegalActions:
         phase = self.phase
         if phase == MATCH_OVER or not 0 <= seat < self.players:
             return []
-        if phase == ROUND_OVER:
+        if phase in _BETWEEN_ROUNDS:
             return [_DEAL[seat]] if seat == self.turn else []
         if self.out[seat]:
             return []
@@ -37,9 +49,9 @@ class LegalActions:
         if len(hand) == 1 and not self.called[seat]:
             out.append(_CALL_UNO[seat])
         if self.exposed:
-            hands, called, catch = self.hands, self.called, _CATCH[seat]
+            called, catch = self.called, _CATCH[seat]
             for target in sorted(self.exposed):
-                if target != seat and len(hands[target]) == 1 and not called[target]:
+                if target != seat and not called[target] and self._holds_one(target):
                     out.append(catch[target])
         if seat != self.turn:
             out += self._legal_jumps(seat)
@@ -71,6 +83,269 @@ class LegalActions:
         self._plays(seat, hand, out)
         out.append(_DRAW[seat])
         return out
+
+    # -- judging an action -----------------------------------------------------------
+
+    def refusal(self, action: Action) -> IllegalAction | None:
+        """Why ``action`` would be refused now, judged exactly as applying it judges it;
+        None when it would be applied. A play of held cards that the rules refuse is a
+        refusal (code ``misplay``) even when ``misplay_penalty`` makes applying it cost
+        cards instead."""
+        fault = self._fault(action)
+        return None if fault is None else self._illegal(action, *fault)
+
+    def play_refusal(self, seat: int, cards: tuple[Card, ...]) -> IllegalAction | None:
+        """Why every play of ``cards`` by ``seat`` would be refused now, whichever color
+        and target it named (None: one of them would be applied). The reason is that of a
+        play whose choices fit its cards, so it is about the cards, not a missing choice."""
+        first: tuple[Play, Fault] | None = None
+        for color in (None, *COLORS):
+            for target in (None, *range(self.players)):
+                play = Play(seat, cards, color, target)
+                fault = self._fault(play)
+                if fault is None:
+                    return None
+                if cards and not self._check_choices(play):
+                    return self._illegal(play, *fault)
+                first = first or (play, fault)
+        assert first is not None
+        return self._illegal(first[0], *first[1])
+
+    def _illegal(self, action: Action, reason: str, code: str = "illegal") -> IllegalAction:
+        return IllegalAction(action, reason, self.position(), code)
+
+    def _fault(self, action: Action) -> Fault | None:
+        """The (reason, code) for which ``action`` would be refused, or None."""
+        seat = action.seat
+        if not 0 <= seat < self.players:
+            return f"there is no seat {seat}", "bad_seat"
+        cls = action.__class__
+        if self.phase == MATCH_OVER:
+            return "the match is over", "match_over"
+        if cls is Play:
+            fault, reason, _ = self._check_play(action)  # type: ignore[arg-type]
+            return (reason, _FAULT_CODES.get(fault, "bad_play")) if fault else None
+        return _FAULTS[cls](self, action)
+
+    def _turn_fault(self, action: Action, *phases: str) -> Fault | None:
+        """An in-turn action: the seat in turn, in one of ``phases``."""
+        phase = self.phase
+        if phase in _OVER:
+            return "the round is over", "round_over"
+        if phase in _BETWEEN_ROUNDS:
+            return "the round has not started: it is dealt first", "wrong_phase"
+        if action.seat != self.turn:
+            return f"it is seat {self.turn}'s turn", "not_your_turn"
+        if phase not in phases:
+            return f"not possible in phase {phase}", "wrong_phase"
+        return None
+
+    def _live_fault(self, action: Action) -> Fault | None:
+        """An action any seat still in the round may take, in or out of turn."""
+        if self.phase in _OVER:
+            return "the round is over", "round_over"
+        if self.phase in _BETWEEN_ROUNDS:
+            return "the round has not started: it is dealt first", "wrong_phase"
+        if self.out[action.seat]:
+            return "you are out of this round", "out"
+        return None
+
+    def _draw_fault(self, action: Draw) -> Fault | None:
+        return self._turn_fault(action, PLAY)
+
+    def _pass_fault(self, action: Pass) -> Fault | None:
+        fault = self._turn_fault(action, DRAWN)
+        if fault is None and self.rules.forced_play:
+            return "forced play: the drawn card must be played", "forced_play"
+        return fault
+
+    def _challenge_fault(self, action: Challenge) -> Fault | None:
+        fault = self._turn_fault(action, PLAY)
+        if fault is None and not self._challengeable():
+            return "there is no Wild Draw Four to challenge", "cannot_challenge"
+        return fault
+
+    def _color_fault(self, action: ChooseColor) -> Fault | None:
+        return self._turn_fault(action, COLOR)
+
+    def _uno_fault(self, action: CallUno) -> Fault | None:
+        """A call holding one card, once; a false call is refused unless it costs a penalty."""
+        fault = self._live_fault(action)
+        if fault is None:
+            if len(self.hands[action.seat]) == 1:
+                if self.called[action.seat]:
+                    return "UNO is already called", "already_called"
+            elif not self.rules.false_uno_penalty:
+                return "you do not hold one card", "false_uno"
+        return fault
+
+    def _catch_fault(self, action: Catch) -> Fault | None:
+        fault = self._live_fault(action)
+        if fault is not None:
+            return fault
+        target = action.target
+        if not 0 <= target < self.players or target == action.seat:
+            return "catch another seat", "bad_target"
+        if target not in self.exposed or not self._holds_one(target) or self.called[target]:
+            return f"seat {target} cannot be caught now", "cannot_catch"
+        return None
+
+    def _deal_fault(self, action: Deal) -> Fault | None:
+        if self.phase not in _BETWEEN_ROUNDS or action.seat != self.turn:
+            return f"only seat {self.turn} may deal, between rounds", "wrong_phase"
+        return None
+
+    # -- judging a play --------------------------------------------------------------
+
+    def matches_top(self, card: Card) -> bool:
+        """Whether a card may be played on the discard with no penalty pending."""
+        if self.rules.all_wild:
+            return True
+        strict = self.served and self.rules.strict_after_penalty
+        if card.is_wild:
+            return not strict
+        if card.color is self.color:
+            return True
+        top = self.discard[-1]
+        return not strict and not top.is_wild and card.kind is top.kind
+
+    def _check_play(self, play: Play) -> tuple[str, str, bool]:
+        """("", "", jump) when legal; (fault, reason, jump) when not, fault one of _FAULT_CODES.
+
+        A "rules" fault is a play of cards the player holds that the rules refuse (it may
+        cost the misplay penalty); a "form" fault is a malformed or impossible action.
+        """
+        seat, cards, rules = play.seat, play.cards, self.rules
+        if self.phase in _OVER:
+            return "form", "the round is over", False
+        if self.phase in _BETWEEN_ROUNDS:
+            return "form", "the round has not started: it is dealt first", False
+        if self.out[seat]:
+            return "form", "you are out of this round", False
+        if not cards:
+            return "form", "a play needs at least one card", False
+        hand = self.hands[seat]
+        first = cards[0]
+        if len(cards) == 1:
+            if first not in hand:
+                return "form", f"you do not hold {first}", False
+        else:
+            for card in dict.fromkeys(cards):
+                if cards.count(card) > hand.count(card):
+                    return "form", f"you do not hold {card}" + (" twice" if hand.count(card) else ""), False
+        if len(cards) > 1:
+            if rules.all_wild or not (rules.multi_play or self._pair_on_four(cards)):
+                return "form", "playing several cards at once is off", False
+            if any(c.is_wild for c in cards):
+                return "rules", "wild cards cannot be played together", False
+            if any(c.kind is not first.kind for c in cards):
+                return "rules", "cards played together must share a number or symbol", False
+        fault = self._check_choices(play)
+        if fault:
+            return "form", fault, False
+        if play.uno and not rules.false_uno_penalty and len(hand) - len(cards) != 1:
+            return "false_uno", "UNO may ride only on a play that leaves one card", False
+        if seat != self.turn:
+            fault, reason, jump = self._check_jump(play)
+            if not fault and rules.last_card_no_action and _action_out(rules, hand, cards):
+                return "rules", "you may not go out on an action or wild card", False
+            return fault, reason, jump
+        if self.phase == COLOR:
+            return "form", "name the color first", False
+        if self.phase == DRAWN:
+            if len(cards) != 1 or first is not self.drawn:
+                return "rules", f"after drawing you may play only {self.drawn}, the card drawn", False
+        elif self.pending:
+            reason = self._check_answer(cards)
+            if reason:
+                return "rules", reason, False
+        elif not self.matches_top(first):
+            return "rules", f"{first} does not match {self.discard[-1]} on {self._color_text()}", False
+        if rules.last_card_no_action and _action_out(rules, hand, cards):
+            return "rules", "you may not go out on an action or wild card", False
+        return "", "", False
+
+    def _check_choices(self, play: Play) -> str:
+        """The color and target a play names must fit its cards."""
+        cards, color, target = play.cards, play.color, play.target
+        first = cards[0]
+        if self.rules.all_wild:
+            if color is not None:
+                return "the All Wild deck has no colors to name"
+        elif first.is_wild:
+            if color is None:
+                return f"{first} needs a color"
+        elif color is not None and all(c.color is not color for c in cards):
+            return f"{color.value} is not a color of the cards played"
+        if first.kind in _TARGET_KINDS[self.rules.seven_zero]:
+            if target is None:
+                swap_out = first.kind is not Kind.WILD_TARGETED_DRAW_TWO and \
+                    len(cards) == len(self.hands[play.seat])
+                return "" if swap_out else f"{first} needs a target seat"  # going out: no swap
+            if not 0 <= target < self.players or target == play.seat or self.out[target]:
+                return f"seat {target} cannot be the target"
+        elif target is not None:
+            return f"{first} takes no target"
+        return ""
+
+    def _check_jump(self, play: Play) -> tuple[str, str, bool]:
+        if not self.rules.jump_in or self.rules.all_wild:
+            return "turn", f"it is seat {self.turn}'s turn (these rules have no jump-ins)", False
+        if self.phase not in (PLAY, DRAWN):
+            return "form", "no jump-in now", False
+        if self.pending:
+            return "rules", "no jump-in while a penalty is pending", False
+        top = self.discard[-1]
+        if top.is_wild:
+            return "rules", "no jump-in on a wild card", False
+        if play.cards[0] is not top:
+            return "rules", f"a jump-in needs a card identical to {top}", False
+        if top.penalty and self.opening:
+            return "rules", "no jump-in on the first card's penalty", False
+        return "", "", True
+
+    def _check_answer(self, cards: tuple[Card, ...]) -> str:
+        """Whether ``cards`` may answer the pending penalty (stack or deflect)."""
+        rules, top, first = self.rules, self.discard[-1], cards[0]
+        # A pending penalty under a Skip or Reverse was deflected: it still ends in a Draw Two.
+        if (rules.deflect and len(cards) == 1 and top.kind in _DEFLECTABLE
+                and first.kind in (Kind.SKIP, Kind.REVERSE) and first.color is self.color):
+            return ""
+        if self._pair_on_four(cards):
+            if first.color is self.color:
+                return ""
+            return f"a pair of Draw Twos on a Wild Draw Four must be {self._color_text()}"
+        if rules.stacking == "off":
+            return "a penalty is pending: draw it" + (" or challenge" if self._challengeable() else "")
+        if first.penalty == 0:
+            return f"a penalty is pending: only a penalty card may answer it, not {first}"
+        if self.pending_pair and rules.pair_beats_wd4 and len(cards) < 2 and first.kind is Kind.DRAW_TWO:
+            return "a single Draw Two may not go on a pair of Draw Twos"
+        mode, on_four = rules.stacking, top.kind is Kind.WILD_DRAW_FOUR
+        if first.kind is Kind.WILD_DRAW_FOUR:
+            if on_four or mode in ("progressive", "mixed"):
+                return ""
+            return "only a Wild Draw Four answers a Wild Draw Four" if on_four else \
+                "a Wild Draw Four may not go on a Draw Two with stacking=same"
+        # a Draw Two (or the All Wild Draw Two)
+        if not on_four:
+            return ""
+        if mode == "mixed":
+            if first.color is self.color or first.is_wild:
+                return ""
+            return f"a Draw Two on a Wild Draw Four must be {self._color_text()}"
+        return "only a Wild Draw Four answers a Wild Draw Four"
+
+    def _pair_on_four(self, cards: tuple[Card, ...]) -> bool:
+        """pair_beats_wd4: two identical Draw Twos answering a pending Wild Draw Four."""
+        return (self.rules.pair_beats_wd4 and self.pending > 0 and len(cards) == 2
+                and cards[0] is cards[1] and cards[0].kind is Kind.DRAW_TWO
+                and self.discard[-1].kind is Kind.WILD_DRAW_FOUR)
+
+    def _color_text(self) -> str:
+        return self.color.name.lower() if self.color else "no color"
+
+    # -- listing plays ---------------------------------------------------------------
 
     def _plays(self, seat: int, hand: list[Card], out: list[Action]) -> None:
         """Add the plays of a turn with no penalty pending: what ``_play_groups`` and
@@ -247,3 +522,15 @@ def _build_variants(seat: int, cards: tuple[Card, ...], targets: tuple[int | Non
             if uno:
                 plays.append(Play(seat, cards, color, target, True))
     return tuple(plays)
+
+
+# The judge of each action but a play (plays: _check_play), as unbound methods.
+_FAULTS = {
+    Draw: LegalActions._draw_fault,
+    Pass: LegalActions._pass_fault,
+    Challenge: LegalActions._challenge_fault,
+    CallUno: LegalActions._uno_fault,
+    Catch: LegalActions._catch_fault,
+    ChooseColor: LegalActions._color_fault,
+    Deal: LegalActions._deal_fault,
+}

@@ -4,6 +4,11 @@ Lines may also be separated by ``;`` so a position fits on a command line. Keys 
 ``hand 0`` … name the hands. Only ``hand N`` lines and ``discard`` are required; every
 other key has a default, and the printer leaves out keys at their default, so printing
 and parsing round-trip. See docs/notation.md for the full description.
+
+Every moment of a round can be written, the ones before its play too: ``phase:
+dealer_draw`` (a match about to start: the players draw for dealer from ``draw``) and
+``phase: dealt`` (the hands are dealt; the dealer, in turn, turns up the first card from
+``draw``). Both have an empty discard pile.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 from .cards import Card, Color, format_cards, parse_cards
 from .errors import NotationError
 from .game import Game
-from .phases import COLOR, PHASES, PLAY
+from .phases import COLOR, DEALER_DRAW, DEALT, PHASES, PLAY
 from .rules import Rules
 
 _BOOL = {"yes": True, "no": False}
@@ -75,23 +80,30 @@ def _build(fields: dict[str, str]) -> Game:
     seed = take("seed", "0")
     game.seed = int(seed) if seed.lstrip("-").isdigit() else seed
     game.hands = [parse_cards(take(k)) for k in hand_keys]
-    if "discard" not in fields:
+    game.phase = take("phase", PLAY)
+    if game.phase not in PHASES:
+        raise NotationError(f"phase: expected one of {', '.join(PHASES)}")
+    before_play = game.phase in (DEALER_DRAW, DEALT)
+    if "discard" not in fields and not before_play:
         raise NotationError("a position needs a 'discard' line (bottom first, top last)")
-    game.discard = parse_cards(take("discard"))
-    if not game.discard:
+    game.discard = parse_cards(take("discard", "-"))
+    if not game.discard and not before_play:
         raise NotationError("the discard pile needs at least its top card")
+    if game.discard and before_play:
+        raise NotationError(f"in phase {game.phase} no card is turned up yet: discard: -")
     game.draw_pile = parse_cards(take("draw", "-"))[::-1]
-    top = game.discard[-1]
-    color = take("color", top.color.value if top.color else "-")
+    if game.phase == DEALT and not game.draw_pile:
+        raise NotationError("in phase dealt the first card is turned up from the draw pile: it needs cards")
+    top = game.discard[-1] if game.discard else None
+    color = take("color", top.color.value if top is not None and top.color else "-")
     game.color = None if color == "-" else Color.parse(color)
     game.direction = {"cw": 1, "ccw": -1}.get(take("direction", "cw"), 0)
     if not game.direction:
         raise NotationError("direction: expected cw or ccw")
-    game.turn = _int("turn", take("turn", "0"))
-    game.phase = take("phase", PLAY)
-    if game.phase not in PHASES:
-        raise NotationError(f"phase: expected one of {', '.join(PHASES)}")
-    if game.color is None and top.is_wild and not game.rules.all_wild and game.phase != COLOR:
+    game.dealer = _int("dealer", take("dealer", str(players - 1)))
+    game.turn = _int("turn", take("turn", _default_turn(game.phase, game.dealer)))
+    if (game.color is None and top is not None and top.is_wild and not game.rules.all_wild
+            and game.phase != COLOR):
         raise NotationError("a wild top card needs a 'color' line (unless in phase color)")
     game.pending = _int("pending", take("pending", "0"))
     game.pending_cards = _int("stack", take("stack", "1" if game.pending else "0"))
@@ -110,8 +122,7 @@ def _build(fields: dict[str, str]) -> Game:
     game.finished = _seats(take("finished", "-"))
     game.mercy_points = _int("mercy_points", take("mercy_points", "0"))
     game.reshuffles = _int("reshuffles", take("reshuffles", "0"))
-    game.round = _int("round", take("round", "1"))
-    game.dealer = _int("dealer", take("dealer", str(players - 1)))
+    game.round = _int("round", take("round", _default_round(game.phase)))
     units = game.rules.teams or players
     scores = take("scores", " ".join(["0"] * units)).split()
     game.scores = [_int("scores", s) for s in scores]
@@ -131,6 +142,16 @@ def _build(fields: dict[str, str]) -> Game:
     return game
 
 
+def _default_turn(phase: str, dealer: int) -> str:
+    """Seat 0, but in phase dealt the dealer (who turns up the first card)."""
+    return str(dealer) if phase == DEALT else "0"
+
+
+def _default_round(phase: str) -> str:
+    """Round 1, but before the first deal of a match (phase dealer_draw) round 0."""
+    return "0" if phase == DEALER_DRAW else "1"
+
+
 def _flag(text: str, key: str) -> bool:
     if text not in _BOOL:
         raise NotationError(f"{key}: expected yes or no, got {text!r}")
@@ -142,7 +163,7 @@ def format_position(game: Game) -> str:
     lines = [f"rules: {game.rules}"]
     if game.seed != 0:
         lines.append(f"seed: {game.seed}")
-    if game.round != 1:
+    if str(game.round) != _default_round(game.phase):
         lines.append(f"round: {game.round}")
     if game.dealer != game.players - 1:
         lines.append(f"dealer: {game.dealer}")
@@ -151,8 +172,8 @@ def format_position(game: Game) -> str:
     lines += [f"hand {i}: {format_cards(h)}" for i, h in enumerate(game.hands)]
     lines.append(f"draw: {format_cards(game.draw_pile[::-1])}")
     lines.append(f"discard: {format_cards(game.discard)}")
-    top = game.discard[-1]
-    if game.color is not top.color:
+    top_color = game.discard[-1].color if game.discard else None
+    if game.color is not top_color:
         lines.append(f"color: {game.color.value if game.color else '-'}")
     lines.append(f"turn: {game.turn}")
     if game.direction < 0:

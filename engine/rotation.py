@@ -32,8 +32,8 @@ from .rules import OPTION_BY_NAME, Rules
 from .view import View
 
 PLAYERS = 8
-_SEAT_KEYS = ("seat", "dealer", "target", "winner")
-_SEAT_LIST_KEYS = ("seats", "finished")
+_SEAT_KEYS = ("seat", "dealer", "target", "winner", "challenger")
+_SEAT_LIST_KEYS = ("seats", "finished", "catchable")
 # A block's table game must not end its own match: no target is reached in 4 rounds.
 _NO_TARGET = OPTION_BY_NAME["target_score"].high
 
@@ -44,8 +44,8 @@ Seats = tuple[int, int, int, int]
 class TableEvent:
     """An event of one table (``table`` None: of the rotation itself), in global seats.
 
-    Lists by seat inside the data (``hands`` of ``round_over``) stay in table order:
-    index ``i`` is global seat ``seats[i]`` of that table. ``scores`` in a table's
+    Lists by seat inside the data (``hands`` of ``round_over``, ``called``) stay in
+    table order: index ``i`` is global seat ``seats[i]`` of that table. ``scores`` in a table's
     ``round_over`` are its two teams' totals for the block; the rotation's own
     ``rotation_round_over`` event gives each player's round score and total.
     """
@@ -53,8 +53,9 @@ class TableEvent:
     table: int | None
     event: Event
 
-    def visible_to(self, seat: int | None) -> bool:
-        return self.event.visible_to(seat)
+    def data_for(self, seat: int | None) -> dict[str, Any]:
+        """What a (global) seat sees of the event: at another table, its public part."""
+        return self.event.data_for(seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +261,4 @@ def _globalize(event: Event, seats: Seats, offset: int) -> Event:
         data["draws"] = [[seats[s], card] for s, card in data["draws"]]
     if "round" in data:
         data["round"] += offset
-    only = None if event.only is None else seats[event.only]
-    exclude = None if event.exclude is None else seats[event.exclude]
-    return Event(event.kind, data, only, exclude)
+    return Event(event.kind, data)

@@ -7,42 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import Action
 from .cards import Card, Color
+from .errors import IllegalAction
+from .legal import LegalActions
 from .rules import Rules
 
 if TYPE_CHECKING:
     from .game import Game
-
-
-def _stand_in(view: View) -> Game:
-    """A game holding the view's own hand and placeholders for every hidden card."""
-    from .game import Game
-
-    game = Game.__new__(Game)
-    game.rules = Rules.from_dict(view.rules)
-    game.players = len(view.counts)
-    game.seed = 0
-    game.hands = [[Card.parse(c) for c in view.hand] if s == view.seat else [None] * n  # type: ignore[list-item]
-                  for s, n in enumerate(view.counts)]
-    game.discard = [Card.parse(view.top)]
-    game.draw_pile = []
-    game.color = Color(view.color) if view.color else None
-    game.direction = view.direction
-    game.turn = view.turn
-    game.phase = view.phase
-    game.pending = view.pending
-    game.pending_cards = view.stack
-    game.pending_pair = view.pair
-    game.wd4_offender = (view.turn - view.direction) % game.players if view.challengeable else None
-    game.wd4_bluff = False
-    game.served = view.served
-    game.reshuffles = 0 if view.opening else 1  # with one discard, what `opening` tells apart
-    game.drawn = Card.parse(view.drawn) if view.drawn else None
-    game.called = list(view.called)
-    game.exposed = set(view.catchable)
-    game.out = list(view.out)
-    game.finished = []
-    game.round, game.dealer, game.scores = view.round, view.dealer, list(view.scores)
-    return game
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +22,7 @@ class View:
     seat: int | None
     hand: tuple[str, ...]
     counts: tuple[int, ...]
-    top: str
+    top: str | None  # None before the first card is turned up
     color: str | None
     direction: int
     turn: int
@@ -82,7 +52,7 @@ class View:
             seat=seat if mine else None,
             hand=tuple(c.text for c in game.hands[seat]) if mine else (),
             counts=tuple(len(h) for h in game.hands),
-            top=game.discard[-1].text,
+            top=game.discard[-1].text if game.discard else None,
             color=game.color.value if game.color else None,
             direction=game.direction,
             turn=game.turn,
@@ -143,11 +113,62 @@ class View:
         return cls(**values)
 
     def legal_actions(self) -> list[Action]:
-        """What this seat may do now, judged by the engine's own rules from the view alone.
-
-        Legality never depends on hidden cards (only on their counts), so a stand-in game
-        with placeholder cards in the other hands answers exactly as the real one would.
-        """
+        """What this seat may do now, judged by the engine's own rules from the view alone
+        (legality never depends on hidden cards, only on how many each seat holds)."""
         if self.seat is None:
             return []
-        return _stand_in(self).legal_actions(self.seat)
+        return _ViewTable(self).legal_actions(self.seat)
+
+    def refusal(self, action: Action) -> IllegalAction | None:
+        """Why this seat's ``action`` would be refused now, as the game would say it;
+        None when it would be applied."""
+        if action.seat != self.seat:
+            raise ValueError(f"a view of seat {self.seat} judges only its own actions, not {action}")
+        return _ViewTable(self).refusal(action)
+
+    def play_refusal(self, cards: tuple[Card, ...]) -> IllegalAction | None:
+        """Why every play of ``cards`` by this seat would be refused now, whatever color
+        and target it named; None when one of them would be applied."""
+        if self.seat is None:
+            raise ValueError("a spectator plays no cards")
+        return _ViewTable(self).play_refusal(self.seat, cards)
+
+
+class _ViewTable(LegalActions):
+    """A view's table as the judging code reads it: the seat's own hand, and for every
+    other seat only what the view says (counts, calls, who may be caught)."""
+
+    __slots__ = ("called", "challengeable", "color", "counts", "discard", "drawn", "exposed",
+                 "hands", "opening", "out", "pending", "pending_cards", "pending_pair", "phase",
+                 "players", "rules", "served", "turn")
+
+    def __init__(self, view: View) -> None:
+        self.rules = Rules.from_dict(view.rules)
+        self.players = n = len(view.counts)
+        own = [Card.parse(c) for c in view.hand]
+        self.hands = [own if s == view.seat else [] for s in range(n)]
+        self.counts = view.counts
+        self.discard = [Card.parse(view.top)] if view.top else []
+        self.color = Color(view.color) if view.color else None
+        self.turn = view.turn
+        self.phase = view.phase
+        self.pending = view.pending
+        self.pending_cards = view.stack
+        self.pending_pair = view.pair
+        self.challengeable = view.challengeable
+        self.served = view.served
+        self.opening = view.opening
+        self.drawn = Card.parse(view.drawn) if view.drawn else None
+        self.called = view.called
+        self.exposed = frozenset(view.catchable)
+        self.out = view.out
+
+    def _challengeable(self) -> bool:
+        return self.challengeable
+
+    def _holds_one(self, seat: int) -> bool:
+        return self.counts[seat] == 1
+
+    def position(self) -> str:
+        """A view has no position to quote: the hidden cards are not in it."""
+        return ""

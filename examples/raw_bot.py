@@ -1,8 +1,9 @@
 """A bot written from docs/protocol.md alone: a plain socket and msgpack, no unolan code.
 
-It is what a bot in any other language looks like: frame, handshake, lobby, then answer
-each `turn` event that names its seat. It opens a two-seat room against a server bot,
-plays one match of the `house` rules and prints the result.
+It is what a bot in any other language looks like: frame, handshake, lobby, then read the
+facts of each `turn` event (the event that closes every batch): when it names this seat,
+play; when it names a seat that may be caught, catch it. It opens a two-seat room against
+a server bot, plays one match of the `house` rules and prints the result.
 
     uno host &            # in another terminal
     python examples/raw_bot.py [HOST] [PORT]
@@ -97,27 +98,34 @@ def decide(view: dict) -> dict:
 
 def main(host: str = "127.0.0.1", port: int = 7117) -> list:
     wire = Wire(host, int(port))
-    wire.send(type="hello", versions=[1], name="rawbot", client="raw_bot.py")
+    wire.send(type="hello", versions=[2], name="rawbot", client="raw_bot.py")
     wire.receive()  # welcome (a fatal error would have raised)
     me = wire.request(type="create_room", name="raw bot", preset="house",
                       options={"target_score": 100}, seats=2)["seat"]
     wire.request(type="add_bot", level="greedy")
-    wire.request(type="ready", ready=True)
-    wire.request(type="start")
+    wire.request(type="start")  # the host starts; it need not be ready
     acted_at = 0  # the seq of the table we last acted on: older turns are stale
     while True:
         message = wire.receive()
         if message["type"] != "event":
             continue
-        if message["kind"] == "match_over":
-            return list(message["data"]["scores"])
-        data = message["data"]
-        mine = message["kind"] == "turn" and data["seat"] == me and message["seq"] > acted_at
-        if mine and data["phase"] in ("play", "drawn", "color"):
-            snapshot = wire.request(type="sync")  # the whole table, as of its seq
-            acted_at = snapshot["seq"]
-            wire.send(seq=acted_at, **decide(snapshot["view"]))
-            # a refusal (e.g. too_late) arrives as an error without id: the next turn retries
+        kind, facts, seq = message["kind"], message["data"], message["seq"]
+        if kind == "match_over":
+            return list(facts["scores"])
+        if kind != "turn" or seq <= acted_at:
+            continue
+        # A turn closes a batch: its facts say what each seat may do now.
+        if facts["seat"] != me:
+            for seat in facts["catchable"]:  # one card and no UNO call: anyone else may catch it
+                if seat != me:
+                    wire.send(type="catch", seq=seq, target=seat)
+            continue
+        if facts["phase"] not in ("play", "drawn", "color"):
+            continue
+        snapshot = wire.request(type="sync")  # the whole table, as of its seq
+        acted_at = snapshot["seq"]
+        wire.send(seq=acted_at, **decide(snapshot["view"]))
+        # a refusal (e.g. too_late) arrives as an error without id: the next turn retries
 
 
 if __name__ == "__main__":

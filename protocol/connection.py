@@ -22,6 +22,7 @@ from .messages import (
     CLIENT,
     CLIENT_TYPES,
     MESSAGE_TYPES,
+    PROTOCOL_VERSION,
     SERVER,
     SERVER_TYPES,
     SUPPORTED_VERSIONS,
@@ -105,11 +106,15 @@ class Connection:
         self,
         role: Role,
         *,
-        versions: tuple[int, ...] = SUPPORTED_VERSIONS,
+        versions: tuple[int, ...] | None = None,
         max_frame_size: int = MAX_FRAME_SIZE,
     ) -> None:
+        """``versions``: those we speak; by default a server's :data:`SUPPORTED_VERSIONS`,
+        a client's :data:`PROTOCOL_VERSION` alone (it relies on what that version says)."""
         self.role = role
         self.their_role = SERVER if role is CLIENT else CLIENT
+        if versions is None:
+            versions = SUPPORTED_VERSIONS if role is SERVER else (PROTOCOL_VERSION,)
         self.versions = tuple(versions)
         self.state = State.AWAIT_HELLO  # and what the state decides (see the setter)
         self.version: int | None = None  # agreed in the handshake

@@ -52,6 +52,7 @@ SERVER_CODES: dict[str, tuple[bool, str]] = {
     "already_started": (False, "the match has started"),
     "not_started": (False, "the match has not started"),
     "not_ready": (False, "start while a seated human is not ready"),
+    "unknown_level": (False, "add_bot names a bot level this server does not run; `message` lists those it does"),
     "bad_token": (False, "resume with a token the server does not know"),
     "rate_limited": (False, "too many requests or chat lines; slow down"),
     "server_full": (True, "the server takes no more connections"),

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from unolan.engine.events import EVENT_KINDS, EventKind
+
 from . import fields as f
 from .fastpath import MISSING, build, compile_fields
 from .fields import Checker, FrozenDict
@@ -37,63 +39,72 @@ def _draw_pair(value: Any) -> tuple[int, str]:
     return (f.seat(seat), f.card(card))
 
 
-# Engine events (their audience is the engine's business; the wire format is the same).
-ENGINE_EVENTS: dict[str, Table] = {
-    "round_started": {
-        "round": f.integer(1, 1_000_000),
-        "dealer": f.seat,
-        "players": f.integer(2, f.MAX_SEATS),
-        "hand_size": f.integer(1, 20),
-    },
-    "dealer_draw": {"draws": f.array(_draw_pair, 0, 200), "dealer": (f.seat, OPTIONAL)},
-    # Private fields (``cards`` of hand, drew, revealed) are present only in the copy sent
-    # to the seat allowed to see them; everyone else gets the event without them.
-    "hand": {"seat": f.seat, "cards": (f.cards(), OPTIONAL)},
-    "first_card": {"card": f.card, "color": _opt_color},
-    "turn": {
-        "seat": f.seat,
-        "direction": f.direction,
-        "phase": _phase,
-        "pending": f.count,
-    },
-    "played": {
-        "seat": f.seat,
-        "cards": f.cards(1),
-        "color": _opt_color,
-        "target": _opt_seat,
-        "jump_in": f.boolean,
-    },
-    "drew": {
-        "seat": f.seat,
-        "count": f.count,
-        "reason": _reason,
-        "cards": (f.cards(), OPTIONAL),
-    },
-    "passed": {"seat": f.seat},
-    "color_chosen": {"seat": f.seat, "color": f.color},
-    "skipped": {"seat": f.seat},
-    "reversed": {"direction": f.direction},
-    "penalty": {"seat": f.seat, "amount": f.count},
-    "challenged": {"seat": f.seat, "target": f.seat, "guilty": f.boolean},
-    "revealed": {"seat": f.seat, "cards": (f.cards(), OPTIONAL)},
-    "uno": {"seat": f.seat},
-    "caught": {"seat": f.seat, "target": f.seat, "penalty": f.count},
-    "false_uno": {"seat": f.seat, "penalty": f.count},
-    "swapped": {"seats": f.array(f.seat, 2, 2)},
-    "rotated": {"direction": f.direction},
-    "reshuffled": {"count": f.count},
-    "misplay": {"seat": f.seat, "penalty": f.count, "reason": _reason},
-    "out": {"seat": f.seat, "reason": _reason},
-    "round_over": {
-        "winner": _opt_seat,
-        "points": f.score,
-        "scores": _scores,
-        "hands": f.array(f.cards(), 0, f.MAX_SEATS),
-        "round": (f.integer(1, 1_000_000), OPTIONAL),
-        "finished": (_seats, OPTIONAL),  # finishing order (elimination)
-    },
-    "match_over": {"winner": _opt_seat, "scores": _scores},
+# The checker of each field of engine event data, by name: a name means the same thing in
+# every kind (``seat`` is a seat, ``cards`` a list of cards)...
+ENGINE_FIELDS: dict[str, Checker] = {
+    "seat": f.seat,
+    "target": f.seat,
+    "challenger": f.seat,
+    "dealer": f.seat,
+    "winner": _opt_seat,
+    "seats": f.array(f.seat, 2, 2),
+    "draws": f.array(_draw_pair, 0, 200),
+    "round": f.integer(1, 1_000_000),
+    "players": f.integer(2, f.MAX_SEATS),
+    "hand_size": f.integer(1, 20),
+    "card": f.card,
+    "cards": f.cards(),
+    "drawn": f.card,
+    "hands": f.array(f.cards(), 0, f.MAX_SEATS),
+    "color": _opt_color,
+    "direction": f.direction,
+    "phase": _phase,
+    "count": f.count,
+    "amount": f.count,
+    "penalty": f.count,
+    "pending": f.count,
+    "stack": f.count,
+    "draw_count": f.count,
+    "points": f.score,
+    "scores": _scores,
+    "reason": _reason,
+    "jump_in": f.boolean,
+    "guilty": f.boolean,
+    "called": _flags,
+    "pair": f.boolean,
+    "served": f.boolean,
+    "challengeable": f.boolean,
+    "opening": f.boolean,
+    "catchable": _seats,
+    "finished": _seats,  # finishing order (elimination)
 }
+# ...but where a kind narrows or widens it.
+_OWN: dict[tuple[str, str], Checker] = {
+    ("played", "cards"): f.cards(1),
+    ("played", "target"): _opt_seat,
+    ("color_chosen", "color"): f.color,
+    ("hand", "called"): f.boolean,  # that seat's entry of ``called``
+}
+# Fields a server of protocol version 1 did not always send.
+_V1_OPTIONAL: dict[str, tuple[str, ...]] = {
+    "dealer_draw": ("dealer",),
+    "round_over": ("round", "finished"),
+}
+
+
+def _engine_table(kind: str, spec: EventKind) -> Table:
+    """A kind's wire table, from the engine's table of event kinds: private fields are
+    optional (only the seat allowed to see them gets them), as are optional ones."""
+    maybe = {*spec.private, *spec.optional, *_V1_OPTIONAL.get(kind, ())}
+    table: Table = {}
+    for name in spec.fields:
+        check = _OWN.get((kind, name), ENGINE_FIELDS[name])
+        table[name] = (check, OPTIONAL) if name in maybe else check
+    return table
+
+
+# Engine events, one table per kind of the engine's EVENT_KINDS.
+ENGINE_EVENTS: dict[str, Table] = {kind: _engine_table(kind, spec) for kind, spec in EVENT_KINDS.items()}
 
 # Events the server adds to a room's stream (presence and chat). ``seat`` is null for a
 # spectator.

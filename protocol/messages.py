@@ -34,8 +34,12 @@ class Role(enum.Enum):
 CLIENT, SERVER = Role.CLIENT, Role.SERVER
 BOTH = frozenset(Role)
 
-PROTOCOL_VERSION = 1
-SUPPORTED_VERSIONS: tuple[int, ...] = (1,)
+PROTOCOL_VERSION = 2
+SUPPORTED_VERSIONS: tuple[int, ...] = (1, 2)
+"""What this code speaks as a server. Version 2 is version 1 plus the facts events carry
+(the closing events' state of the table, a hand's count, a challenge's challenger...),
+which a version 1 client gets too and ignores, so a server sends both the same frames. A
+client folds those facts into its table, so it offers only :data:`PROTOCOL_VERSION`."""
 
 MESSAGE_TYPES: dict[str, type[Message]] = {}
 

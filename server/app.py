@@ -18,7 +18,7 @@ import logging
 import os
 import socket
 from collections import deque
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from functools import partial
 from typing import Any, Protocol
 
@@ -28,6 +28,7 @@ from unolan import __version__
 from unolan import engine as en
 from unolan import protocol as pr
 
+from .bot import LEVELS as BOT_LEVELS
 from .limits import DEFAULT_PORT, Limits, TokenBucket
 from .room import LOBBY_REQUESTS, Room
 from .store import Store, hash_password
@@ -313,6 +314,14 @@ class Session:
                 if exc.fatal:
                     self._fatal(exc)
                     return False
+                if exc.code == "unknown_type":
+                    # A request from a newer protocol is no fault (a client may try one
+                    # and fall back); it spends the request budget like any request.
+                    if self.bucket.take():
+                        self.push(self.conn.send_error(exc))
+                    elif not self._over_budget(exc):
+                        return False
+                    continue
                 self.strikes += 1
                 self.push(self.conn.send_error(exc))
                 if self.strikes >= self.server.limits.max_strikes:
@@ -327,6 +336,16 @@ class Session:
             if not await self._dispatch(msg):
                 return False
 
+    def _over_budget(self, request: Any) -> bool:
+        """A request over the rate budget is refused, and counts as a protocol error;
+        False when that ends the connection."""
+        self.strikes += 1
+        self.error("rate_limited", "too many requests; slow down", request)
+        if self.strikes >= self.server.limits.max_strikes:
+            self.close("rate_limited", "too many requests")
+            return False
+        return True
+
     async def _dispatch(self, msg: pr.Message) -> bool:
         kind = msg.TYPE
         if kind == "pong":
@@ -337,12 +356,7 @@ class Session:
         if kind == "error":
             return not msg.fatal  # type: ignore[attr-defined]
         if not self.bucket.take():
-            self.strikes += 1
-            self.error("rate_limited", "too many requests; slow down", msg)
-            if self.strikes >= self.server.limits.max_strikes:
-                self.close("rate_limited", "too many requests")
-                return False
-            return True
+            return self._over_budget(msg)
         if kind == "ping":
             self.send(pr.Pong(id=msg.id))  # type: ignore[attr-defined]
             return True
@@ -399,11 +413,13 @@ class Server:
     """The lobby: rooms, sessions and the tokens that resume seats."""
 
     def __init__(self, *, seed: int | None = None, bot_launcher: BotLauncher | None = None,
-                 limits: Limits | None = None, db_path: str | os.PathLike[str] | None = None) -> None:
+                 bot_levels: Sequence[str] = BOT_LEVELS, limits: Limits | None = None,
+                 db_path: str | os.PathLike[str] | None = None) -> None:
         self.limits = limits or Limits()
         self.store: Store | None = Store(db_path) if db_path else None
         self.seed = seed
         self.bot_launcher = bot_launcher
+        self.bot_levels = tuple(bot_levels)  # the levels add_bot accepts: the launcher's
         self.rooms: dict[str, Room] = {}
         self.tokens: dict[str, Room] = {}
         self.sessions: set[Session] = set()
@@ -590,6 +606,7 @@ async def serve(
     *,
     seed: int | None = None,
     bot_launcher: BotLauncher | None = None,
+    bot_levels: Sequence[str] = BOT_LEVELS,
     limits: Limits | None = None,
     db_path: str | os.PathLike[str] | None = None,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
@@ -598,7 +615,9 @@ async def serve(
 
     ``seed`` makes shuffles reproducible (demos, tests): each room's seed derives from it;
     without it every match is shuffled from ``secrets``. ``bot_launcher`` runs the bots a
-    host adds (see :class:`BotLauncher`); without it the built-in bot plays them. When
+    host adds (see :class:`BotLauncher`); without it the built-in bot plays them.
+    ``bot_levels`` are the levels ``add_bot`` may name (the launcher's; the built-in bot
+    knows only ``basic``): any other is refused with ``unknown_level``. When
     cancelled, every connected client gets a ``shutting_down`` error before the close.
 
     ``db_path`` keeps every room's game log in that SQLite file (see :mod:`.store`): a
@@ -606,7 +625,8 @@ async def serve(
     where it was, and its players take their seats back with their tokens (``resume``).
     Without it everything lives in memory only.
     """
-    server = Server(seed=seed, bot_launcher=bot_launcher, limits=limits, db_path=db_path)
+    server = Server(seed=seed, bot_launcher=bot_launcher, bot_levels=bot_levels, limits=limits,
+                    db_path=db_path)
     await server.run(host, port, task_status=_PortStatus(task_status))  # type: ignore[arg-type]
 
 

@@ -5,8 +5,8 @@ host's bots are these: each connects to the server like any client, takes its se
 ``resume`` and the seat's token, and plays from its own view. When its turn comes it asks
 for a ``snapshot`` (``sync``), computes the legal actions from the view alone
 (``View.from_dict(...).legal_actions()``) and picks one with :mod:`.policy`. Between
-turns it follows card counts from the events, to catch a player who went down to one card
-without calling UNO.
+turns it catches a player who went down to one card without calling UNO, as the facts of
+each ``turn`` event say (``catchable``).
 
 Every action it sends names a seq at which the table was whole: a snapshot's (the room
 takes them between batches) or, for a catch, the seq of the ``turn`` event that closes a
@@ -29,6 +29,9 @@ from unolan import protocol as pr
 from .policy import choose
 
 log = logging.getLogger("unolan.server.bot")
+
+LEVELS = ("basic",)
+"""The bot levels this built-in bot plays (one: :mod:`.policy`'s)."""
 
 
 _QUIET = frozenset({"not_started", "not_ready", "rate_limited", "not_in_room", "already_started"})
@@ -86,8 +89,7 @@ class Bot:
         self.room: str | None = None
         self.seat: int | None = None
         self.seq = 0
-        self.counts: list[int] | None = None
-        self.candidate: int | None = None  # a seat down to one card, UNO not yet called
+        self.dealt = False  # a round has been dealt: the table exists to act on
         self.retries = 0
         self.acted: int | None = None  # the seq of the last action sent
         self.actions = 0
@@ -160,10 +162,10 @@ class Bot:
                 self.done = True
             elif code == "not_ready":
                 self.starting = False
-            elif code == "rate_limited" and self.counts is not None:
+            elif code == "rate_limited" and self.dealt:
                 await trio.sleep(0.25)  # the server asked us to slow down: look again later
                 await self.send(pr.Sync())
-            elif self.counts is not None and code not in _QUIET and self.retries < 3:
+            elif self.dealt and code not in _QUIET and self.retries < 3:
                 self.retries += 1
                 self.acted = None  # the action was refused: decide again on the next snapshot
                 await self.send(pr.Sync())  # the table moved under us: look again
@@ -188,42 +190,23 @@ class Bot:
 
     async def on_event(self, msg: pr.Event) -> None:
         self.seq = msg.seq
-        kind, data = msg.kind, msg.data
-        counts = self.counts
+        kind = msg.kind
         if kind == "round_started":
-            self.counts = [data["hand_size"]] * data["players"]
-            self.candidate = None
+            self.dealt = True
         elif kind == "turn":
             await self.on_turn(msg)
         elif kind == "match_over":
             self.matches += 1
             if self.stop_after_match:
                 self.done = True
-        elif counts is None:
-            pass
-        elif kind == "drew":
-            counts[data["seat"]] += data["count"]
-            if self.candidate == data["seat"]:
-                self.candidate = None
-        elif kind == "played":
-            seat = data["seat"]
-            counts[seat] -= len(data["cards"])
-            self.candidate = seat if counts[seat] == 1 and seat != self.seat else None
-        elif kind == "uno" and self.candidate == data["seat"]:
-            self.candidate = None
-        elif kind == "swapped":
-            a, b = data["seats"]
-            counts[a], counts[b] = counts[b], counts[a]
-            self.candidate = None
-        elif kind in ("rotated", "out"):
-            self.counts = None  # hands moved along: wait for the next round to count again
-            self.candidate = None
 
     async def on_turn(self, msg: pr.Event) -> None:
         data = msg.data
-        if self.candidate is not None and self.catch:
-            target, self.candidate = self.candidate, None
-            await self.send(pr.Catch(seq=msg.seq, target=target))
+        if self.catch and data["seat"] != self.seat:
+            # The batch's facts name who may be caught now: catch the first of the others.
+            target = next((s for s in data["catchable"] if s != self.seat), None)
+            if target is not None:
+                await self.send(pr.Catch(seq=msg.seq, target=target))
         if data["seat"] == self.seat and data["phase"] in ("play", "drawn", "color"):
             self.retries = 0
             if self.think:

@@ -7,12 +7,13 @@ import logging
 import signal
 import sqlite3
 import sys
+from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
 import trio
 
-from .app import BotLauncher, Server
+from .app import BOT_LEVELS, BotLauncher, Server
 from .limits import DEFAULT_PORT
 from .store import default_path
 
@@ -35,9 +36,11 @@ their seats back where they were (their clients resume with their tokens).
 """
 
 
-def add_parser(subparsers: argparse._SubParsersAction, bot_launcher: BotLauncher | None = None) -> None:
-    """Register ``uno host``; ``bot_launcher`` runs the bots a room's host adds (the app
-    shell passes the client library's; without one the server's built-in bot plays)."""
+def add_parser(subparsers: argparse._SubParsersAction, bot_launcher: BotLauncher | None = None,
+               bot_levels: Sequence[str] = BOT_LEVELS) -> None:
+    """Register ``uno host``; ``bot_launcher`` runs the bots a room's host adds, at the
+    ``bot_levels`` it knows (the app shell passes the client library's; without one the
+    server's built-in bot plays)."""
     parser = subparsers.add_parser(
         "host",
         help="run a game server (lobby, rooms, bots) for players on this machine or the LAN",
@@ -64,7 +67,7 @@ def add_parser(subparsers: argparse._SubParsersAction, bot_launcher: BotLauncher
                         help="do not announce the server on the LAN (multicast DNS); players"
                         " then join with its address")
     parser.add_argument("-v", "--verbose", action="store_true", help="log every connection")
-    parser.set_defaults(run=partial(run, bot_launcher=bot_launcher))
+    parser.set_defaults(run=partial(run, bot_launcher=bot_launcher, bot_levels=bot_levels))
 
 
 def _shown(path: object) -> str:
@@ -83,7 +86,8 @@ def db_for(args: argparse.Namespace) -> str | None:
     return db or None
 
 
-def run(args: argparse.Namespace, bot_launcher: BotLauncher | None = None) -> int:
+def run(args: argparse.Namespace, bot_launcher: BotLauncher | None = None,
+        bot_levels: Sequence[str] = BOT_LEVELS) -> int:
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     log = logging.getLogger("unolan.server")
@@ -95,7 +99,8 @@ def run(args: argparse.Namespace, bot_launcher: BotLauncher | None = None) -> in
     async def main() -> None:
         async with trio.open_nursery() as nursery:
             with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-                server = Server(seed=args.seed, bot_launcher=bot_launcher, db_path=db_path)
+                server = Server(seed=args.seed, bot_launcher=bot_launcher,
+                                bot_levels=bot_levels, db_path=db_path)
                 await nursery.start(server.run, args.host, args.port)
                 port = server.port
                 log.info("uno server on %s:%d%s", args.host, port,

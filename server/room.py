@@ -7,21 +7,20 @@ jump-ins, an UNO call against a catch, two catches): no locks, no second writer.
 Sequence numbers and "too late"
 -------------------------------
 Every room event gets the next ``seq`` and every member of the room sees every ``seq``.
-The variants of one event for different audiences (a ``drew`` with the cards for the
-drawer and without them for the rest) share one ``seq``; a member outside every variant's
-audience (everyone but the challenger at a ``revealed``, every other seat and the
-spectators at a seat's ``hand``) gets the event without its private fields
-(:data:`PRIVATE_FIELDS`). Each seat's ``hand`` is an event of its own.
+An engine event with private fields (the cards of a ``drew`` or a ``hand``, the hand a
+challenger is shown, the card a seat just drew) goes in full to the seat the engine's
+table of event kinds names, and without those fields, under the same ``seq``, to every
+other member (:meth:`~unolan.engine.Event.data_for`).
 
 Every game action names the ``seq`` it was decided on. The events of one action (or of
-one deal) form a batch that ends with ``turn``, ``round_over`` or ``match_over``. The room
-keeps ``moved``: the last seq of the last batch holding an event that *moves the table*,
-i.e. of a kind in :data:`TABLE_EVENTS`
-(a card played, cards drawn, a turn passed, a color named, a challenge, a catch, hands
-swapped or rotated, a round dealt or ended). Those are the events that change what an
-action is judged against: whose turn it is, the top card, the hands. An action whose
-seq is older than ``moved`` was decided on a table that is gone; it is refused with
-``too_late`` and nothing changes. So of several jump-ins or catches sent on the same
+one deal) form a batch that ends with an event that closes it (``turn``, ``round_over``
+or ``match_over``). The room keeps ``moved``: the last seq of the last batch holding an
+event that *moves the table* (:data:`TABLE_EVENTS`, from the engine's table: a card
+played, cards drawn, a turn passed, a color named, a challenge, a catch, hands swapped or
+rotated, a round dealt or ended). Those are the events that change what an action is
+judged against: whose turn it is, the top card, the hands. An action whose seq is older
+than ``moved`` was decided on a table that is gone; it is refused with ``too_late`` and
+nothing changes. So of several jump-ins or catches sent on the same
 seq, the first to arrive is applied and the others are too late, and a play sent by the
 player whose turn a jump-in took is too late too. Chat, presence, ``turn`` and ``uno``
 events do not move the table (an UNO call is answered by the engine: a catch of a
@@ -53,10 +52,7 @@ log = logging.getLogger("unolan.server")
 
 _NEVER = float("inf")
 
-TABLE_EVENTS = frozenset({
-    "round_started", "played", "drew", "passed", "color_chosen", "challenged", "caught",
-    "swapped", "rotated", "misplay", "false_uno", "out", "round_over", "match_over",
-})
+TABLE_EVENTS = frozenset(kind for kind, spec in en.EVENT_KINDS.items() if spec.moves)
 """Event kinds that move the table: an action decided before one of them is too late."""
 
 LOBBY_REQUESTS = ("leave", "ready", "start", "add_bot", "remove_bot", "chat", "sync")
@@ -491,6 +487,11 @@ class Room:
         if self.started:
             session.error("already_started", "bots are seated before the match", msg)
             return
+        level = msg.level or "basic"
+        if level not in self.server.bot_levels:
+            known = ", ".join(self.server.bot_levels)
+            session.error("unknown_level", f"no bot level {level[:40]!r} here; this server knows {known}", msg)
+            return
         if msg.seat is not None:
             if msg.seat >= len(self.seats) or self.seats[msg.seat].kind != "empty":
                 session.error("room_full", f"seat {msg.seat} is not free", msg)
@@ -501,7 +502,6 @@ class Room:
             if seat is None:
                 session.error("room_full", "no free seat for a bot", msg)
                 return
-        level = msg.level or "basic"
         seat.kind, seat.name, seat.ready, seat.level = "bot", f"bot-{seat.index}", True, level
         seat.token = secrets.token_urlsafe(18)
         seat.grace_until = trio.current_time() + self.limits.grace
@@ -762,52 +762,35 @@ class Room:
             session.push(frame)
 
     def _emit(self, events: list[en.Event]) -> None:
-        """One action's engine events to their audiences, every seq to every member.
+        """One action's engine events to the members, each with its own seq.
 
-        The variants of one event (a ``drew`` with the cards for the drawer, without them
-        for the rest) share one seq; a member outside every variant's audience (the
-        non-challengers at ``revealed``, the other seats at a ``hand``) gets the event
-        without its private fields under the same seq. If any event of the batch moves the
-        table, ``moved`` becomes the batch's *last* seq: an action decided on part of a
-        batch (a ``passed`` whose ``turn`` has not arrived yet) is too late, never judged
-        against a table its sender did not see whole.
+        An event with private fields goes in full to the seat allowed to see them and
+        without them to everyone else (one frame each, so the log keeps one per seat and
+        the spectators'). If any event of the batch moves the table, ``moved`` becomes the
+        batch's *last* seq: an action decided on part of a batch (a ``passed`` whose
+        ``turn`` has not arrived yet) is too late, never judged against a table its sender
+        did not see whole.
         """
         members = self._members()
-        audience: list[int | None] = [*range(len(self.seats)), None]
-        groups: list[list[en.Event]] = []
-        for event in events:
-            if groups and _joins(groups[-1], event, audience):
-                groups[-1].append(event)
-            else:
-                groups.append([event])
-        moves = False
+        seats = len(self.seats)
         log_append = self.log.append
-        for group in groups:
+        moves = False
+        for event in events:
             self.seq += 1
-            seq, kind = self.seq, group[0].kind
+            seq, kind = self.seq, event.kind
             moves = moves or kind in TABLE_EVENTS
-            first = group[0]
-            if len(group) == 1 and first.only is None and first.exclude is None:
-                frame = _frame(seq, kind, first.data)
+            owner = event.private_to
+            if owner is None:
+                frame = _frame(seq, kind, event.data)
                 log_append(frame)
                 for session, _ in members:
                     session.push(frame)
                 continue
-            variants = [(e, _frame(seq, kind, e.data)) for e in group]
-            rest: bytes | None = None
-            frames: list[bytes | None] = []
-            for r in audience:  # every seat, then the spectators
-                frame = next((f for e, f in variants if e.visible_to(r)), None)
-                if frame is None:
-                    if rest is None:
-                        rest = _frame(seq, kind, redacted(first))
-                    frame = rest
-                frames.append(frame)
-            log_append(tuple(frames))
+            full, rest = _frame(seq, kind, event.data), _frame(seq, kind, event.public_data())
+            frames = (*(full if s == owner else rest for s in range(seats)), rest)
+            log_append(frames)
             for session, seat in members:
-                frame = frames[-1 if seat is None else seat]
-                if frame is not None:
-                    session.push(frame)
+                session.push(full if seat == owner else rest)
         if moves:
             self.moved = self.seq
 
@@ -824,28 +807,3 @@ class Room:
         frame = pr.encode_frame(msg.to_wire())
         for session, _ in ([(only, None)] if only else self._members()):
             session.push(frame)
-
-
-PRIVATE_FIELDS: dict[str, tuple[str, ...]] = {
-    "hand": ("cards",), "drew": ("cards",), "revealed": ("cards",),
-}
-"""Event fields only some seats may see; everyone else gets the event without them."""
-
-
-def redacted(event: en.Event) -> dict[str, Any]:
-    """The event's data without its private fields (what a seat outside its audience sees)."""
-    private = PRIVATE_FIELDS.get(event.kind, ())
-    return {k: v for k, v in event.data.items() if k not in private}
-
-
-def _joins(group: list[en.Event], event: en.Event, audience: list[int | None]) -> bool:
-    """Whether ``event`` is another audience's variant of the group's event: the same kind
-    and public data, for audiences that do not overlap."""
-    first = group[0]
-    if event.kind != first.kind or (event.only is None and event.exclude is None):
-        return False
-    if any(e.only is None and e.exclude is None for e in group):
-        return False
-    if redacted(event) != redacted(first):
-        return False
-    return all(not (event.visible_to(r) and any(e.visible_to(r) for e in group)) for r in audience)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from unolan.engine import Game, parse_position
+import random
+
+from unolan.engine import CallUno, Color, Deal, Game, Play, parse_position
 
 
 def deck_size(game: Game) -> int:
@@ -22,3 +24,26 @@ def every_legal_action_applies(game: Game) -> None:
             copy = parse_position(text)
             copy.apply(legal)
             assert card_count(copy) == card_count(game)
+
+
+def random_action(game: Game, rng: random.Random):
+    """A random action: mostly a legal one of the seat in turn, sometimes any seat's
+    reaction, now and then a mistake (a false UNO call, a play of a random held card)."""
+    if game.phase == "round_over":
+        return Deal(game.turn)
+    if rng.random() < 0.1:  # a mistake: a false UNO call or a misplay (maybe penalised)
+        seat = rng.randrange(game.players)
+        hand = game.hands[seat]
+        if rng.random() < 0.5 or not hand:
+            return CallUno(seat)
+        card = rng.choice(hand)
+        return Play(seat, (card,), None if not card.is_wild or game.rules.all_wild else Color.RED)
+    seats = list(range(game.players))
+    rng.shuffle(seats)
+    if rng.random() < 0.75:  # mostly the seat in turn; sometimes a reaction from anyone
+        seats.insert(0, game.turn)
+    for seat in seats:
+        legal = game.legal_actions(seat)
+        if legal:
+            return rng.choice(legal)
+    raise AssertionError("nobody can act")

@@ -10,7 +10,15 @@ from pathlib import Path
 
 import pytest
 import trio
-from unolan.client import Client, ClientError, launch_bot, open_client, play, seat_bots
+from unolan.client import (
+    BOT_LEVELS,
+    Client,
+    ClientError,
+    launch_bot,
+    open_client,
+    play,
+    seat_bots,
+)
 from unolan.client.strategies import GreedyBot
 from unolan.engine import Rules
 from unolan.server import serve
@@ -22,7 +30,7 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "simple_bot.py"
 
 async def start_server(nursery: trio.Nursery, **kwargs) -> int:
     return await nursery.start(partial(serve, "127.0.0.1", 0, seed=7, bot_launcher=partial(
-        launch_bot, delay=0), **kwargs))
+        launch_bot, delay=0), bot_levels=tuple(BOT_LEVELS), **kwargs))
 
 
 async def start_against_a_greedy_bot(client: Client) -> None:
@@ -69,7 +77,7 @@ async def test_requests_raise_with_the_protocol_code(autojump_clock) -> None:
     async with trio.open_nursery() as nursery:
         port = await start_server(nursery)
         async with open_client("127.0.0.1", port, "ann") as client:
-            assert client.welcome is not None and client.welcome.version == 1
+            assert client.welcome is not None and client.welcome.version == pr.PROTOCOL_VERSION == 2
             with pytest.raises(ClientError) as info:
                 await client.join("nosuchroom")
             assert info.value.code == "no_such_room"

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from random_play import card_count, deck_size, every_legal_action_applies
 from unolan.engine import (
+    EVENT_KINDS,
     PRESETS,
     Draw,
     Event,
@@ -68,22 +69,23 @@ def choose(game: Game, rng: random.Random):
 
 def check_events(game: Game, action, events: list[Event]) -> None:
     for event in events:
-        if event.kind in PRIVATE:
-            assert event.only is not None, event
+        if event.kind in PRIVATE:  # always holds its cards, for one seat
+            assert "cards" in event.data and event.private_to is not None, event
             if event.kind == "revealed":
-                assert event.only == action.seat, event
+                assert event.private_to == action.seat, event
             else:
-                assert event.only == event.data["seat"], event
+                assert event.private_to == event.data["seat"], event
         if event.kind == "drew":
-            seat = event.data["seat"]
-            if "cards" in event.data:
-                assert event.only == seat and event.exclude is None, event
-            else:
-                assert event.exclude == seat and event.only is None, event
-        if event.only is None and event.kind not in ("played", "round_over", "dealer_draw",
-                                                       "first_card"):
+            assert event.private_to == event.data["seat"], event
+            assert "cards" not in event.data_for(None), event
+        if event.private_to is None and event.kind not in ("played", "round_over", "dealer_draw",
+                                                           "first_card"):
             assert "cards" not in event.data, event
-        assert "draw_pile" not in event.data and "seed" not in event.data
+        for member in (*range(game.players), None):
+            data = event.data_for(member)
+            assert "draw_pile" not in data and "seed" not in data
+            if member != event.private_to:
+                assert not set(data) & set(EVENT_KINDS[event.kind].private), event
 
 
 def check_views(game: Game) -> None:

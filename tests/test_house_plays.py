@@ -407,7 +407,8 @@ def test_the_challenged_hand_is_shown_to_the_challenger_only():
     _, events = play("rules: official\nhand 0: W4 R1 R2\nhand 1: G1 G2\nhand 2: Y1\n" + DRAW
                      + "discard: R5", "0 play W4 G; 1 challenge")
     (revealed,) = [e for e in events if e.kind == "revealed"]
-    assert revealed.only == 1 and revealed.data["cards"] == ["R1", "R2"]
+    assert revealed.private_to == 1 and revealed.data["cards"] == ["R1", "R2"]
+    assert [("cards" in revealed.data_for(s)) for s in (0, 1, 2, None)] == [False, True, False, False]
 
 
 def test_challenge_off_the_penalty_is_drawn_at_once():

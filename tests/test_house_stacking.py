@@ -96,7 +96,7 @@ def test_same_like_on_like_only():
 def test_mixed_a_draw_two_on_a_wild_draw_four_must_be_of_the_named_color():
     base = "rules: house stacking=mixed\nhand 0: R1\nhand 1: GD2 RD2 G1\nhand 2: B1\n" + DRAW
     game = parse_position(base + "discard: W4\ncolor: G\npending: 4\nturn: 1")
-    assert "must be G" in refused(game, "1 play RD2").reason
+    assert "must be green" in refused(game, "1 play RD2").reason
     game.apply(parse_actions("1 play GD2")[0])
     assert game.pending == 6 and game.turn == 2
 
@@ -229,7 +229,7 @@ def test_a_pair_of_draw_twos_of_the_named_color_goes_on_a_wild_draw_four():
 def test_a_pair_of_another_color_does_not():
     game = parse_position("rules: house pair_beats_wd4=on\n" + PAIR
                           + "discard: W4\ncolor: G\npending: 4\nturn: 1")
-    assert "must be G" in refused(game, "1 play RD2 RD2").reason
+    assert "must be green" in refused(game, "1 play RD2 RD2").reason
     refused(game, "1 play GD2")  # a single one: progressive stacking refuses it
 
 

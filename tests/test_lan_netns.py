@@ -122,7 +122,7 @@ async def test_a_host_in_one_namespace_is_found_joined_and_withdrawn_from_anothe
 
     listed: dict[str, subprocess.CompletedProcess[bytes]] = {}
 
-    async def list_in(namespace: str, seconds: str = "1.5") -> None:
+    async def list_in(namespace: str, seconds: str = "4") -> None:
         listed[namespace] = await in_namespace(namespace, *UNO, "join", "--list", "--wait",
                                                seconds)
 

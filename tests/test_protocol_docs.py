@@ -1,77 +1,343 @@
-"""docs/protocol.md and the code cannot drift: every example is checked both ways."""
+"""docs/protocol.md and the code cannot drift: every example is checked both ways.
+
+Every example decodes as the message it shows and encodes back to the same map; the
+examples marked as coming from a game are what the engine emits in that position; the
+page's tables (event kinds, budgets, refusal codes, draw reasons) are the code's own; and
+what the page promises a server does, a real server does.
+"""
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+import msgpack
 import pytest
-from unolan.protocol import (
-    ERROR_CODES,
+import trio
+from unolan.client import BOT_LEVELS, launch_bot, make_bot, open_client, play
+from unolan.engine import (
     EVENT_KINDS,
+    FACTS,
+    IllegalAction,
+    Rules,
+    parse_actions,
+    parse_position,
+)
+from unolan.protocol import (
+    CLIENT,
+    ERROR_CODES,
     MESSAGE_TYPES,
+    SERVER,
+    Connection,
+    CreateRoom,
     Event,
     Hello,
     decode_body,
     decode_message,
     encode_frame,
 )
+from unolan.protocol import EVENT_KINDS as WIRE_KINDS
+from unolan.server import Limits, serve
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
-EXAMPLE = re.compile(r"<!-- example: ([a-z_/]+) -->\n```json\n(.*?)\n```", re.S)
+TEXT = DOC.read_text()
+EXAMPLE = re.compile(
+    r"<!-- example: ([a-z_/]+)(?: #([a-z0-9-]+))?"  # what it is, and a label
+    r"(?: \| ([^\n|]+) \| ([^\n|]+) \| seen by (\w+))? -->"  # from a game: position | actions | member
+    r"\n```json\n(.*?)\n```", re.S)
 
 
-def doc_examples() -> list[tuple[str, dict[str, Any]]]:
-    """Every ``<!-- example: NAME -->`` block: (NAME, the map it shows)."""
-    return [(name, json.loads(body)) for name, body in EXAMPLE.findall(DOC.read_text())]
+@dataclass(frozen=True)
+class Example:
+    name: str  # message type, or event/KIND
+    label: str | None
+    data: dict[str, Any]
+    position: str | None = None
+    actions: str | None = None
+    member: int | None = None
+
+
+def doc_examples() -> list[Example]:
+    """Every ``<!-- example: NAME [#LABEL] [| POSITION | ACTIONS | seen by SEAT] -->`` block."""
+    return [Example(name, label or None, json.loads(body), position, actions,
+                    None if member in ("", "spectator") else int(member))
+            for name, label, position, actions, member, body in EXAMPLE.findall(TEXT)]
 
 
 EXAMPLES = doc_examples()
 
 
+def labelled(name: str, label: str) -> dict[str, Any]:
+    (example,) = [e for e in EXAMPLES if e.name == name and e.label == label]
+    return example.data
+
+
+def table(marker: str) -> list[list[str]]:
+    """The rows of the table after ``<!-- marker -->`` (cells stripped, header left out)."""
+    lines = TEXT[TEXT.index(f"<!-- {marker} -->"):].splitlines()[1:]
+    rows = []
+    for line in lines[2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip("|").split("|")])
+    return rows
+
+
+def names(cell: str) -> list[str]:
+    return re.findall(r"`([a-z_0-9]+)`", cell)
+
+
 def test_every_marker_is_followed_by_an_example() -> None:
-    markers = re.findall(r"<!-- example: ", DOC.read_text())
-    assert len(markers) == len(EXAMPLES) > 40
+    markers = re.findall(r"<!-- example: ", TEXT)
+    assert len(markers) == len(EXAMPLES) > 60
 
 
-@pytest.mark.parametrize(("name", "data"), EXAMPLES, ids=[n for n, _ in EXAMPLES])
-def test_example_decodes_and_re_encodes_to_the_same_map(name: str, data: dict[str, Any]) -> None:
-    type_name, _, kind = name.partition("/")
+@pytest.mark.parametrize("example", EXAMPLES, ids=[f"{e.name}#{e.label}" if e.label else e.name
+                                                   for e in EXAMPLES])
+def test_example_decodes_and_re_encodes_to_the_same_map(example: Example) -> None:
+    data = example.data
+    type_name, _, kind = example.name.partition("/")
     assert data["type"] == type_name
     if kind and kind != "future_kind":
         assert data["kind"] == kind
+    if kind in EVENT_KINDS:  # an engine event shows the fields of its kind and no other
+        assert set(data["data"]) <= set(EVENT_KINDS[kind].fields), example
     # Through real frame bytes, as a peer would send it.
     msg = decode_message(decode_body(encode_frame(data)[4:]))
     assert type(msg) is MESSAGE_TYPES[type_name]
-    assert json.loads(json.dumps(msg.to_wire())) == data
+    wire = json.loads(json.dumps(msg.to_wire()))
+    # An example may leave out fields with a default; the reference code sends them.
+    assert {k: wire[k] for k in data} == data
+    assert all(msg.FIELDS[[f[0] for f in msg.FIELDS].index(k)][2] == wire[k]  # type: ignore[attr-defined]
+               for k in set(wire) - set(data))
 
 
 def test_every_message_type_and_event_kind_has_an_example() -> None:
-    names = {name for name, _ in EXAMPLES}
-    assert set(MESSAGE_TYPES) <= {n.partition("/")[0] for n in names}
-    kinds = {data["kind"] for name, data in EXAMPLES if name.startswith("event/")}
-    assert set(EVENT_KINDS) <= kinds
-    assert kinds - set(EVENT_KINDS) == {"fireworks"}  # the one generic example
+    names_ = {e.name for e in EXAMPLES}
+    assert set(MESSAGE_TYPES) <= {n.partition("/")[0] for n in names_}
+    kinds = {e.data["kind"] for e in EXAMPLES if e.name.startswith("event/")}
+    assert set(WIRE_KINDS) <= kinds
+    assert kinds - set(WIRE_KINDS) == {"fireworks"}  # the one generic example
+
+
+@pytest.mark.parametrize("example", [e for e in EXAMPLES if e.position],
+                         ids=[f"{e.name}#{e.label}" for e in EXAMPLES if e.position])
+def test_examples_from_a_game_are_what_the_engine_emits(example: Example) -> None:
+    game = parse_position(example.position.replace("; ", "\n"))
+    *before, last = parse_actions(example.actions)
+    for action in before:
+        game.apply(action)
+    kind = example.data["kind"]
+    seen = [e.data_for(example.member) for e in game.apply(last) if e.kind == kind]
+    assert example.data["data"] in json.loads(json.dumps(seen)), seen
+
+
+def test_the_table_of_event_kinds_is_the_engines() -> None:
+    rows = table("event-kinds")
+    assert [names(row[0])[0] for row in rows] == list(EVENT_KINDS)
+    for kind_cell, fields, private, moves, closes in rows:
+        kind = names(kind_cell)[0]
+        spec = EVENT_KINDS[kind]
+        shown = names(fields) + (list(FACTS) if "the facts" in fields else [])
+        assert sorted(shown) == sorted(spec.fields), kind
+        assert names(private) == ([*spec.private, spec.to] if spec.private else []), kind
+        assert (moves == "yes", closes == "yes") == (spec.moves, spec.closes), kind
+
+
+def test_the_budgets_are_the_servers() -> None:
+    limits = Limits()
+    rows = table("budgets")
+    assert len(rows) >= 15
+    for name, value, _ in rows:
+        assert float(value) == getattr(limits, names(name)[0]), name
+
+
+def test_the_refusal_codes_are_the_engines() -> None:
+    rows = table("refusals")
+    assert {row[3].strip("`") for row in rows} >= {"bad_play", "misplay", "not_your_turn", "ok"}
+    for situation, position, action, code in rows:
+        game = parse_position(position.strip("`"))
+        (parsed,) = parse_actions(action.strip("`"))
+        try:
+            events = game.apply(parsed)
+        except IllegalAction as exc:
+            assert exc.code == code.strip("`"), (situation, exc.reason)
+        else:
+            assert code == "`ok`", (situation, [e.kind for e in events])
+
+
+def test_the_reasons_for_drawing_are_the_engines() -> None:
+    from unolan.engine import game
+
+    source = Path(game.__file__).read_text()
+    used = set(re.findall(r'_give\([^)]*?"([a-z_]+)"', source)) | set(
+        re.findall(r'"drew", \{[^}]*"reason": "([a-z_]+)"', source))
+    assert {names(row[0])[0] for row in table("drew-reasons")} == used
+
+
+def test_option_words_mean_the_same_rules() -> None:
+    plain = next(e.data for e in EXAMPLES if e.name == "create_room" and e.label is None)
+    words = labelled("create_room", "option-words")
+    rules = [CreateRoom.from_wire(m).rules() for m in (plain, words)]  # type: ignore[attr-defined]
+    assert rules[0] == rules[1]
+    # The preset all-wild is the official rules with the deck all_wild.
+    assert Rules.preset("official", deck="all_wild").to_dict() | {"preset": "all-wild"} == \
+        Rules.preset("all-wild").to_dict()
 
 
 def test_error_code_table_matches_the_code() -> None:
-    text = DOC.read_text()
-    table = text[text.index("<!-- error-codes -->") :]
-    rows = re.findall(r"^\| `([a-z_]+)` \| (yes|no) \| (.*?) \|$", table, re.M)
+    rows = re.findall(r"^\| `([a-z_]+)` \| (yes|no) \| (.*?) \|$", TEXT[TEXT.index("<!-- error-codes -->"):], re.M)
     assert {code: (fatal == "yes", meaning) for code, fatal, meaning in rows} == ERROR_CODES
 
 
 def test_hex_frame_example_is_the_real_encoding() -> None:
-    text = DOC.read_text()
-    match = re.search(r"<!-- frame: hello -->\n```text\n(.*?)\n```", text)
+    match = re.search(r"<!-- frame: hello -->\n```text\n(.*?)\n```", TEXT)
     assert match
-    expected = encode_frame(Hello(versions=(1,), name="ann").to_wire())
+    expected = encode_frame(Hello(versions=(2,), name="ann").to_wire())
     assert bytes.fromhex(match.group(1)) == expected
 
 
 def test_documented_generic_event_is_accepted() -> None:
-    data = next(d for n, d in EXAMPLES if n == "event/future_kind")
+    data = next(e.data for e in EXAMPLES if e.name == "event/future_kind")
     msg = Event.from_wire(data)
     assert msg.data["colors"] == ("R", "G")
+
+
+# -- what the page promises a server does -------------------------------------------------
+
+
+class Wire:
+    """A client speaking raw frames, as a bot from this page would."""
+
+    def __init__(self, stream: trio.SocketStream) -> None:
+        self.stream, self.buffer = stream, b""
+
+    @classmethod
+    async def open(cls, port: int, name: str) -> Wire:
+        wire = cls(await trio.open_tcp_stream("127.0.0.1", port))
+        await wire.send(type="hello", versions=[2], name=name)
+        assert (await wire.receive())["type"] == "welcome"
+        return wire
+
+    async def send(self, **message: Any) -> None:
+        body = msgpack.packb(message)
+        await self.stream.send_all(len(body).to_bytes(4, "big") + body)
+
+    async def receive(self) -> dict[str, Any]:
+        with trio.fail_after(10):
+            while len(self.buffer) < 4 or len(self.buffer) < 4 + int.from_bytes(self.buffer[:4], "big"):
+                chunk = await self.stream.receive_some(65536)
+                assert chunk, "the server closed the connection"
+                self.buffer += chunk
+        size = int.from_bytes(self.buffer[:4], "big")
+        message, self.buffer = msgpack.unpackb(self.buffer[4:4 + size]), self.buffer[4 + size:]
+        return message if message["type"] != "ping" else await self.receive()
+
+    async def reply(self, id: int) -> dict[str, Any]:
+        while (message := await self.receive()).get("id") != id:
+            pass
+        return message
+
+    async def closing_event(self) -> dict[str, Any]:
+        while not ((m := await self.receive())["type"] == "event" and m["kind"] in ("turn", "round_over")):
+            pass
+        return m
+
+
+async def start_server(nursery: trio.Nursery, **limits: Any) -> int:
+    return await nursery.start(partial(
+        serve, "127.0.0.1", 0, seed=3, bot_launcher=partial(launch_bot, delay=0),
+        bot_levels=tuple(BOT_LEVELS), limits=Limits(deal_pause=0, **limits)))
+
+
+async def test_the_server_answers_as_the_page_says() -> None:
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery, max_strikes=3)
+        host = await Wire.open(port, "ann")
+        await host.send(**labelled("create_room", "minimal"))  # only a name
+        joined = await host.reply(2)
+        assert joined["type"] == "joined" and joined["seat"] == 0
+        # An unknown bot level, refused as shown.
+        await host.send(**labelled("add_bot", "bad-level"))
+        assert await host.reply(7) == labelled("error", "unknown-level")
+        # A request of a newer protocol, more often than the strikes allow: no strike.
+        newer = labelled("error", "newer-request")
+        for _ in range(6):
+            await host.send(type="rematch", id=newer["id"])
+            assert await host.reply(newer["id"]) == newer
+        # A table for two: the host, and a player driven by this test.
+        await host.send(type="leave", id=3)
+        await host.reply(3)
+        await host.send(type="create_room", name="two", seats=2, id=4)
+        joined = await host.reply(4)
+        other = await Wire.open(port, "bob")
+        await other.send(type="join", room=joined["room"], id=1)
+        assert (await other.reply(1))["type"] == "joined"
+        await other.send(type="ready", ready=True, id=2)
+        await other.reply(2)
+        # The host starts without being ready.
+        await host.send(**next(e.data for e in EXAMPLES if e.name == "start"))
+        assert (await host.reply(6))["type"] == "ok"
+        wires = (host, other)
+        while True:  # play on until the host's turn in phase play: draw with an id
+            turn = await host.closing_event()
+            seat = turn["data"]["seat"]
+            if seat == 0 and turn["data"]["phase"] == "play":
+                break
+            mover = wires[seat]
+            if mover is other:
+                await other.closing_event()  # other's copy of the same event
+            phase = turn["data"]["phase"]
+            action = {"play": {"type": "draw"}, "drawn": {"type": "pass"},
+                      "color": {"type": "choose_color", "color": "R"}}[phase]
+            await mover.send(seq=turn["seq"], **action)
+        ahead = labelled("error", "seq-ahead")
+        await host.send(type="draw", seq=turn["seq"] + 7, id=ahead["id"])
+        refused = await host.reply(ahead["id"])
+        assert refused["code"] == ahead["code"]
+        assert re.fullmatch(ahead["message"].replace("60", r"\d+").replace("(53)", r"\(\d+\)"), refused["message"])
+        # ok comes before the action's events.
+        await host.send(type="draw", seq=turn["seq"], id=40)
+        after = [await host.receive() for _ in range(2)]
+        assert (after[0]["type"], after[0]["id"]) == ("ok", 40)
+        assert (after[1]["type"], after[1]["kind"]) == ("event", "drew") and after[1]["seq"] == turn["seq"] + 1
+        nursery.cancel_scope.cancel()
+
+
+async def test_after_a_match_the_room_is_back_in_its_lobby_and_plays_again() -> None:
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery)
+        async with open_client("127.0.0.1", port, "ann") as ann, \
+                open_client("127.0.0.1", port, "bob") as bob:
+            joined = await ann.create_room("t", preset="house", seats=2,
+                                           options={"target_score": 1, "hand_size": 2})
+            await bob.join(joined.room)
+            await bob.ready()
+            await ann.start()
+            async with trio.open_nursery() as players:
+                players.start_soon(partial(play, ann, make_bot("greedy", seed=1), matches=1))
+                players.start_soon(partial(play, bob, make_bot("greedy", seed=2), matches=1))
+            with trio.fail_after(10):
+                while ann.seats is None or ann.seats.started or bob.seats is None or bob.seats.started:
+                    await trio.sleep(0.01)
+            for client in (ann, bob):
+                assert [s["ready"] for s in client.seats.seats] == [False, False]  # type: ignore[union-attr]
+            await bob.ready()
+            await ann.start()  # the same room, a new match, its scores from zero
+            with trio.fail_after(10):
+                while (view := ann.view()) is None or view.round != 1 or any(view.scores):
+                    await trio.sleep(0.01)
+        nursery.cancel_scope.cancel()
+
+
+def test_a_server_speaks_version_1_too_and_a_client_offers_version_2_alone() -> None:
+    old, server = Connection(CLIENT, versions=(1,)), Connection(SERVER)
+    server.receive_data(old.hello("old"))
+    server.next_event()
+    old.receive_data(server.welcome("srv"))
+    assert old.next_event().version == 1  # type: ignore[attr-defined]
+    assert Connection(CLIENT).versions == (2,) and Connection(SERVER).versions == (1, 2)

@@ -40,7 +40,7 @@ def fuzz(examples: int) -> settings:
     )
 
 
-EXAMPLES = [data for _, data in doc_examples()]
+EXAMPLES = [example.data for example in doc_examples()]
 FRAMES = [encode_frame(data) for data in EXAMPLES]
 
 

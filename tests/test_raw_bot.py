@@ -7,7 +7,7 @@ from functools import partial
 from pathlib import Path
 
 import trio
-from unolan.client import launch_bot
+from unolan.client import BOT_LEVELS, launch_bot
 from unolan.server import serve
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "raw_bot.py"
@@ -36,7 +36,8 @@ async def test_the_raw_bot_plays_a_whole_match_against_a_server_bot() -> None:
     bot = load_example()
     async with trio.open_nursery() as nursery:
         port = await nursery.start(partial(serve, "127.0.0.1", 0, seed=5, db_path=None,
-                                           bot_launcher=partial(launch_bot, delay=0)))
+                                           bot_launcher=partial(launch_bot, delay=0),
+                                           bot_levels=tuple(BOT_LEVELS)))
         with trio.fail_after(120):
             scores = await trio.to_thread.run_sync(bot.main, "127.0.0.1", port)
         nursery.cancel_scope.cancel()

@@ -171,7 +171,7 @@ def test_events_name_global_seats_and_stay_private(house):
             assert event.kind in ("rotation_round_over", "rotation_over")
             continue
         if event.kind == "hand":
-            assert event.only == event.data["seat"]
+            assert event.private_to == event.data["seat"]
         for key in ("seat", "dealer", "winner", "target"):
             if event.data.get(key) is not None:
                 assert 0 <= event.data[key] < 8

@@ -83,11 +83,20 @@ def choose(game: Game, rng: random.Random):
 def private_ok(events: list[Event], actor: int | None) -> None:
     """Hidden cards reach their owner only (a challenged hand: the challenger only)."""
     for event in events:
-        if event.kind == "hand" or (event.kind == "drew" and "cards" in event.data):
-            assert event.only == event.data["seat"], event
+        if event.kind in ("hand", "drew"):
+            assert event.private_to == event.data["seat"], event
         elif event.kind == "revealed":
-            assert event.only == actor, event
-        elif event.only is None and "cards" in event.data:
+            assert event.private_to == actor == event.data["challenger"], event
+        elif event.kind == "turn" and "drawn" in event.data:  # the card the seat in turn drew
+            assert event.private_to == event.data["seat"], event
+        else:
+            assert event.private_to is None, event
+        if event.private_to is not None:
+            for member in (*range(10), None):
+                public = event.data_for(member)
+                assert (public is event.data) == (member == event.private_to), event
+                assert "cards" not in public or member == event.private_to, event
+        elif "cards" in event.data:
             assert event.kind in ("played", "round_over", "dealer_draw", "first_card"), event
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import scenario
 from scenario import play
-from unolan.engine import Card, Event, Game, IllegalAction, Rules, parse_actions
+from unolan.engine import Card, Deal, Event, Game, IllegalAction, Rules, parse_actions
 
 
 def hands(game: Game) -> list[str]:
@@ -113,12 +113,13 @@ def test_a_guilty_challenge_makes_the_offender_draw_four_and_the_challenger_play
     assert game.turn == 1 and game.color.value == "G" and game.pending == 0
     challenged = next(e for e in events if e.kind == "challenged")
     assert challenged.data == {"seat": 1, "target": 0, "guilty": True}
-    assert challenged.only is None and challenged.exclude is None
+    assert challenged.private_to is None
     revealed = next(e for e in events if e.kind == "revealed")
-    assert revealed.data == {"seat": 0, "cards": ["R1", "B1"]}
-    assert revealed.only == 1  # the hand is shown to the challenger only
-    assert [challenged.visible_to(s) for s in (0, 1, 2, None)] == [True, True, True, True]
-    assert [revealed.visible_to(s) for s in (0, 1, 2, None)] == [False, True, False, False]
+    assert revealed.data == {"seat": 0, "challenger": 1, "cards": ["R1", "B1"]}
+    assert revealed.private_to == 1  # the hand is shown to the challenger only
+    assert [challenged.data_for(s) == challenged.data for s in (0, 1, 2, None)] == [True] * 4
+    assert [revealed.data_for(s) for s in (0, 1, 2, None)] == [
+        {"seat": 0, "challenger": 1}, revealed.data, {"seat": 0, "challenger": 1}, {"seat": 0, "challenger": 1}]
 
 
 def test_an_innocent_challenge_costs_the_challenger_six_and_the_turn():
@@ -127,7 +128,7 @@ def test_an_innocent_challenge_costs_the_challenger_six_and_the_turn():
     assert hands(game)[0] == "G1 B1"
     assert game.turn == 2 and game.color.value == "B"
     assert next(e for e in events if e.kind == "challenged").data["guilty"] is False
-    assert next(e for e in events if e.kind == "revealed").only == 1
+    assert next(e for e in events if e.kind == "revealed").private_to == 1
 
 
 def test_only_the_target_of_a_wild_draw_four_may_challenge_and_only_then():
@@ -179,12 +180,11 @@ def test_a_player_may_draw_while_holding_a_playable_card_then_play_only_the_draw
 
 def test_the_drawn_card_events_show_the_card_to_the_drawer_only():
     _, events = play(DRAWING.format(drawn="R7"), "0 draw")
-    drew = [e for e in events if e.kind == "drew"]
-    assert len(drew) == 2
-    public = next(e for e in drew if e.exclude == 0)
-    private = next(e for e in drew if e.only == 0)
-    assert "cards" not in public.data and public.data["count"] == 1
-    assert private.data["cards"] == ["R7"]
+    (drew,) = [e for e in events if e.kind == "drew"]  # one event, its cards private
+    assert drew.private_to == 0 and drew.data["cards"] == ["R7"]
+    for seat in (1, 2, None):
+        assert drew.data_for(seat) == {"seat": 0, "count": 1, "reason": "draw"}
+    assert drew.data_for(0) == drew.data
 
 
 # -- action cards ----------------------------------------------------------------------
@@ -352,8 +352,10 @@ def test_the_match_ends_at_the_target_score():
                         "discard: R5", "0 play R1")
     assert game.over and game.phase == "match_over"
     assert game.scores == [548, 490, 0]
-    assert next(e for e in events if e.kind == "match_over").data == {
-        "winner": 0, "scores": [548, 490, 0]}
+    over = next(e for e in events if e.kind == "match_over").data
+    assert over["winner"] == 0 and over["scores"] == [548, 490, 0]
+    # the table's facts: nothing pending, nobody to catch, the match over
+    assert (over["phase"], over["pending"], list(over["catchable"])) == ("match_over", 0, [])
     refused(game, "0 deal", "match_over")
 
 
@@ -370,7 +372,7 @@ def test_the_winner_deals_the_next_round():
     started = events[0]
     assert started.kind == "round_started" and started.data["dealer"] == 1
     # the hand events go one to each seat
-    assert [(e.data["seat"], e.only) for e in events if e.kind == "hand"] == [(0, 0), (1, 1), (2, 2)]
+    assert [(e.data["seat"], e.private_to) for e in events if e.kind == "hand"] == [(0, 0), (1, 1), (2, 2)]
     assert sum(map(len, game.hands)) + len(game.draw_pile) + len(game.discard) == 108
 
 
@@ -415,17 +417,58 @@ def test_the_first_card_is_never_a_wild_draw_four():
         assert game.discard[0].text != "W4"
 
 
+DEALT = OFFICIAL + "hand 0: R1 R2\nhand 1: G1 G2\nhand 2: B1 B2\nhand 3: Y1 Y2\nphase: dealt\ndealer: 3\n"
+
+
 def test_a_wild_draw_four_turned_up_first_goes_back_and_another_is_turned():
-    game = Game(Rules.preset("official"), 3, seed=1)
-    w4 = next(c for c in game.draw_pile if c.text == "W4")
-    pile = [c for c in game.draw_pile if c is not w4] + game.discard + [w4]
-    game.draw_pile, game.discard = list(pile), []
-    events: list[Event] = []
-    game._turn_up_first_card(events)
-    assert game.discard[0].text != "W4"
-    assert sum(c.text == "W4" for c in game.draw_pile) == sum(
-        c.text == "W4" for c in pile)  # the W4 went back into the pile
-    assert len(game.draw_pile) == len(pile) - 1
+    game, events = play(DEALT + "draw: W4 G5 R7 B8 Y9", "3 deal")
+    assert game.discard[0].text != "W4" and game.phase == "play"
+    left = ["W4", "G5", "R7", "B8", "Y9"]
+    left.remove(game.top.text)
+    assert sorted(c.text for c in game.draw_pile) == sorted(left)  # the W4 went back into the pile
+    assert [e.kind for e in events] == ["first_card", "turn"]
+    assert game.turn == 0 and game.round == 1
+
+
+@pytest.mark.parametrize(("first", "turn", "direction", "phase", "drew"), [
+    ("G5", 0, 1, "play", None),  # the player left of the dealer starts
+    ("GS", 1, 1, "play", None),  # a Skip: the first player loses the turn
+    ("GR", 2, -1, "play", None),  # a Reverse: the dealer's right starts
+    ("GD2", 1, 1, "play", 0),  # a Draw Two: the first player draws 2 and loses the turn
+    ("W", 0, 1, "color", None),  # a Wild: the first player names the color
+])
+def test_the_first_card_turned_up_acts(first, turn, direction, phase, drew):
+    game, events = play(DEALT + f"draw: {first} R7 B8 Y9", "3 deal")
+    assert game.top.text == first
+    assert (game.turn, game.direction, game.phase) == (turn, direction, phase)
+    assert [e.data["seat"] for e in events if e.kind == "drew"] == ([] if drew is None else [drew])
+    assert game.opening  # no jump-in on its penalty
+    refused(game, "3 deal", "wrong_phase")
+
+
+def test_before_the_first_card_only_the_dealer_acts_and_only_to_turn_it_up():
+    game, _ = play(DEALT + "draw: G5 R7")
+    assert game.legal_actions(3) == [Deal(3)] and game.legal_actions(0) == []
+    assert game.view(0).top is None and game.view(0).legal_actions() == []
+    refused(game, "0 play R1", "bad_play")
+    refused(game, "0 draw", "wrong_phase")
+    refused(game, "0 uno", "wrong_phase")
+    refused(game, "1 deal", "wrong_phase")
+
+
+def test_the_dealer_draw_of_a_position_decides_the_dealer_and_ties_redraw():
+    position = OFFICIAL + "hand 0: -\nhand 1: -\nhand 2: -\nhand 3: -\nphase: dealer_draw\n"
+    game, events = play(position + "draw: R9 GS B9 Y2 G5 B3 W", "0 deal")
+    (draw,) = [e for e in events if e.kind == "dealer_draw"]
+    # 9, action (0), 9, 2: seats 0 and 2 tie and redraw, 5 against 3
+    assert draw.data == {"draws": [[0, "R9"], [1, "GS"], [2, "B9"], [3, "Y2"], [0, "G5"], [2, "B3"]],
+                         "dealer": 0}
+    assert game.dealer == 0 and game.round == 1 and game.turn in range(4)
+    assert [e.kind for e in events[1:3]] == ["round_started", "hand"]
+    assert all(len(h) in (7, 9) for h in game.hands)
+    game, _ = play(position)
+    assert game.round == 0 and game.legal_actions(0) == [Deal(0)] and game.legal_actions(1) == []
+    refused(game, "1 deal", "wrong_phase")
 
 
 def test_a_wild_first_lets_the_first_player_name_the_color():
@@ -446,7 +489,7 @@ def test_a_draw_two_first_makes_the_first_player_draw_two_and_lose_the_turn():
     first = game.next_seat(game.dealer)
     assert len(game.hands[first]) == 9
     assert game.turn == game.next_seat(first) and game.pending == 0
-    assert [e.data["seat"] for e in game.start_events if e.kind == "drew"] == [first, first]
+    assert [(e.data["seat"], e.data["count"]) for e in game.start_events if e.kind == "drew"] == [(first, 2)]
 
 
 def test_a_reverse_first_lets_the_dealers_right_start():
@@ -522,7 +565,7 @@ def test_a_penalty_larger_than_the_draw_pile_reshuffles_midway():
 def test_with_both_piles_empty_a_draw_gets_nothing_and_play_goes_on():
     game, events = play(OFFICIAL + "hand 0: G1\nhand 1: Y1\ndraw: -\ndiscard: R4", "0 draw")
     assert hands(game)[0] == "G1" and game.turn == 1
-    assert [e.data["count"] for e in events if e.kind == "drew"] == [0, 0]
+    assert [e.data["count"] for e in events if e.kind == "drew"] == [0]
     game, _ = play(OFFICIAL + "hand 0: RD2 G1\nhand 1: Y1\nhand 2: Y2\ndraw: -\ndiscard: R4",
                    "0 play RD2")
     assert hands(game)[1] == "Y1 R4" and game.turn == 2  # R4 came back from the discards

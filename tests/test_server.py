@@ -328,11 +328,27 @@ async def test_builtin_bot_acts_once_on_two_snapshots_of_one_table() -> None:
     await bot.on_message(snapshot)
     actions = [m for m in wire.sent if m.TYPE in pr.ACTIONS]
     assert len(actions) == 1 and actions[0].seq == 9  # type: ignore[attr-defined]
-    bot.counts = [7, 7, 7, 7]
+    bot.dealt = True
     await bot.on_message(pr.Error(code="too_late", message="moved"))
     assert wire.sent[-1].TYPE == "sync"
     await bot.on_message(snapshot)
     assert len([m for m in wire.sent if m.TYPE in pr.ACTIONS]) == 2
+
+
+async def test_builtin_bot_catches_whom_the_turn_facts_name() -> None:
+    """No counting of cards: the closing event says who may be caught."""
+    game = en.parse_position("rules: house; hand 0: R1 R2; hand 1: Y1 Y2; hand 2: Y3 Y4; discard: R5")
+    (*_, turn) = game.apply(en.parse_action("0 play R1"))  # seat 0 left on one card, uncalled
+    wire = _Wire()
+    bot = Bot(wire, name="b")  # type: ignore[arg-type]
+    bot.conn.hello("b")
+    bot.conn.state = pr.State.READY
+    bot.seat = 2
+    await bot.on_message(pr.Event(seq=30, kind="turn", data=turn.data_for(2)))
+    assert [(m.TYPE, m.seq, m.target) for m in wire.sent] == [("catch", 30, 0)]  # type: ignore[attr-defined]
+    bot.seat = 0  # the seat on one card does not catch itself
+    await bot.on_message(pr.Event(seq=31, kind="turn", data=turn.data_for(0)))
+    assert len(wire.sent) == 1
 
 
 class Audit:
@@ -392,7 +408,7 @@ def audit_frames(seat: int | None, frames: list[pr.Message]) -> int:
         checked += len(cards)
         if kind in ("played", "first_card", "dealer_draw", "round_over"):
             continue  # public by the rules (round_over shows every hand)
-        if kind in ("hand", "drew") and cards:
+        if kind in ("hand", "drew", "turn") and cards:  # a turn's: the card just drawn
             assert data["seat"] == seat, f"{kind} of seat {data['seat']} shown to {seat}"
         elif kind == "challenged":
             challenged = data["seat"] == seat
@@ -443,7 +459,7 @@ async def test_spectator_and_challenge_reveal() -> None:
         assert revealed and revealed[0].data["cards"] == ("R1", "R2")  # type: ignore[attr-defined]
         for other in (a, watcher):  # the same seq, without the cards
             (copy,) = [m for m in other.seen if m.TYPE == "event" and m.kind == "revealed"]  # type: ignore[attr-defined]
-            assert copy.seq == revealed[0].seq and wire(copy.data) == {"seat": 0}  # type: ignore[attr-defined]
+            assert copy.seq == revealed[0].seq and wire(copy.data) == {"seat": 0, "challenger": 1}  # type: ignore[attr-defined]
         assert audit_frames(None, watcher.seen) >= 1
         assert audit_frames(0, a.seen) >= 1
         assert audit_frames(1, b.seen) >= 1
@@ -782,6 +798,46 @@ async def test_rate_chat_and_connection_limits() -> None:
         del b, c
 
 
+async def test_an_unknown_request_type_is_no_protocol_error_but_spends_the_request_budget() -> None:
+    """A client may try a request of a newer protocol and fall back: ``unknown_type`` does
+    not count toward the protocol error budget (a bad message does), but it is a request."""
+    async with running(Limits(max_strikes=3, request_rate=1e6, request_burst=1e6)) as server:
+        a = await Raw.connect(server.port)
+        for i in range(10):
+            await a.send_bytes(frame({"type": "rematch", "id": i}))
+            assert (await a.expect("error", id=i)).code == "unknown_type"  # type: ignore[attr-defined]
+        assert (await a.reply(pr.ListRooms(id=20))).TYPE == "rooms"  # still connected
+        for i in range(3):
+            await a.send_bytes(frame({"type": "chat", "text": 5, "id": 30 + i}))
+        assert await a.closed()  # three bad messages: the budget is spent
+        assert [m.code for m in a.seen if m.TYPE == "error"][-4:] == [  # type: ignore[attr-defined]
+            "bad_message", "bad_message", "bad_message", "bad_message"]
+    async with running(Limits(request_rate=0.001, request_burst=2, max_strikes=100)) as server:
+        b = await Raw.connect(server.port)
+        codes = []
+        for i in range(3):
+            await b.send_bytes(frame({"type": "rematch", "id": i}))
+            codes.append((await b.expect("error", id=i)).code)  # type: ignore[attr-defined]
+        assert codes == ["unknown_type", "unknown_type", "rate_limited"]
+
+
+async def test_add_bot_refuses_a_level_the_server_does_not_run() -> None:
+    async with running(bot_levels=("basic", "greedy")) as server:
+        host = await Raw.connect(server.port, "ann")
+        room = server.rooms[(await host.reply(pr.CreateRoom(name="den", seats=3, id=1))).room]  # type: ignore[attr-defined]
+        refused = await host.reply(pr.AddBot(level="grandmaster", id=2))
+        assert refused.code == "unknown_level"  # type: ignore[attr-defined]
+        assert "basic, greedy" in refused.message  # type: ignore[attr-defined]
+        assert room.seats[1].kind == "empty"  # nothing changed
+        assert (await host.reply(pr.AddBot(level="greedy", id=3))).TYPE == "ok"
+        assert (await host.reply(pr.AddBot(id=4))).TYPE == "ok"  # no level: basic
+        assert [s.level for s in room.seats] == [None, "greedy", "basic"]
+    async with running() as server:  # the built-in bot plays basic only
+        host = await Raw.connect(server.port, "bob")
+        await host.reply(pr.CreateRoom(name="den", seats=2, id=1))
+        assert (await host.reply(pr.AddBot(level="greedy", id=2))).code == "unknown_level"  # type: ignore[attr-defined]
+
+
 async def test_chat_line_rate() -> None:
     async with running(Limits(chat_rate=0.1, chat_burst=2)) as server:
         a = await Raw.connect(server.port)
@@ -807,10 +863,11 @@ async def test_empty_rooms_expire(autojump_clock: trio.abc.Clock) -> None:
 
 def test_every_engine_refusal_code_is_in_the_protocol_table() -> None:
     """The server forwards the engine's codes unchanged: each must be documented."""
-    from unolan.engine import game
+    from unolan.engine import game, legal
 
-    source = inspect.getsource(game)
+    source = inspect.getsource(game) + inspect.getsource(legal)
     codes = set(re.findall(r'_illegal\([^)]*?"([a-z_]+)"\)', source, re.S))
+    codes |= set(re.findall(r'return f?"[^"\n]*", "([a-z_]+)"$', source, re.M))  # a judge's (reason, code)
     faults = re.search(r"_FAULT_CODES = \{(.*?)\}", source, re.S)
     assert faults
     codes |= set(re.findall(r':\s*"([a-z_]+)"', faults.group(1))) | {"bad_play", "illegal"}
@@ -894,7 +951,7 @@ async def test_a_restarted_server_resumes_its_rooms_from_the_database(tmp_path: 
 
 async def test_the_store_keeps_settings_tokens_and_hashed_passwords(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
-    async with running(db_path=db) as server:
+    async with running(db_path=db, bot_levels=("basic", "greedy")) as server:
         host = await Raw.connect(server.port, "ann")
         joined = await host.reply(pr.CreateRoom(name="den", seats=3, password="sesame", timer=20,
                                                 preset="official", id=1))

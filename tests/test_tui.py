@@ -87,8 +87,7 @@ class Table:
 
         for line in lines:
             for event in self.game.apply(parse_action(line)):
-                if event.visible_to(self.seat):
-                    self.state.on_event(event.kind, dict(event.data))
+                self.state.on_event(event.kind, dict(event.data_for(self.seat)))
         self.state.set_view(self.game.view(self.seat))
 
 
@@ -323,6 +322,31 @@ def test_j_without_an_identical_card_explains() -> None:
         t.press("j")
         assert t.sent == []
         assert "no jump-in: you need a card identical to [R3]" in t.screen()
+
+
+def test_j_holding_the_identical_card_gives_the_engines_reason() -> None:
+    """An opening Draw Two: the player holds its twin, yet no jump-in is allowed on the
+    first card's penalty, and that is what the screen says (from the engine's rules)."""
+    opening = "hand 0: R5 G7; hand 1: GD2 B2; hand 2: G4; hand 3: G1 G2; discard: GD2; turn: 2; served: yes"
+    with table(opening, seat=1) as t:
+        t.press("j")
+        assert t.sent == []
+        assert "no jump-in: no jump-in on the first card's penalty" in t.screen()
+    with table(opening, seat=1) as t:
+        t.press("1", "enter")  # the [GD2] itself, out of turn
+        assert t.sent == []
+        assert "no jump-in on the first card's penalty" in t.screen()
+    pending = "hand 0: R5 G7; hand 1: GD2 B2; hand 2: G4; hand 3: G1; discard: R3 GD2; turn: 2; pending: 2"
+    with table(pending, seat=1) as t:
+        t.press("j")
+        assert "no jump-in: no jump-in while a penalty is pending" in t.screen()
+
+
+def test_enter_on_a_card_that_cannot_answer_a_penalty_says_why() -> None:
+    with table("hand 0: R5 R2; hand 1: B1; hand 2: B2; discard: R3 RD2; pending: 2") as t:
+        t.press("1", "enter")
+        assert t.sent == []
+        assert "a penalty is pending: only a penalty card may answer it, not [R2]" in t.screen()
 
 
 # -- what the server says ------------------------------------------------------------------

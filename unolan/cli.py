@@ -10,8 +10,8 @@ import argparse
 import sys
 
 from unolan import __version__, rules_cli
+from unolan.client import BOT_LEVELS, launch_bot
 from unolan.client import cli as client_cli
-from unolan.client import launch_bot
 from unolan.client.tui import cli as tui_cli
 from unolan.server import cli as server_cli
 
@@ -25,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     tui_cli.add_parser(sub)  # join, play
     # Bots a room's host adds play the client library's strategies.
-    server_cli.add_parser(sub, bot_launcher=launch_bot)  # host
+    server_cli.add_parser(sub, bot_launcher=launch_bot, bot_levels=tuple(BOT_LEVELS))  # host
     client_cli.add_parser(sub)  # bot, arena
     rules_cli.add_parser(sub)  # rules
     return parser

@@ -15,7 +15,7 @@ from functools import partial
 
 import trio
 
-from unolan.client import launch_bot
+from unolan.client import BOT_LEVELS, launch_bot
 from unolan.client.tui.cli import quiet_logging
 from unolan.client.tui.net import AutoStart, network
 from unolan.client.tui.run import GuestFailed
@@ -34,7 +34,8 @@ def run(args: argparse.Namespace) -> int:
                    invalidate: Callable[[], None]) -> None:
         async with trio.open_nursery() as nursery:
             port = await nursery.start(partial(
-                serve, "127.0.0.1", args.port, seed=args.seed, bot_launcher=launch_bot))
+                serve, "127.0.0.1", args.port, seed=args.seed, bot_launcher=launch_bot,
+                bot_levels=tuple(BOT_LEVELS)))
             state.address = f"127.0.0.1:{port}"
             await network(state, commands, invalidate, host="127.0.0.1", port=port,
                           name=args.name, auto=auto)

@@ -15,6 +15,7 @@ from unolan.engine import (
     PRESETS,
     Action,
     CallUno,
+    Card,
     Catch,
     Challenge,
     ChooseColor,
@@ -25,7 +26,6 @@ from unolan.engine import (
 )
 
 from .state import (
-    COLOR_NAMES,
     Act,
     Command,
     CreateForm,
@@ -116,14 +116,17 @@ class Controller:
 
     def jump_in(self) -> None:
         """j: play the card identical to the top discard, out of turn."""
-        s = self.state
+        s, v = self.state, self.state.view
         jumps = s.jump_ins()
         if not jumps:
-            if s.my_turn:
+            if v is None or v.seat is None or v.top is None:
+                s.notify("no jump-in: you are not at a table in play")
+            elif s.my_turn:
                 s.notify("it is your turn: just play (Enter)")
+            elif v.top in v.hand:  # held, yet refused: the engine says why
+                s.notify("no jump-in: " + s.refusal(Play(v.seat, (Card.parse(v.top),))))
             else:
-                top = s.view.top if s.view else "?"
-                s.notify(f"no jump-in: you need a card identical to {card_label(top)}")
+                s.notify(f"no jump-in: you need a card identical to {card_label(v.top)}")
             return
         single = [a for a in jumps if len(a.cards) == 1]
         self._finish(single or jumps)
@@ -148,26 +151,17 @@ class Controller:
         self.act(action)
 
     def _why_not(self, chosen: list[str]) -> str:
+        """Why no legal play is made of the chosen cards: out of turn, whose turn it is
+        (or the jump-in open to this seat); in turn, or out of turn with the top card's
+        twin, the engine's reason."""
         s, v = self.state, self.state.view
-        assert v is not None
-        cards = " ".join(card_label(c) for c in chosen)
-        if v.phase in ("round_over", "match_over"):
-            return "the round is over"
-        if v.turn != v.seat:
+        assert v is not None and v.seat is not None
+        if v.turn != v.seat and v.phase not in ("round_over", "match_over") and chosen[0] != v.top:
             if s.jump_ins():
-                return f"not your turn: only a jump-in with {card_label(v.top)} (j)"
+                return f"not your turn: only a jump-in with {card_label(v.top or '?')} (j)"
             return f"not your turn: it is {s.name_of(v.turn)}'s turn"
-        if v.phase == "color":
-            return "choose the color of the first card first"
-        if v.phase == "drawn":
-            return f"after drawing you may play only {card_label(v.drawn or '?')} — or keep it (k)"
-        if v.pending:
-            extra = ", or challenge (c)" if v.challengeable else ""
-            return f"{v.pending} cards pending: answer with a penalty card or draw them (d){extra}"
-        if len(chosen) > 1:
-            return f"{cards} cannot be played together"
-        color = COLOR_NAMES.get(v.color or "", "")
-        return f"{cards} does not match {card_label(v.top)}" + (f" on {color}" if color else "")
+        reason = s.play_refusal(tuple(Card.parse(c) for c in chosen)) or "not possible now"
+        return reason + (" — or keep it (k)" if v.phase == "drawn" else "")
 
     def _act_if(self, kind: type) -> bool:
         """Send this seat's legal action of ``kind``, if it has one now."""

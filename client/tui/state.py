@@ -16,7 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from unolan.engine import Action, CallUno, Card, Catch, Play, View
+from unolan.engine import EVENT_KINDS, Action, CallUno, Card, Catch, IllegalAction, Play, View
+from unolan.engine.cards import ALL_CARDS
 
 if TYPE_CHECKING:
     from .start import StartScreen
@@ -107,6 +108,11 @@ class Notice:
 def card_label(text: str) -> str:
     """``[R5]``: readable without color."""
     return f"[{text}]"
+
+
+# A card's notation as a word of a sentence (the longest first: W4 before W).
+_CARD_WORD = re.compile(r"\b(?:" + "|".join(sorted((c.text for c in ALL_CARDS), key=len, reverse=True))
+                        + r")\b")
 
 
 def card_style(text: str) -> str:
@@ -254,6 +260,27 @@ class UIState:
     def can_call_uno(self) -> bool:
         return self.can(CallUno) is not None
 
+    def refusal(self, action: Action) -> str:
+        """Why the engine would refuse this seat's ``action`` now, in the screen's words
+        (empty when it would not)."""
+        view = self.view
+        return self._words(view.refusal(action) if view is not None and view.seat is not None else None)
+
+    def play_refusal(self, cards: tuple[Card, ...]) -> str:
+        """Why the engine would refuse every play of ``cards`` now (whichever color and
+        target it named), in the screen's words; empty when some play of them is legal."""
+        view = self.view
+        return self._words(view.play_refusal(cards) if view is not None and view.seat is not None else None)
+
+    def _words(self, refused: IllegalAction | None) -> str:
+        if refused is None:
+            return ""
+        return _CARD_WORD.sub(lambda m: card_label(m.group(0)), self.with_names(refused.reason))
+
+    def with_names(self, text: str) -> str:
+        """``seat 2`` in a message from the engine or the server, as that player's name."""
+        return re.sub(r"\bseat (\d+)", lambda m: self.name_of(int(m.group(1))), text)
+
     def seconds_left(self) -> int | None:
         if self.turn_deadline is None:
             return None
@@ -337,14 +364,15 @@ class UIState:
     def on_error(self, code: str, message: str) -> None:
         """A refusal from the server: shown, never raised."""
         self.sent = None
-        message = re.sub(r"\bseat (\d+)", lambda m: self.name_of(int(m.group(1))), message)
+        message = self.with_names(message)
         text = {"too_late": "Too late: the table had moved on"}.get(code, message or code)
         if code == "too_late" and message:
             text = f"Too late: {message}"
         self.notify(text)
 
 
-_MINE = frozenset({"played", "drew", "passed", "color_chosen", "uno", "caught", "challenged"})
+# Events that report an action of the seat they name: ours answer what we sent.
+_MINE = frozenset(kind for kind, spec in EVENT_KINDS.items() if spec.actor)
 
 
 def _cards(data: dict[str, Any]) -> str:
