@@ -22,7 +22,7 @@ from .actions import (
 from .cards import Card, Color, Kind, all_wild_deck, classic_deck, format_cards, parse_cards
 from .errors import IllegalAction, NotationError, RulesError
 from .events import Event
-from .game import Game
+from .game import Game, check_table
 from .notation import format_position, parse_position
 from .rotation import RotationOutcome, TableEvent, TwoTableRotation
 from .rules import OPTIONS, PRESETS, Option, Rules
@@ -57,6 +57,7 @@ __all__ = [
     "TwoTableRotation",
     "View",
     "all_wild_deck",
+    "check_table",
     "classic_deck",
     "format_cards",
     "format_position",

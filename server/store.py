@@ -158,7 +158,13 @@ class Store:
         """Write everything queued so far (in a worker thread)."""
         while self._ops:
             ops, self._ops = self._ops, []
-            await trio.to_thread.run_sync(self._write, ops)
+            try:
+                await trio.to_thread.run_sync(self._write, ops)
+            except BaseException:
+                # Cancelled before the thread started (a server stopping): nothing was
+                # written, so the shutdown's last flush must still write these.
+                self._ops[:0] = ops
+                raise
 
     def _open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
