@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import platformdirs
 import trio
 
 log = logging.getLogger("unolan.server.store")
@@ -71,9 +72,9 @@ CREATE TABLE IF NOT EXISTS actions (
 
 
 def default_path() -> Path:
-    """``$XDG_DATA_HOME/unolan/server.db`` (``~/.local/share/unolan/server.db``)."""
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "unolan" / "server.db"
+    """``server.db`` in the user's data directory (platformdirs; on Linux
+    ``$XDG_DATA_HOME/unolan``, by default ``~/.local/share/unolan``)."""
+    return platformdirs.user_data_path("unolan", appauthor=False) / "server.db"
 
 
 # -- passwords ---------------------------------------------------------------------------
