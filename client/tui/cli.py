@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import logging
+import sys
 
 from unolan.client.cli import DEFAULT_PORT, parse_address
 from unolan.engine import PRESETS, Rules, RulesError
@@ -16,6 +17,8 @@ examples:
   uno join 192.168.1.20:8000        another port
 
 In the lobby: Enter joins a room, s spectates, c creates one; ? lists every key.
+Your seat is kept on this machine: if uno join stops mid-match, start it again with the
+same server and name and it takes the seat back.
 """
 
 PLAY_EPILOG = """\
@@ -110,21 +113,30 @@ def quiet_logging() -> None:
     root.propagate = False
 
 
+def needs_terminal(command: str) -> bool:
+    """The UI draws on a terminal: without one, say so (and False)."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return True
+    print(f"uno {command}: needs a terminal: run it in a terminal window, without "
+          "redirecting its input or output", file=sys.stderr)
+    return False
+
+
 def run_join(args: argparse.Namespace) -> int:
     from functools import partial
 
+    from unolan.client.saved import SavedSeats
+
     from .net import network
-    from .run import GuestFailed, run
+    from .run import run
     from .state import UIState
 
+    if not needs_terminal("join"):
+        return 2
     host, port = args.address
     quiet_logging()
     state = UIState(name=args.name, address=f"{host}:{port}")
-    try:
-        return run(state, partial(network, host=host, port=port, name=args.name))
-    except GuestFailed as exc:
-        print(f"uno join: {exc}")
-        return 1
+    return run(state, partial(network, host=host, port=port, name=args.name, saved=SavedSeats()))
 
 
 def run_play(args: argparse.Namespace) -> int:
