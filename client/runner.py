@@ -213,7 +213,10 @@ class Progress:
         seats = self.client.seats
         if seats is not None and len(scores) == len(seats.seats):
             return ", ".join(f"{self._name(i)} {score}" for i, score in enumerate(scores))
-        return ", ".join(f"team {i + 1} {score}" for i, score in enumerate(scores))
+        seated = len(seats.seats) if seats is not None else 0  # teammates sit alternately
+        return ", ".join(
+            f"team {t + 1} ({' and '.join(self._name(i) for i in range(t, seated, len(scores)))})"
+            f" {score}" for t, score in enumerate(scores))
 
     def __call__(self, kind: str, data: Mapping[str, Any]) -> None:
         room = self.client.room

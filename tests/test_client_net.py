@@ -315,4 +315,4 @@ async def test_teams_from_a_rule_set_and_bots_that_say_so(autojump_clock) -> Non
         nursery.cancel_scope.cancel()
     assert lines[0] == f"room {room}: match 1 started"
     assert any(line.startswith(f"room {room}: round 1 won by ") for line in lines)
-    assert "final scores: team 1 " in lines[-1]
+    assert "final scores: team 1 (greedy1 and " in lines[-1]

@@ -566,7 +566,7 @@ def test_a_round_over_scoreboard_shows_every_card_and_stays_for_the_next_round()
         t.state.on_event("round_started", {"round": 2, "dealer": 1, "players": 3, "hand_size": 7})
         t.state.set_view(Game(players=3, seed=4).view(0))  # the next round is dealt
         screen = t.screen()
-        assert "Last round: 2" not in screen and "Last round: 1: you won" in screen  # still open
+        assert "Last round (1): you won" in screen  # still open
         assert "[G4]" in screen
         t.press("s")
         assert "Last round" not in t.screen()
@@ -675,9 +675,11 @@ def test_after_the_match_back_to_the_room_or_the_lobby() -> None:
         assert t.sent == [Request("leave")]
 
 
-def test_a_spectator_leaves_a_finished_match_for_the_lobby() -> None:
+@pytest.mark.parametrize("finished", [False, True])
+def test_a_spectator_leaves_for_the_lobby(finished: bool) -> None:
     game = parse_position("hand 0: R5; hand 1: B1 B2; discard: R3; uno: 0; scores: 499 0")
-    game.apply(play(0, "R5"))
+    if finished:
+        game.apply(play(0, "R5"))
     state = UIState(view=game.view(None))
     sent: list[Command] = []
     Controller(state, sent.append).cancel()

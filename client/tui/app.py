@@ -28,7 +28,7 @@ from prompt_toolkit.layout import (
     VSplit,
     Window,
 )
-from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl, UIContent
 from prompt_toolkit.layout.dimension import Dimension as D
 from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.styles import Style
@@ -116,7 +116,7 @@ class FittedText(FormattedTextControl):
     def preferred_width(self, max_available_width: int) -> int:
         return max_available_width  # it fits whatever it is given
 
-    def create_content(self, width: int, height: int | None):  # type: ignore[no-untyped-def]
+    def create_content(self, width: int, height: int | None) -> UIContent:
         self.width = width
         return super().create_content(width, height)
 

@@ -23,8 +23,7 @@ from unolan.engine import (
     Play,
 )
 
-from .form import FIELDS, CreateForm, numeric
-from .form import OPTION_BY_NAME as FORM_OPTIONS
+from .form import FIELDS, CreateForm, label, typable
 from .state import (
     COLOR_NAMES,
     Act,
@@ -270,6 +269,8 @@ class Controller:
             s.marked = []
         elif s.show_scores and s.view is not None and s.view.phase not in ("round_over", "match_over"):
             s.show_scores = False
+        elif s.view is not None and s.view.seat is None:
+            self.leave()  # a spectator: back to the lobby, match or not
         elif s.view is not None and s.view.phase == "match_over":
             self.after_match(to_lobby=True)
         s.uno_armed = False
@@ -346,13 +347,10 @@ class Controller:
         f = self.state.form
         if f is None:
             return None
-        option = FORM_OPTIONS.get(f.field)
-        if option is not None and numeric(option):
-            return "form_value"
-        if f.field == "name" or option is None:
-            return "room_name"
-        self.state.notify(f"{f.field.replace('_', ' ')} is chosen with ← →", "info")
-        return None
+        if not typable(f.field):
+            self.state.notify(f"{label(f.field)} is chosen with ← →", "info")
+            return None
+        return "room_name" if f.field == "name" else "form_value"
 
     def form_set(self, text: str) -> None:
         f = self.state.form

@@ -25,6 +25,12 @@ LADDERS: dict[str, tuple[int, ...]] = {
     "rounds": (0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 50, 100),
 }
 FIELDS: tuple[str, ...] = ROOM_FIELDS + tuple(o.name for o in OPTIONS)
+# The room's own numbers, read as the options' are (the bounds of create_room).
+ROOM_NUMBERS = {
+    "seats": Option("seats", 4, "players at the table, bots included", low=2, high=10),
+    "timer": Option("timer", 0, "seconds a player has for a turn before the server plays "
+                    "for them (0: no timer)", low=0, high=3600),
+}
 
 
 @dataclass(slots=True)
@@ -79,7 +85,7 @@ class CreateForm:
     def typed(self, text: str) -> str | None:
         """A number typed for the field under the cursor; the reason it is refused, or None."""
         name = self.field
-        option = OPTION_BY_NAME.get(name)
+        option = OPTION_BY_NAME.get(name) or ROOM_NUMBERS.get(name)
         if option is None or not numeric(option):
             return f"{label(name)} is chosen with ← →, not typed"
         try:
@@ -109,6 +115,12 @@ def _preset(name: str) -> Rules:
 
 def numeric(option: Option) -> bool:
     return not option.choices and not isinstance(option.default, bool)
+
+
+def typable(name: str) -> bool:
+    """Whether field ``name`` takes a typed value (the name, or a number)."""
+    option = OPTION_BY_NAME.get(name) or ROOM_NUMBERS.get(name)
+    return name == "name" or (option is not None and numeric(option))
 
 
 def choices(name: str) -> tuple[Any, ...]:
@@ -145,12 +157,10 @@ def shown(name: str, value: Any) -> str:
 
 
 def meaning(name: str) -> str:
-    option = OPTION_BY_NAME.get(name)
+    option = OPTION_BY_NAME.get(name) or ROOM_NUMBERS.get(name)
     if option is not None:
         return option.meaning
     return {
         "name": "the room's name in the lobby (e edits it)",
         "preset": "the rule set the options below start from",
-        "seats": "players at the table, bots included",
-        "timer": "seconds a player has for a turn before the server plays for them",
     }[name]

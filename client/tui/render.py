@@ -381,10 +381,9 @@ def scoreboard(state: UIState) -> Fragments:
         out.append(("class:overlay.title", f" {state.name_of(match.get('winner'))} won the match!\n"))
     if result is not None:
         ended = v is not None and v.phase in ("round_over", "match_over")
-        title = "Round" if ended else "Last round:"
+        title = f"Round {result.get('round', '')}" if ended else f"Last round ({result.get('round', '')})"
         out.append(("class:overlay.title",
-                     f" {title} {result.get('round', '')}: {state.name_of(result.get('winner'))}"
-                     f" won +{result.get('points')}\n\n"))
+                     f" {title}: {state.name_of(result.get('winner'))} won +{result.get('points')}\n\n"))
     else:
         out.append(("class:overlay.title", " Scores\n\n"))
     scores = list((match or result or {}).get("scores") or (v.scores if v else ()))
@@ -395,7 +394,12 @@ def scoreboard(state: UIState) -> Fragments:
         first, *more = wrap(left, 38, indent=0)
         out.append(("class:overlay", f"  {i:<5}{fit(state.name_of(i), 17)} {score:>7}   {first}\n"))
         out += [("class:overlay", f"{'':35}{line}\n") for line in more]
-    out.append(("class:overlay.hint", "\n s or Esc closes"))
+    if v is not None and v.phase == "match_over":
+        keys = "s closes · Esc to the lobby" if v.seat is None else \
+            "s closes · Enter back to the room · Esc to the lobby"
+    else:
+        keys = "s or Esc closes"
+    out.append(("class:overlay.hint", f"\n {keys}"))
     return out
 
 
