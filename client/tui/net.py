@@ -166,7 +166,7 @@ class Bridge:
         text = (f"You are back in your seat (seat {seat}) in room {saved.room}."
                 if seat is not None else f"You are back in room {saved.room}, watching.")
         self.welcome_back = (joined.seq, text)  # after the events replayed up to now
-        self._caught_up(0)
+        self._caught_up(self.seen[1])  # the replay may be shown already
 
     def _caught_up(self, seq: int) -> None:
         """Say the seat is back once the room's events up to the resume are shown."""
