@@ -11,6 +11,8 @@ inside a card label.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
 from unolan.engine import Play, Rules, RulesError
@@ -45,7 +47,8 @@ def fit(text: str, width: int) -> str:
     return text + " " * (width - get_cwidth(text))
 
 
-def wrap(text: str, width: int, indent: int = 2, start: int = 0) -> list[str]:
+@lru_cache(maxsize=1024)  # the log's lines are wrapped again at every redraw
+def wrap(text: str, width: int, indent: int = 2, start: int = 0) -> tuple[str, ...]:
     """``text`` in lines of at most ``width`` cells, broken between words (a word wider
     than a line is cut); lines after the first are indented by ``indent``, and the first
     begins ``start`` cells in."""
@@ -63,7 +66,7 @@ def wrap(text: str, width: int, indent: int = 2, start: int = 0) -> list[str]:
             w = get_cwidth(word)
         line, used = (f"{line} {word}", used + 1 + w) if line else (word, w)
     lines.append(line)
-    return [lines[0], *(" " * indent + rest for rest in lines[1:])]
+    return (lines[0], *(" " * indent + rest for rest in lines[1:]))
 
 KEYS_HELP: list[tuple[str, str, list[tuple[str, str]]]] = [
     ("table", "At the table", [
