@@ -3,9 +3,9 @@
 Two figures, each over several tries (a single one is at the mercy of the machine's
 other load): how long ``uno play`` takes from the command to its first table on screen
 (``--launches`` launches), and how long a key takes to show its play: on each of our
-turns it presses ``d`` and waits until the line under the hand shows the table's answer
-(``--keys`` presses): the same round trip as any play (the key, the server, the events,
-the redraw). The screen is
+turns it presses ``d`` and waits until the table's answer shows (the card drawn, or the
+turn marker moved on; ``--keys`` presses): the same round trip as any play (the key, the
+server, the events, the redraw). The screen is
 polled every millisecond. It prints the median and the slowest tenth of each.
 
 Targets: first table under 1.5 s, a key to its play on screen under 50 ms.
@@ -55,36 +55,32 @@ def launch(seed: int) -> tuple[str, float]:
     return session, time.monotonic() - started
 
 
-def hint(screen: str) -> str:
-    """The line under the hand: what the table expects of us now."""
-    lines = screen.splitlines()
-    at = next((i for i, line in enumerate(lines) if line.startswith(" Hand ")), None)
-    return lines[at + 1] if at is not None and at + 1 < len(lines) else ""
+def our_turn(screen: str) -> bool:
+    """The turn marker is on our row (we sit at seat 0)."""
+    return any(line.startswith("▶ 0 ") for line in screen.splitlines())
 
 
 def key_latencies(session: str, count: int) -> list[float]:
-    """On each of our turns: d, then the time until the table has answered it (the line
-    under the hand no longer says it is our turn, nor that the key waits for the table)."""
+    """On each of our turns: d, then the time until the table has answered it (the card
+    drawn is shown, or the turn marker has moved on)."""
     out: list[float] = []
     while len(out) < count:
-        screen = wait_for(session, r"Your turn|You drew|on you: d draws|match is over|Round over")
-        line = hint(screen)
-        if "match is over" in screen or "Round over" in line:
+        screen = wait_for(session, r"(?m)^▶ 0 |match is over|Round over")
+        if "match is over" in screen or "Round over" in screen:
             break
-        if "You drew" in line:
+        if "You drew [" in screen:
             tmux("send-keys", "-t", session, "k")  # keep it: the turn passes
-            time.sleep(0.05)
-            continue
-        if "Your turn" not in line and "on you" not in line:
+            while "You drew [" in tmux("capture-pane", "-p", "-t", session):
+                time.sleep(0.001)
             continue
         sent = time.monotonic()
         tmux("send-keys", "-t", session, "d")
         while True:
-            now = hint(tmux("capture-pane", "-p", "-t", session))
-            if not any(s in now for s in ("Your turn", "on you", "waiting for the table")):
+            now = tmux("capture-pane", "-p", "-t", session)
+            if "You drew [" in now or not our_turn(now):
                 break
             if time.monotonic() - sent > 5:
-                raise SystemExit(f"the draw was never answered: {now!r}")
+                raise SystemExit(f"the draw was never answered; the screen was:\n{now}")
             time.sleep(0.001)
         out.append(time.monotonic() - sent)
     return out

@@ -287,10 +287,6 @@ def hint(state: UIState) -> Fragments:
         return [("class:hint", " Round over: the next round is dealt in a moment · s scoreboard")]
     if v.seat is None:
         return [("class:hint", f" {state.name_of(v.turn)}'s turn · you are watching · Esc leaves")]
-    if state.show_scores:
-        turn = "Your turn: " if state.my_turn else ""
-        return [("class:hint.turn" if turn else "class:hint",
-                 f" {turn}s or Esc closes the scoreboard")]
     if state.sent is not None:
         return [("class:hint", f" {about}sent, waiting for the table…")]
     if not state.my_turn:
