@@ -7,7 +7,7 @@ import os
 import sys
 from typing import Any
 
-from unolan.engine import Rules
+from unolan.engine import Rules, RulesError, check_table
 
 from .strategies import STRATEGIES
 
@@ -92,15 +92,19 @@ def run_arena(args: argparse.Namespace) -> int:
         print(f"uno arena: unknown strategy {', '.join(unknown) or '(none)'}; "
               f"choose from {', '.join(STRATEGIES)}", file=sys.stderr)
         return 2
+    if args.games < 1:
+        print("uno arena: --games takes 1 or more matches to play", file=sys.stderr)
+        return 2
+    if not 2 <= args.players <= 10:
+        print("uno arena: --players takes 2 to 10", file=sys.stderr)
+        return 2
     try:
         rules = Rules.parse(args.rules)
         if args.target:
             rules = rules.with_options(target_score=args.target)
+        check_table(rules, args.players)
     except ValueError as exc:
         print(f"uno arena: {exc}", file=sys.stderr)
-        return 2
-    if not 2 <= args.players <= 10:
-        print("uno arena: --players takes 2 to 10", file=sys.stderr)
         return 2
     seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
@@ -143,4 +147,20 @@ def run_bot(args: argparse.Namespace) -> int:
     except ValueError:
         print(f"uno bot: bad address {args.address!r}: expected HOST[:PORT]", file=sys.stderr)
         return 2
-    return main_bots(host, port, args)
+    seats = args.seats or args.count
+    if args.room is None and not 2 <= seats <= 10:
+        print("uno bot: a room has 2 to 10 seats: give --seats (or a --count of 2 or more)",
+              file=sys.stderr)
+        return 2
+    if args.room is None and seats < args.count:
+        print(f"uno bot: {args.count} bots do not fit in {seats} seats: raise --seats",
+              file=sys.stderr)
+        return 2
+    try:
+        rules = Rules.parse(args.rules)
+        if args.room is None:  # the bots open a room: its rules must suit its seats
+            check_table(rules, seats)
+    except (RulesError, ValueError) as exc:
+        print(f"uno bot: {exc}", file=sys.stderr)
+        return 2
+    return main_bots(host, port, args, rules)

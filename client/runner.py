@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import trio
@@ -23,19 +25,26 @@ from unolan.protocol.events import ENGINE_EVENTS
 from unolan import protocol as pr
 
 from .bot import Bot, decide
-from .session import Client, ClientError, ConnectionLost, Reconnected, open_client
+from .session import Client, ClientError, ConnectionLost, Reconnected, first_error, open_client
 from .strategies import STRATEGIES, make_bot
+
+# Told every event the bot's seat sees (kind, data), e.g. to print the match's progress.
+EventHook = Callable[[str, Mapping[str, Any]], None]
 
 log = logging.getLogger("unolan.client.bot")
 
 
-async def play(client: Client, bot: Bot, *, delay: float = 0.0, matches: int = 0) -> int:
+async def play(client: Client, bot: Bot, *, delay: float = 0.0, matches: int = 0,
+               on_event: EventHook | None = None) -> int:
     """Play ``bot`` in the client's seat until ``matches`` matches are over (0: until the
-    connection ends). Returns the number of matches finished."""
+    connection ends). Returns the number of matches finished. ``on_event`` is told every
+    room event the seat sees."""
     finished = 0
     sent_at: int | None = None  # the seq our last action was decided on
     last: Any = None  # the last action sent
     async for msg in _batches(client):
+        if isinstance(msg, pr.Event) and on_event is not None:
+            on_event(msg.kind, msg.data)
         if isinstance(msg, pr.Event) and msg.kind in ENGINE_EVENTS:
             bot.observe(msg.kind, msg.data)
             if msg.kind == "match_over":
@@ -107,7 +116,7 @@ async def launch_bot(*, host: str, port: int, room: str, seat: int, token: str, 
     until the room closes (or the server cancels it). ``level`` is one of
     :data:`BOT_LEVELS` (a level stored by an older server plays greedy)."""
     strategy = BOT_LEVELS.get(level, "greedy")
-    async with open_client(host, port, name) as client:
+    async with open_client(host, port, name, bot=True) as client:
         await client.resume(token, 0)
         await play(client, make_bot(strategy, seed=f"{room}/{seat}"), delay=delay)
 
@@ -115,11 +124,16 @@ async def launch_bot(*, host: str, port: int, room: str, seat: int, token: str, 
 async def seat_bots(host: str, port: int, *, strategy: str, count: int, room: str | None = None,
                     name: str | None = None, password: str | None = None, preset: str = "house",
                     options: dict[str, Any] | None = None, seats: int = 0, delay: float = 0.0,
-                    matches: int = 0,
+                    matches: int = 0, report: Callable[[str], None] | None = None,
                     task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED) -> None:
     """Connect ``count`` bots. Without ``room`` the first creates a room (``seats`` seats,
     default ``count``) and starts each match once every seat is ready. The room id is
-    reported through ``task_status``."""
+    reported through ``task_status``; ``report`` gets a line for each round and match
+    the first bot sees end (who won, the scores).
+
+    A bot whose connection ends for good (the server went away) raises
+    :class:`ConnectionLost`; refusals (no such room, a full room) raise
+    :class:`ClientError`."""
     base = name or strategy
     seats = seats or count
     joined_room = trio.Event()
@@ -127,26 +141,29 @@ async def seat_bots(host: str, port: int, *, strategy: str, count: int, room: st
 
     async def one(i: int) -> None:
         bot_name = base if count == 1 else f"{base}{i + 1}"
-        async with open_client(host, port, bot_name) as client:
+        async with open_client(host, port, bot_name, bot=True) as client:
             host_bot = room is None and i == 0
             if host_bot:
                 opts = options or {}
                 joined = await client.create_room(f"{base} bots", preset=preset, options=opts,
                                                   seats=seats, password=password)
                 room_id.append(joined.room)
-                joined_room.set()
             else:
-                await joined_room.wait()
+                if i:  # the first bot is in: the room is there to join
+                    await joined_room.wait()
                 await client.join(room_id[0], password=password)
+            joined_room.set()
             await client.ready()
             bot = make_bot(strategy, seed=None)
+            hook = Progress(client, report) if report is not None and i == 0 else None
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(_host_starts if host_bot else _keep_ready, client)
-                await play(client, bot, delay=delay, matches=matches)
+                finished = await play(client, bot, delay=delay, matches=matches, on_event=hook)
                 nursery.cancel_scope.cancel()
+            if not matches or finished < matches:
+                raise ConnectionLost(f"lost the connection to {host}:{port}: the server "
+                                     "stopped or the network is down")
 
-    if room:
-        joined_room.set()
     async with trio.open_nursery() as nursery:
         nursery.start_soon(one, 0)
         await joined_room.wait()
@@ -183,12 +200,58 @@ async def _keep_ready(client: Client) -> None:
         await trio.sleep(0.5)
 
 
-def main_bots(host: str, port: int, args: argparse.Namespace) -> int:
-    """``uno bot``."""
-    from unolan.engine import Rules
+class Progress:
+    """What ``uno bot`` prints while its bots play: a line when a match starts, and who
+    won each round and each match, with the scores."""
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    rules = Rules.parse(args.rules)
+    def __init__(self, client: Client, out: Callable[[str], None]) -> None:
+        self.client = client
+        self.out = out
+        self.matches = 0
+
+    def _name(self, seat: int | None) -> str:
+        seats = self.client.seats
+        entry = next((s for s in seats.seats if s["seat"] == seat), None) if seats else None
+        if seat is None:
+            return "nobody"
+        return (entry or {}).get("name") or f"seat {seat}"
+
+    def _scores(self, scores: Sequence[int]) -> str:
+        seats = self.client.seats
+        if seats is not None and len(scores) == len(seats.seats):
+            return ", ".join(f"{self._name(i)} {score}" for i, score in enumerate(scores))
+        seated = len(seats.seats) if seats is not None else 0  # teammates sit alternately
+        return ", ".join(
+            f"team {t + 1} ({' and '.join(self._name(i) for i in range(t, seated, len(scores)))})"
+            f" {score}" for t, score in enumerate(scores))
+
+    def __call__(self, kind: str, data: Mapping[str, Any]) -> None:
+        room = self.client.room
+        if kind == "round_started" and data.get("round") == 1:
+            self.matches += 1
+            self.out(f"room {room}: match {self.matches} started")
+        elif kind == "round_over":
+            self.out(f"room {room}: round {data.get('round', '?')} won by "
+                     f"{self._name(data.get('winner'))} (+{data.get('points')}); "
+                     f"scores: {self._scores(data.get('scores', ()))}")
+        elif kind == "match_over":
+            self.out(f"room {room}: match {self.matches} won by {self._name(data.get('winner'))}; "
+                     f"final scores: {self._scores(data.get('scores', ()))}")
+
+
+def _say(line: str) -> int:
+    """One line for the person at the terminal; the exit status of a failed command."""
+    print(f"uno bot: {line}", file=sys.stderr)
+    return 1
+
+
+def main_bots(host: str, port: int, args: argparse.Namespace, rules: Any) -> int:
+    """``uno bot`` (``rules``: the checked rule set of a room the bots create)."""
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s")
+    where = f"{host}:{port}"
+
+    def report(line: str) -> None:
+        print(line, flush=True)
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:
@@ -196,17 +259,32 @@ def main_bots(host: str, port: int, args: argparse.Namespace) -> int:
                 host, port, strategy=args.strategy, count=args.count, room=args.room,
                 name=args.name, password=args.password, preset=rules.preset_name,
                 options=rules.changes(), seats=args.seats, delay=args.delay,
-                matches=args.matches, task_status=task_status))
-            log.info("%d %s bot(s) in room %s on %s:%d", args.count, args.strategy, room, host, port)
+                matches=args.matches, report=report, task_status=task_status))
+            report(f"{args.count} {args.strategy} bot{'s' if args.count != 1 else ''} in room "
+                   f"{room} on {where}; Ctrl-C stops them")
 
+    status = 0
     try:
         trio.run(main)
-    except KeyboardInterrupt:
-        return 130
-    except (OSError, ConnectionLost) as exc:
-        print(f"uno bot: cannot reach {host}:{port}: {exc}")
-        return 1
-    except ClientError as exc:
-        print(f"uno bot: the server refused: {exc}")
-        return 1
-    return 0
+    except* KeyboardInterrupt:
+        status = 130
+    except* ClientError as group:
+        status = status or _say(_refused(first_error(group), args.room, where))
+    except* ConnectionLost as group:
+        status = status or _say(str(first_error(group)))
+    return status
+
+
+def _refused(exc: BaseException, room: str | None, where: str) -> str:
+    """A refusal of ``uno bot``'s requests, in words, with what to do."""
+    assert isinstance(exc, ClientError)
+    if exc.code == "no_such_room":
+        return (f"there is no room {room!r} on {where}: `uno join {where}` lists the rooms; "
+                "without --room the bots open one")
+    if exc.code == "bad_password":
+        return f"wrong password for room {room!r}: give it with --password"
+    if exc.code == "room_full":
+        return f"room {room!r} has no free seat: try fewer bots (--count) or another room"
+    if exc.code == "already_started":
+        return f"the match in room {room!r} has started: bots can take seats between matches"
+    return f"the server refused: {exc.message} ({exc.code})"

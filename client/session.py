@@ -20,9 +20,11 @@ lost connection is resumed with the seat's token (``reconnect=True``, the defaul
 from __future__ import annotations
 
 import dataclasses
+import errno
 import itertools
 import logging
 import math
+import socket
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
@@ -54,6 +56,30 @@ class ClientError(Exception):
 
 class ConnectionLost(Exception):
     """The connection ended and could not be resumed."""
+
+
+class CannotConnect(ConnectionLost):
+    """No connection was made, or the other side did not answer as a server: the
+    message says why, in words for the person who typed the address."""
+
+
+def _refusal(host: str, port: int, exc: OSError) -> str:
+    """Why a TCP connection to ``host``:``port`` failed, and what to check."""
+    where = f"{host}:{port}"
+    if isinstance(exc, socket.gaierror):
+        return f"unknown host {host!r}: check the address"
+    # trio raises one OSError for every address it tried; the real ones are its cause.
+    causes = exc.__cause__.exceptions if isinstance(exc.__cause__, BaseExceptionGroup) else (exc,)
+    codes = {getattr(c, "errno", None) for c in causes}
+    if errno.ECONNREFUSED in codes:
+        return (f"nothing is listening on {where} (connection refused): "
+                "is the server (uno host) running there, on that port?")
+    if codes & {errno.EHOSTUNREACH, errno.ENETUNREACH}:
+        return f"cannot reach {host}: no route to it; check the address and the network"
+    if errno.ETIMEDOUT in codes:
+        return f"no answer from {host}: check the address and that the machine is on"
+    reason = next((c.strerror for c in causes if getattr(c, "strerror", None)), None)
+    return f"cannot connect to {where}: {reason or exc}"
 
 
 @dataclass(frozen=True)
@@ -98,8 +124,9 @@ class Client:
     """A connection to a server. Build with :func:`open_client` (it runs the reader)."""
 
     def __init__(self, host: str, port: int, name: str, *, reconnect: bool = True,
-                 client: str = CLIENT_NAME) -> None:
+                 client: str = CLIENT_NAME, bot: bool = False) -> None:
         self.host, self.port, self.name, self.client = host, port, name, client
+        self.bot = bot  # a program plays: the room shows this seat as a bot
         self.reconnect = reconnect
         self.stream: trio.abc.Stream | None = None
         self.conn: pr.Connection | None = None
@@ -122,25 +149,43 @@ class Client:
     # -- connecting ----------------------------------------------------------------
 
     async def _connect(self) -> None:
-        with trio.fail_after(CONNECT_TIMEOUT):
-            stream = await trio.open_tcp_stream(self.host, self.port)
-            conn = pr.Connection(pr.CLIENT)
-            await stream.send_all(conn.hello(self.name, self.client))
-            while True:
-                msg = conn.next_event()
-                if msg is pr.NEED_DATA:
-                    data = await stream.receive_some(65536)
-                    conn.receive_data(data)
-                    continue
-                if msg is pr.CONNECTION_CLOSED:
-                    raise ConnectionLost("the server closed the connection during the handshake")
-                if isinstance(msg, pr.Error):
-                    await trio.aclose_forcefully(stream)
-                    raise ClientError(msg.code, msg.message, True)
-                assert isinstance(msg, pr.Welcome)
-                self.welcome = msg
-                break
+        """Connect and do the handshake; :class:`CannotConnect` says why not."""
+        where = f"{self.host}:{self.port}"
+        try:
+            with trio.fail_after(CONNECT_TIMEOUT):
+                stream = await trio.open_tcp_stream(self.host, self.port)
+        except trio.TooSlowError:
+            raise CannotConnect(f"no answer from {where} within {CONNECT_TIMEOUT:g} seconds: "
+                                "check the address and that the machine is on") from None
+        except OSError as exc:
+            raise CannotConnect(_refusal(self.host, self.port, exc)) from exc
+        try:
+            with trio.fail_after(CONNECT_TIMEOUT):
+                self.welcome, conn = await self._handshake(stream)
+        except trio.TooSlowError:
+            await trio.aclose_forcefully(stream)
+            raise CannotConnect(
+                f"{where} accepted the connection but did not answer within "
+                f"{CONNECT_TIMEOUT:g} seconds: is it an unolan server (uno host)?") from None
+        except (OSError, trio.BrokenResourceError, pr.ProtocolError) as exc:
+            await trio.aclose_forcefully(stream)
+            raise CannotConnect(f"{where} does not speak the unolan protocol ({exc})") from exc
+        except BaseException:
+            await trio.aclose_forcefully(stream)
+            raise
         self.stream, self.conn = stream, conn
+
+    async def _handshake(self, stream: trio.SocketStream) -> tuple[pr.Welcome, pr.Connection]:
+        conn = pr.Connection(pr.CLIENT)
+        await stream.send_all(conn.hello(self.name, self.client, bot=self.bot))
+        msg = await _receive(stream, conn)
+        if msg is pr.CONNECTION_CLOSED:
+            raise CannotConnect(f"{self.host}:{self.port} closed the connection during "
+                                "the handshake: is it an unolan server (uno host)?")
+        if isinstance(msg, pr.Error):
+            raise ClientError(msg.code, msg.message, True)
+        assert isinstance(msg, pr.Welcome)
+        return msg, conn
 
     async def send(self, msg: pr.Message) -> None:
         """Send one message as it is (no waiting for a reply)."""
@@ -176,9 +221,14 @@ class Client:
     async def create_room(self, name: str, *, preset: str = "house",
                           options: Mapping[str, Any] | None = None, seats: int = 4,
                           password: str | None = None, timer: int = 0, teams: int = 0) -> pr.Joined:
-        """Open a room and take its first seat as host."""
+        """Open a room and take its first seat as host.
+
+        ``options`` are the rule options on top of ``preset``, as a rule set names them
+        (``Rules.changes()``); ``teams`` among them goes in the message's own field."""
+        options = dict(options or {})
+        teams = options.pop("teams", teams)
         reply = await self.request(pr.CreateRoom(
-            name=name, preset=preset, options=dict(options or {}), seats=seats,
+            name=name, preset=preset, options=options, seats=seats,
             password=password, timer=timer, teams=teams))
         return self._joined(reply)  # type: ignore[arg-type]
 
@@ -320,13 +370,7 @@ class Client:
     async def _read_connection(self) -> None:
         assert self.stream is not None and self.conn is not None
         stream, conn = self.stream, self.conn
-        while True:
-            msg = conn.next_event()
-            if msg is pr.NEED_DATA:
-                conn.receive_data(await stream.receive_some(65536))
-                continue
-            if msg is pr.CONNECTION_CLOSED:
-                return
+        while (msg := await _receive(stream, conn)) is not pr.CONNECTION_CLOSED:
             await self._dispatch(msg)  # type: ignore[arg-type]
 
     async def _dispatch(self, msg: pr.Message) -> None:
@@ -387,16 +431,55 @@ class Client:
             await trio.aclose_forcefully(self.stream)
 
 
+async def _receive(stream: trio.abc.ReceiveStream, conn: pr.Connection) -> Any:
+    """The connection's next message (or ``CONNECTION_CLOSED``), reading as needed."""
+    while (msg := conn.next_event()) is pr.NEED_DATA:
+        conn.receive_data(await stream.receive_some(65536))
+    return msg
+
+
 @asynccontextmanager
 async def open_client(host: str, port: int, name: str, *, reconnect: bool = True,
-                      client: str = CLIENT_NAME) -> AsyncIterator[Client]:
-    """Connect, do the handshake and run the reader until the block ends."""
-    c = Client(host, port, name, reconnect=reconnect, client=client)
+                      client: str = CLIENT_NAME, bot: bool = False) -> AsyncIterator[Client]:
+    """Connect, do the handshake and run the reader until the block ends.
+
+    ``bot``: say in the handshake that a program plays (the room shows the seat as a
+    bot). An error raised in the block comes out as itself, not wrapped in the
+    ``ExceptionGroup`` of the reader's nursery, so ``except ConnectionLost`` around the
+    block works; errors of several tasks at once still come out as a group.
+    """
+    c = Client(host, port, name, reconnect=reconnect, client=client, bot=bot)
     await c._connect()
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(c._reader)
-        try:
-            yield c
-        finally:
-            await c.aclose()
-            nursery.cancel_scope.cancel()
+    single: BaseException | None = None
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(c._reader)
+            try:
+                yield c
+            finally:
+                await c.aclose()
+                nursery.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        single = only_error(group)
+        if single is None:
+            raise
+    if single is not None:
+        raise single  # outside the handler: no "during handling" group in its context
+
+
+def first_error(error: BaseException) -> BaseException:
+    """The first exception that is not a group, however deep (what a one-line message
+    at a command-line edge tells about)."""
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    return error
+
+
+def only_error(group: BaseExceptionGroup) -> BaseException | None:
+    """The one exception inside ``group`` (through nested groups of one), or None."""
+    while len(group.exceptions) == 1:
+        inner = group.exceptions[0]
+        if not isinstance(inner, BaseExceptionGroup):
+            return inner
+        group = inner
+    return None

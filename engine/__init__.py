@@ -23,7 +23,7 @@ from .cards import Card, Color, Kind, all_wild_deck, classic_deck, format_cards,
 from .errors import IllegalAction, NotationError, RulesError
 from .events import EVENT_KINDS, FACTS, Event, EventKind
 from .fold import ViewFold
-from .game import Game
+from .game import Game, check_table
 from .notation import format_position, parse_position
 from .rotation import RotationOutcome, TableEvent, TwoTableRotation
 from .rules import OPTIONS, PRESETS, Option, Rules
@@ -62,6 +62,7 @@ __all__ = [
     "View",
     "ViewFold",
     "all_wild_deck",
+    "check_table",
     "classic_deck",
     "format_cards",
     "format_position",

@@ -49,6 +49,10 @@ class Option:
             raise RulesError(f"option {self.name} takes {self.describe()}; got {value!r}")
         return number
 
+    def format(self, value: Any) -> str:
+        """A value as the rules documentation writes it (booleans as ``on`` / ``off``)."""
+        return _fmt(value)
+
     def describe(self) -> str:
         if self.choices:
             return " | ".join(self.choices)

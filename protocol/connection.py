@@ -304,9 +304,10 @@ class Connection:
             )
         return self.send(error)
 
-    def hello(self, name: str, client: str | None = None) -> bytes:
-        """The client's hello, offering every version we speak."""
-        return self.send(Hello(versions=self.versions, name=name, client=client))
+    def hello(self, name: str, client: str | None = None, *, bot: bool = False) -> bytes:
+        """The client's hello, offering every version we speak (``bot``: a program plays)."""
+        return self.send(Hello(versions=self.versions, name=name, client=client,
+                               bot=True if bot else None))
 
     def welcome(self, server: str, heartbeat: int = 15) -> bytes:
         """The server's welcome, choosing the newest version both sides speak."""

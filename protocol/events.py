@@ -114,6 +114,7 @@ SERVER_EVENTS: dict[str, Table] = {
     "player_left": {"seat": _opt_seat, "name": _name},
     "connection": {"seat": f.seat, "state": f.choice("connected", "away", "autopilot")},
     "host": {"seat": f.seat},
+    "timeout": {"seat": f.seat},  # the turn clock ran out: the server acts for the seat
 }
 
 EVENT_KINDS: dict[str, Table] = ENGINE_EVENTS | SERVER_EVENTS
@@ -154,6 +155,7 @@ SEAT: Table = {
     "kind": f.choice("empty", "human", "bot"),
     "ready": f.boolean,
     "state": f.choice("connected", "away", "autopilot", "empty"),
+    "bot": (f.boolean, OPTIONAL),  # a program plays: a server bot, or a client that said so
 }
 
 # One room in the ``rooms`` list.

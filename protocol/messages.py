@@ -16,6 +16,7 @@ import enum
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
+from unolan.engine.game import check_table
 from unolan.engine.rules import PRESETS, Rules
 
 from . import events as ev
@@ -269,11 +270,14 @@ _version = f.integer(1, 65535)
 
 @message("hello", CLIENT)
 class Hello(Message):
-    """The client's first frame: the protocol versions it speaks, and who it is."""
+    """The client's first frame: the protocol versions it speaks, and who it is
+    (``bot``: true when a program plays, so the room shows its seat as a bot's; left out
+    otherwise)."""
 
     versions: tuple[int, ...] = req(f.array(_version, 1, 16))
     name: str = req(_name)
     client: str | None = opt(f.text(1, 64))
+    bot: bool | None = opt(f.boolean)
 
 
 @message("welcome", SERVER)
@@ -340,14 +344,11 @@ class CreateRoom(Message):
     def _check(self) -> None:
         if "teams" in self.options:
             raise ValueError("set teams with the teams field, not in options")
-        if self.teams and (
-            self.teams < 2 or self.seats % self.teams or self.seats // self.teams < 2
-        ):
-            raise ValueError(f"{self.seats} seats do not split into {self.teams} teams of 2+")
         try:
-            self.rules()
+            rules = self.rules()
         except (ArithmeticError, TypeError) as exc:  # e.g. an infinite float for a number
             raise ValueError(f"bad rule options: {exc}") from None
+        check_table(rules, self.seats)  # before any room exists: the rules suit its seats
 
     def rules(self) -> Rules:
         """The engine's rule set for this room (``ValueError`` if the options are bad)."""

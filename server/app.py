@@ -54,6 +54,7 @@ class Session:
 
     __slots__ = (
         "backlog",
+        "bot",
         "bucket",
         "chat_bucket",
         "conn",
@@ -87,6 +88,7 @@ class Session:
         self.bucket = TokenBucket(limits.request_rate, limits.request_burst)
         self.chat_bucket = TokenBucket(limits.chat_rate, limits.chat_burst)
         self.name = f"guest{number}"
+        self.bot = False  # the client said in its hello that a program plays
         self.room: Room | None = None
         self.joining: Room | None = None
         self.seat: int | None = None
@@ -297,6 +299,7 @@ class Session:
         if not isinstance(msg, pr.Hello):
             return False  # closed, bye or error: nothing more to say
         self.name = msg.name
+        self.bot = bool(msg.bot)
         self.push(self.conn.welcome(SERVER_NAME, heartbeat=self.server.limits.heartbeat))
         return True
 

@@ -44,8 +44,8 @@ def add_parser(subparsers: argparse._SubParsersAction, bot_launcher: BotLauncher
     parser = subparsers.add_parser(
         "host",
         help="run a game server (lobby, rooms, bots) for players on this machine or the LAN",
-        description="Run the UNO game server. Players connect with `uno play`; bots "
-        "and scripts speak the protocol in docs/protocol.md.",
+        description="Run the UNO game server. Players connect with `uno join HOST` "
+        "(`uno bot HOST` seats bots); scripts speak the protocol in docs/protocol.md.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -29,6 +29,9 @@ class Limits:
     room_log: int = 128  # events kept per room for resume (older: a snapshot instead)
     room_idle: float = 120.0  # a room with no connected human expires after this long
     grace: float = 60.0  # a disconnected player's seat is kept this long for resume
+    # After a restart, a player's turns wait this long for them before the autopilot plays
+    # (clients retry every few seconds: this covers a retry or two).
+    restore_grace: float = 15.0
     timeouts_to_autopilot: int = 2  # consecutive turn timeouts before autopilot takes over
     autopilot_delay: float = 0.5  # autopilot's think time, so people can follow it
     deal_pause: float = 3.0  # pause between a round's end and the next deal

@@ -70,7 +70,9 @@ class Seat:
     abandoned: bool = False  # left the match, or the reconnect grace ran out
     timeouts: int = 0
     level: str | None = None  # a bot's strategy
+    program: bool = False  # a client that said in its hello that a program plays
     grace_until: float | None = None
+    held_until: float | None = None  # after a restore: the owner's turns wait this long for them
     bot_scope: trio.CancelScope | None = None
 
     @property
@@ -305,14 +307,14 @@ class Room:
                 session.error("room_full", "every seat is taken; join as a spectator", msg)
                 return
             free.kind, free.name, free.session, free.token = "human", session.name, session, token
-            free.ready = False
+            free.ready, free.program = False, session.bot
             seat_index = free.index
             if creator or self.host is None:
                 self.host = seat_index
         self.server.tokens[token] = self
         session.room, session.seat, session.token = self, seat_index, token
         session.send(pr.Joined(room=self.id, seat=seat_index, token=token, seq=self.seq, id=msg.id))
-        self._public("player_joined", {"seat": seat_index, "name": session.name, "bot": False})
+        self._public("player_joined", {"seat": seat_index, "name": session.name, "bot": session.bot})
         self._send_seats()
         if self.game is not None:
             self._snapshot(session, seat_index)
@@ -336,7 +338,10 @@ class Room:
             seat.session, seat.grace_until = session, None
             seat.autopilot, seat.timeouts = False, 0
             if seat.kind != "bot":
-                seat.name = session.name
+                seat.name, seat.program = session.name, session.bot
+            if seat.held_until is not None:  # back after a restore: the turn clock starts now
+                seat.held_until = None
+                self._restart_turn_clock()
             index: int | None = seat.index
         else:
             old = next((s for s, t in self.spectators.items() if t == token), None)
@@ -439,7 +444,17 @@ class Room:
             return
         seat.ready = msg.ready
         session.ok(msg)
-        self._send_seats()
+        if self.started and msg.ready and seat.autopilot:
+            self._take_back(seat)  # "I am here": during a match, the seat's own again
+        else:
+            self._send_seats()
+
+    def _take_back(self, seat: Seat) -> None:
+        """The player acts again: the autopilot that took over after their timeouts stops."""
+        if seat.autopilot:
+            seat.autopilot, seat.timeouts = False, 0
+            self._public("connection", {"seat": seat.index, "state": "connected"})
+            self._send_seats()
 
     def _require_host(self, session: Session, msg: pr.Message) -> bool:
         seat = self._seat_of(session)
@@ -561,10 +576,7 @@ class Room:
         if not self.started:
             session.error("not_started", "the match has not started", msg)
             return
-        if seat.autopilot:
-            seat.autopilot, seat.timeouts = False, 0
-            self._public("connection", {"seat": seat.index, "state": "connected"})
-            self._send_seats()
+        self._take_back(seat)
         try:
             action = _engine_action(msg, seat.index)
             events = game.apply(action)
@@ -622,6 +634,8 @@ class Room:
             if seat.token:
                 self.server.tokens[seat.token] = self
                 seat.grace_until = now + self.limits.grace
+                if seat.kind == "human":  # give its owner time to reconnect first
+                    seat.held_until = now + self.limits.restore_grace
             else:
                 seat.abandoned = True
         if record.match_seed is not None:
@@ -662,7 +676,18 @@ class Room:
             self.turn_key = key
             seat = self.seats[game.turn]
             self.turn_deadline = now + self.timer if self.timer and not seat.piloted else None
-            self.pilot_deadline = now + self.limits.autopilot_delay if seat.piloted else None
+            self.pilot_deadline = self._pilot_at(seat, now) if seat.piloted else None
+
+    def _pilot_at(self, seat: Seat, now: float) -> float:
+        """When the server plays a piloted seat's turn: after the autopilot's think time,
+        and not before a restored seat's owner had their time to come back."""
+        return max(now + self.limits.autopilot_delay, seat.held_until or now)
+
+    def _restart_turn_clock(self) -> None:
+        """Time the current turn again from now (its seat's player has just come back)."""
+        if self.started and self.game is not None and self.game.phase not in ("round_over", "match_over"):
+            self.turn_key = None
+            self._after_action()
 
     # -- timers ------------------------------------------------------------------------
 
@@ -679,7 +704,7 @@ class Room:
         if game is not None and self.started and game.phase not in ("round_over", "match_over"):
             seat = self.seats[game.turn]
             if seat.piloted and self.pilot_deadline is None:
-                self.pilot_deadline = now + self.limits.autopilot_delay
+                self.pilot_deadline = self._pilot_at(seat, now)
                 self.turn_deadline = None
             if self.pilot_deadline is not None and now >= self.pilot_deadline:
                 self.pilot_deadline = None
@@ -729,6 +754,7 @@ class Room:
         if action is None:
             action = choose(legal, game.hands[seat.index], turn=True)
         seat.timeouts += 1
+        self._public("timeout", {"seat": seat.index})
         if seat.timeouts >= self.limits.timeouts_to_autopilot and not seat.autopilot:
             seat.autopilot = True
             self._public("connection", {"seat": seat.index, "state": "autopilot"})
@@ -800,7 +826,8 @@ class Room:
         msg = pr.Seats(
             seq=self.seq, room=self.id, name=self.name, host=self.host,
             seats=tuple({"seat": s.index, "name": s.name, "kind": s.kind, "ready": s.ready,
-                         "state": s.state} for s in self.seats),
+                         "state": s.state, "bot": s.kind == "bot" or s.program}
+                        for s in self.seats),
             spectators=len(self.spectators), started=self.started, rules=self._rules_map,
             timer=self.timer,
         )

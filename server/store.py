@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import platformdirs
 import trio
 
 log = logging.getLogger("unolan.server.store")
@@ -71,9 +72,9 @@ CREATE TABLE IF NOT EXISTS actions (
 
 
 def default_path() -> Path:
-    """``$XDG_DATA_HOME/unolan/server.db`` (``~/.local/share/unolan/server.db``)."""
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "unolan" / "server.db"
+    """``server.db`` in the user's data directory (platformdirs; on Linux
+    ``$XDG_DATA_HOME/unolan``, by default ``~/.local/share/unolan``)."""
+    return platformdirs.user_data_path("unolan", appauthor=False) / "server.db"
 
 
 # -- passwords ---------------------------------------------------------------------------
@@ -158,7 +159,13 @@ class Store:
         """Write everything queued so far (in a worker thread)."""
         while self._ops:
             ops, self._ops = self._ops, []
-            await trio.to_thread.run_sync(self._write, ops)
+            try:
+                await trio.to_thread.run_sync(self._write, ops)
+            except BaseException:
+                # Cancelled before the thread started (a server stopping): nothing was
+                # written, so the shutdown's last flush must still write these.
+                self._ops[:0] = ops
+                raise
 
     def _open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -19,6 +19,7 @@ from unolan.client import (
     play,
     seat_bots,
 )
+from unolan.client.session import CannotConnect
 from unolan.client.strategies import GreedyBot
 from unolan.engine import Rules
 from unolan.server import serve
@@ -270,3 +271,56 @@ async def test_a_player_and_the_bots_come_back_after_a_server_restart(tmp_path, 
 def test_rules_presets_exist() -> None:
     for preset in ["official", "house", "party", "all-wild"]:
         Rules.preset(preset)
+
+
+async def test_an_error_in_the_block_comes_out_as_itself(autojump_clock) -> None:
+    """``open_client`` runs its reader in a nursery; an error raised in the caller's block
+    is not wrapped in the nursery's ExceptionGroup, so a plain ``except`` catches it."""
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery)
+        try:
+            async with open_client("127.0.0.1", port, "ann") as client:
+                await client.join("k3f9")
+        except ClientError as exc:
+            assert exc.code == "no_such_room"
+        else:
+            raise AssertionError("the join was not refused")
+        nursery.cancel_scope.cancel()
+
+
+async def test_connecting_to_nothing_says_why_in_words() -> None:
+    with trio.socket.socket() as sock:
+        await sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with pytest.raises(CannotConnect, match=f"nothing is listening on 127.0.0.1:{port}"):
+        async with open_client("127.0.0.1", port, "ann"):
+            pass
+
+
+async def test_teams_from_a_rule_set_and_bots_that_say_so(autojump_clock) -> None:
+    """A rule set's options (``Rules.parse('house teams=2').changes()``) create a room with
+    two teams; bots seated by ``seat_bots`` show as bots (a person's seat does not); the
+    first bot reports who won each round and the match."""
+    rules = Rules.parse("house teams=2 target_score=60")
+    lines: list[str] = []
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery)
+        room = await nursery.start(partial(
+            seat_bots, "127.0.0.1", port, strategy="greedy", count=3, seats=4,
+            preset=rules.preset_name, options=rules.changes(), matches=1, report=lines.append))
+        async with open_client("127.0.0.1", port, "ann") as client:
+            await client.join(room)
+            while client.seats is None or sum(s["kind"] != "empty" for s in client.seats.seats) < 4:
+                await trio.sleep(0.01)
+            assert client.seats.rules["teams"] == 2
+            flags = {s["seat"]: s["bot"] for s in client.seats.seats}
+            assert flags.pop(client.seat) is False and all(flags.values())
+            await client.ready()
+            with trio.fail_after(600):
+                assert await play(client, GreedyBot(), matches=1) == 1
+                while not any(line.startswith(f"room {room}: match 1 won by") for line in lines):
+                    await trio.sleep(0.1)
+        nursery.cancel_scope.cancel()
+    assert lines[0] == f"room {room}: match 1 started"
+    assert any(line.startswith(f"room {room}: round 1 won by ") for line in lines)
+    assert "final scores: team 1 (greedy1 and " in lines[-1]

@@ -1008,3 +1008,84 @@ async def test_a_bot_resuming_before_the_match_gets_the_events_it_missed() -> No
         await bot.drain()
         seqs = [m.seq for m in bot.seen if m.TYPE == "event"]  # type: ignore[attr-defined]
         assert seqs == list(range(1, joined.seq + 2))  # type: ignore[attr-defined]
+
+
+# -- the edges a player meets ------------------------------------------------------------
+
+
+async def test_rules_the_seats_cannot_play_are_refused_before_a_room_exists() -> None:
+    async with running() as server:
+        host = await Raw.connect(server.port, "ann")
+        await host.send_bytes(frame({"type": "create_room", "name": "t", "seats": 3,
+                                     "options": {"partner_rotation": True}, "id": 1}))
+        refused = await host.expect("error")
+        assert refused.code == "bad_message"  # type: ignore[attr-defined]
+        assert "partner rotation at one table needs 4 players, not 3" in refused.message  # type: ignore[attr-defined]
+        await host.send_bytes(frame({"type": "create_room", "name": "t", "seats": 4, "teams": 3,
+                                     "id": 2}))
+        refused = await host.expect("error")
+        assert "4 players cannot sit as 3 teams" in refused.message  # type: ignore[attr-defined]
+        assert server.rooms == {}  # no ghost room
+        listing = await host.reply(pr.ListRooms(id=3))
+        assert listing.rooms == ()  # type: ignore[attr-defined]
+
+
+async def test_a_client_that_says_it_is_a_bot_shows_as_one() -> None:
+    async with running() as server:
+        host = await Raw.connect(server.port, "ann")
+        joined = await host.reply(pr.CreateRoom(name="t", seats=2, id=1))
+        program = await Raw.connect(server.port, hello=False)
+        await program.stream.send_all(program.conn.hello("greedy", bot=True))
+        await program.expect("welcome")
+        await program.reply(pr.Join(room=joined.room, id=1))  # type: ignore[attr-defined]
+        event = await host.expect("event", kind="player_joined", data={"seat": 1})
+        assert event.data["bot"] is True  # type: ignore[attr-defined]
+        seats = await host.expect("seats")
+        assert [(s["kind"], s["bot"]) for s in seats.seats] == [("human", False), ("human", True)]  # type: ignore[attr-defined]
+
+
+async def test_ready_takes_a_seat_back_from_the_autopilot(autojump_clock: trio.abc.Clock) -> None:
+    """Two turns run out: each is announced, then the server plays the seat; the player
+    says ``ready`` and the seat is theirs again (no play needed within the autopilot's
+    think time)."""
+    limits = Limits(deal_pause=1.0, autopilot_delay=0.5, heartbeat=3600)
+    async with running(limits) as server:
+        clients, room_id = await table(server, 2, "official", timer=10)
+        room = server.rooms[room_id]
+        first = room.game.turn
+        player = clients[first]
+        while not room.seats[first].autopilot:
+            await trio.sleep(1)
+        await settle(*clients)
+        timeouts = [m.data["seat"] for m in player.seen if m.TYPE == "event" and m.kind == "timeout"]  # type: ignore[attr-defined]
+        assert timeouts.count(first) == 2
+        assert (await player.reply(pr.Ready(id=40))).TYPE == "ok"
+        await clients[1 - first].expect("event", kind="connection", data={"seat": first, "state": "connected"})
+        assert not room.seats[first].autopilot and room.seats[first].state == "connected"
+
+
+async def test_after_a_restart_a_players_turn_waits_for_them(tmp_path: Path, autojump_clock: trio.abc.Clock) -> None:
+    """The restored room does not play a human's turn at once: the owner has the restore
+    grace to come back (then plays it), and only a seat whose owner stays away is played."""
+    db = tmp_path / "server.db"
+    limits = Limits(deal_pause=0.0, autopilot_delay=0.5, restore_grace=15, grace=600,
+                    heartbeat=3600)
+    async with running(limits, seed=4, db_path=db) as server:
+        clients, room_id = await table(server, 3, "official")
+        room = server.rooms[room_id]
+        turn, actions = room.game.turn, room.actions
+        token = clients[turn].token
+        await settle(*clients)
+    async with running(limits, seed=4, db_path=db) as server:
+        room = server.rooms[room_id]
+        await trio.sleep(10)
+        assert room.actions == actions and room.game.turn == turn  # nobody played for them
+        back = await Raw.connect(server.port, "again")
+        assert (await back.reply(pr.Resume(token=token, seq=room.seq, id=1))).TYPE == "joined"
+        await trio.sleep(30)  # past the grace: still their turn, and theirs to play
+        assert room.actions == actions and room.game.turn == turn
+        action = choose(room.game.legal_actions(turn), room.game.hands[turn], turn=True)
+        assert (await back.reply(_to_message(action, room.seq))).TYPE == "ok"
+        # the next seat's owner did not come back within the grace: the server plays it
+        await trio.sleep(1)
+        assert room.actions > actions + 1

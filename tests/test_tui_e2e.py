@@ -5,6 +5,9 @@ number keys and Enter, watches the bots answer, then quits with Ctrl-C and check
 terminal came back (the alternate screen left, the shell running again). It prints two
 timings: from the command to the first table on screen, and from the Enter key to the
 play shown on screen. Polling the pane is the only waiting here, bounded by DEADLINE.
+
+The other tests check what a person sees at the edges: ``kill`` or a hang-up restores the
+terminal, rules from the command line are on screen, a pasted escape sequence does no harm.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -57,8 +61,12 @@ class Pane:
                 raise AssertionError(f"{pattern!r} never appeared; the screen was:\n{screen}")
             time.sleep(poll)
 
+    def show(self, variable: str) -> str:
+        """A tmux format variable of the pane (``alternate_on``, ``pane_pid``…)."""
+        return tmux("display-message", "-p", "-t", self.name, f"#{{{variable}}}").strip()
+
     def alternate_screen(self) -> bool:
-        return tmux("display-message", "-p", "-t", self.name, "#{alternate_on}").strip() == "1"
+        return self.show("alternate_on") == "1"
 
     def close(self) -> None:
         tmux("kill-session", "-t", self.name)
@@ -125,4 +133,69 @@ def test_uno_play_in_a_real_terminal() -> None:
         assert not pane.alternate_screen()
         assert "Traceback" not in screen
     finally:
+        pane.close()
+
+
+# Runs a command and prints how it ended: its exit status, or minus the signal that killed it.
+WRAPPER = """\
+import subprocess, sys
+child = subprocess.Popen(sys.argv[2:])
+open(sys.argv[1], "w").write(str(child.pid))
+print("UNO-EXIT", child.wait())
+"""
+
+
+@pytest.mark.parametrize(("signum", "name"), [(signal.SIGTERM, "kill"), (signal.SIGHUP, "hang-up")])
+def test_kill_or_a_closed_terminal_restores_the_terminal(signum: int, name: str, tmp_path: Path) -> None:
+    """``kill PID`` (SIGTERM) and a hang-up (SIGHUP, sent here while the terminal is still
+    there to look at) end the UI as Ctrl-C does: uno exits by itself with 128 + the signal
+    (not killed by it), the terminal has left the alternate screen and shows the cursor."""
+    wrapper, pid_file = tmp_path / "wrapper.py", tmp_path / "pid"
+    wrapper.write_text(WRAPPER)
+    pane = Pane(f"{sys.executable} {wrapper} {pid_file} {uno_command()} play --seed 3 --bots 1"
+                " --name ann; exec sleep 30")
+    try:
+        pane.wait_for(r"Hand \d\[")
+        assert pane.alternate_screen()
+        os.kill(int(pid_file.read_text()), signum)
+        screen = pane.wait_for(r"UNO-EXIT -?\d+")
+        assert f"UNO-EXIT {128 + signum}" in screen and "Traceback" not in screen
+        assert not pane.alternate_screen() and pane.show("cursor_flag") == "1"
+    finally:
+        pane.close()
+
+
+def test_teams_from_the_command_line_and_the_rules_on_screen() -> None:
+    pane = Pane(f"{uno_command()} play --seed 5 --bots 3 --name ann --rules 'house teams=2';"
+                " echo UNO-EXIT-$?; exec sleep 30")
+    try:
+        screen = pane.wait_for(r"Hand \d\[")
+        assert "Rules: house teams=2" in screen and "0 ann (you)" in screen
+        pane.keys("C-c")
+        assert "UNO-EXIT-0" in pane.wait_for(r"UNO-EXIT-\d+")
+    finally:
+        pane.close()
+
+
+def test_a_pasted_escape_sequence_in_the_chat_does_no_harm(tmp_path: Path) -> None:
+    """Pasted into a real terminal without bracketed paste, ESC [ 3 1 m looks like a mouse
+    report to prompt_toolkit's parser (it crashed the UI); bracketed, it is text with a
+    control character in it. Both times the line is cleaned and sent."""
+    paste = tmp_path / "paste"
+    paste.write_bytes(b"hi \x1b[31mred")
+    pane = Pane(f"{uno_command()} play --seed 3 --bots 1 --name ann; echo UNO-EXIT-$?; exec sleep 30")
+    try:
+        pane.wait_for(r"Hand \d\[")
+        tmux("load-buffer", "-b", pane.name, str(paste))
+        for bracketed in ([], ["-p"]):
+            pane.keys("t")
+            pane.wait_for(r"chat>")
+            tmux("paste-buffer", *bracketed, "-b", pane.name, "-t", pane.name)
+            pane.keys("Enter")
+        screen = pane.wait_for(r"ann: hi[^\n]*\n(.*\n)*.*ann: hi red")
+        assert "Unhandled exception" not in screen and "Traceback" not in screen
+        pane.keys("C-c")
+        assert "UNO-EXIT-0" in pane.wait_for(r"UNO-EXIT-\d+")
+    finally:
+        tmux("delete-buffer", "-b", pane.name)
         pane.close()

@@ -17,3 +17,42 @@ def test_verbs_agree_with_you_and_with_other_players() -> None:
     line, _ = describe("round_started", {"round": 2, "dealer": 0}, name_of, 0)
     assert line == "— round 2 · dealer: you —"
 
+
+
+def test_presence_reads_as_sentences() -> None:
+    assert describe("connection", {"seat": 0, "state": "autopilot"}, name_of, 0) == (
+        "you are on autopilot: the server plays for you (b takes your seat back)", "")
+    assert describe("connection", {"seat": 1, "state": "autopilot"}, name_of, 0) == (
+        "bob is on autopilot: the server plays for them", "")
+    assert describe("connection", {"seat": 1, "state": "away"}, name_of, 0)[0] == (
+        "bob lost the connection: the seat is held")
+    assert describe("connection", {"seat": 1, "state": "connected"}, name_of, 0)[0] == "bob is back"
+
+
+def test_a_challenge_reveal_says_what_each_seat_may_know() -> None:
+    assert describe("revealed", {"seat": 1, "cards": ["R1", "G2"]}, name_of, 0) == (
+        "bob held [R1] [G2]", "")  # the challenger sees the hand
+    assert describe("revealed", {"seat": 1}, name_of, 2) == (
+        "bob's hand was shown to the challenger", "")
+    assert describe("revealed", {"seat": 0}, name_of, 0) == (
+        "your hand was shown to the challenger", "")
+
+
+def test_a_multi_play_says_which_color_continues_and_a_timeout_is_told() -> None:
+    played = {"seat": 1, "cards": ["B8", "R8"], "color": "B", "target": None, "jump_in": False}
+    assert describe("played", played, name_of, 0) == ("bob played [B8] [R8] → blue", "")
+    same = {"seat": 1, "cards": ["R8"], "color": "R", "target": None, "jump_in": False}
+    assert describe("played", same, name_of, 0) == ("bob played [R8]", "")
+    assert describe("timeout", {"seat": 1}, name_of, 0) == (
+        "bob's time ran out: the server played for them", "")
+    assert describe("timeout", {"seat": 0}, name_of, 0)[0] == (
+        "your time ran out: the server played for you")
+
+
+def test_spectators_come_and_go_as_spectators_and_bots_as_bots() -> None:
+    assert describe("player_joined", {"seat": None, "name": "cy", "bot": False}, name_of, 0) == (
+        "cy is watching", "")
+    assert describe("player_left", {"seat": None, "name": "cy"}, name_of, 0) == (
+        "cy stopped watching", "")
+    assert describe("player_joined", {"seat": 2, "name": "greedy1", "bot": True}, name_of, 0) == (
+        "greedy1 joined (bot)", "")

@@ -13,6 +13,7 @@ from functools import partial
 import pytest
 import trio
 from unolan.client import session, to_message
+from unolan.client.saved import SavedSeat, SavedSeats
 from unolan.client.tui.net import AutoStart, Bridge
 from unolan.client.tui.state import Act, Command, Request, Say, UIState
 from unolan.engine import Card, Color, Draw, Pass, Play
@@ -42,10 +43,11 @@ async def start(nursery: trio.Nursery, seed: int = 3) -> tuple[int, UIState, Bri
     return port, state, bridge, send, watch
 
 
-def player(nursery: trio.Nursery, port: int, name: str, auto: AutoStart | None = None
+def player(nursery: trio.Nursery, port: int, name: str, auto: AutoStart | None = None,
+           saved: SavedSeats | None = None
            ) -> tuple[UIState, Bridge, trio.MemorySendChannel[Command], Watch]:
     state, watch = UIState(name=name), Watch()
-    bridge = Bridge(state, "127.0.0.1", port, name, watch, auto)
+    bridge = Bridge(state, "127.0.0.1", port, name, watch, auto, saved)
     send, receive = trio.open_memory_channel[Command](16)
     nursery.start_soon(bridge.run, receive)
     return state, bridge, send, watch
@@ -192,4 +194,85 @@ async def test_a_new_connection_resumes_the_seat_without_repeating_the_log(
         log = list(state.log)
         starts = [line for line in log if "round 1" in line[0]]
         assert len(starts) == 1 and log.count(log[0]) == 1  # shown once each
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_restarted_uno_join_takes_its_seat_back(tmp_path) -> None:
+    """The client stops mid-match (nothing said to the server); the next one with the
+    same server and name resumes the seat from the file and says so."""
+    seats = SavedSeats(tmp_path / "seats.json")
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(partial(serve, "127.0.0.1", 0, seed=3))
+        first = trio.CancelScope()
+        state, watch = UIState(name="ann"), Watch()
+        bridge = Bridge(state, "127.0.0.1", port, "ann", watch, AutoStart(bots=2), saved=seats)
+
+        async def run_first() -> None:
+            with first:
+                await bridge.run(trio.open_memory_channel[Command](16)[1])
+
+        nursery.start_soon(run_first)
+        await watch.until(lambda: state.view is not None)
+        room, token = bridge.client.room, bridge.client.token
+        assert seats.latest(f"127.0.0.1:{port}", "ann") == SavedSeat(room, token)
+        first.cancel()  # killed: no leave
+        again, _, _, sees = player(nursery, port, "ann", saved=seats)
+        back = f"You are back in your seat (seat 0) in room {room}."
+        await sees.until(lambda: any(t == back for t, _ in again.log))
+        assert again.room_id == room and again.view is not None and again.view.seat == 0
+        lines = [t for t, _ in again.log]
+        assert lines.index(back) > next(i for i, t in enumerate(lines) if "round 1" in t)  # after the replay
+        assert any(n.text == back for n in again.current_notices())
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_seat_that_is_gone_is_forgotten_and_the_lobby_shown(tmp_path) -> None:
+    seats = SavedSeats(tmp_path / "seats.json")
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(partial(serve, "127.0.0.1", 0, seed=3))
+        seats.save(f"127.0.0.1:{port}", "ann", "r7", "expired-token-000000")
+        state, _, _, sees = player(nursery, port, "ann", saved=seats)
+        await sees.until(lambda: any("no longer held" in n.text for n in state.current_notices()))
+        assert state.room is None and state.view is None
+        assert seats.latest(f"127.0.0.1:{port}", "ann") is None
+        nursery.cancel_scope.cancel()
+
+
+async def test_the_lobby_refreshes_itself_and_a_new_room_starts_a_new_log(monkeypatch) -> None:
+    monkeypatch.setattr("unolan.client.tui.net.LOBBY_REFRESH", 0.05)
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(partial(serve, "127.0.0.1", 0, seed=5))
+        ann, _, to_ann, ann_sees = player(nursery, port, "ann")
+        await ann_sees.until(lambda: ann.status == "connected" and ann.rooms == [])
+        bob, _, to_bob, bob_sees = player(nursery, port, "bob")
+        await bob_sees.until(lambda: bob.status == "connected")
+        await to_bob.send(Request("create_room", {"name": "den", "preset": "house", "seats": 3,
+                                                  "timer": 0, "options": {}}))
+        await ann_sees.until(lambda: [r["name"] for r in ann.rooms] == ["den"])  # no key pressed
+        await to_ann.send(Request("join", {"room": ann.rooms[0]["room"], "role": "player"}))
+        await ann_sees.until(lambda: ann.room is not None and any("joined" in t for t, _ in ann.log))
+        await to_ann.send(Say("hello den"))
+        await ann_sees.until(lambda: ("ann", "hello den") in ann.chat)
+        await to_ann.send(Request("leave"))
+        await ann_sees.until(lambda: ann.room is None)
+        await to_ann.send(Request("create_room", {"name": "attic", "preset": "house", "seats": 2,
+                                                  "timer": 0, "options": {}}))
+        await ann_sees.until(lambda: ann.room is not None and ann.room.get("name") == "attic")
+        assert not ann.chat and all("bob" not in t for t, _ in ann.log)
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_silent_server_is_reported_with_the_reason(monkeypatch) -> None:
+    monkeypatch.setattr(session, "CONNECT_TIMEOUT", 0.2)
+
+    async def silent(stream: trio.SocketStream) -> None:
+        await trio.sleep_forever()
+
+    async with trio.open_nursery() as nursery:
+        (listener,) = await nursery.start(partial(trio.serve_tcp, silent, 0, host="127.0.0.1"))
+        port = listener.socket.getsockname()[1]
+        state, _, _, watch = player(nursery, port, "ann")
+        await watch.until(lambda: state.last_failure)
+        assert "accepted the connection but did not answer within 0.2 seconds" in state.last_failure
+        assert state.status in ("offline", "connecting")
         nursery.cancel_scope.cancel()

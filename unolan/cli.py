@@ -7,6 +7,7 @@ only gathers them, so it is the one place allowed to import both server and clie
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from unolan import __version__, rules_cli
@@ -38,9 +39,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.run(args) or 0)
+        status = int(args.run(args) or 0)
+        sys.stdout.flush()  # here, not at exit: a closed pipe is then caught below
+        return status
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # Whoever read our output stopped (uno rules --options | head): end quietly, as
+        # the shell's own commands do, and keep Python from complaining at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + 13  # as if ended by SIGPIPE
 
 
 if __name__ == "__main__":

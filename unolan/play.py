@@ -10,21 +10,31 @@ seats the bots and starts the match.
 from __future__ import annotations
 
 import argparse
+import errno
+import sys
 from collections.abc import Callable
 from functools import partial
 
 import trio
 
 from unolan.client import BOT_LEVELS, launch_bot
-from unolan.client.tui.cli import quiet_logging
+from unolan.client.session import first_error
+from unolan.client.tui.cli import needs_terminal, quiet_logging
 from unolan.client.tui.net import AutoStart, network
-from unolan.client.tui.run import GuestFailed
 from unolan.client.tui.run import run as run_ui
 from unolan.client.tui.state import Command, UIState
+from unolan.engine import check_table
 from unolan.server.app import serve
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        check_table(args.rules, args.bots + 1)  # before anything starts: the real reason
+    except ValueError as exc:
+        print(f"uno play: {exc}: change --bots or --rules", file=sys.stderr)
+        return 2
+    if not needs_terminal("play"):
+        return 2
     quiet_logging()
     state = UIState(name=args.name, address="127.0.0.1")
     auto = AutoStart(bots=args.bots, preset=args.rules.preset_name, options=args.rules.changes(),
@@ -41,11 +51,16 @@ def run(args: argparse.Namespace) -> int:
                           name=args.name, auto=auto)
             nursery.cancel_scope.cancel()
 
+    status = 1
     try:
-        return run_ui(state, main)
-    except GuestFailed as exc:
-        print(f"uno play: {exc}")
-        return 1
-    except OSError as exc:
-        print(f"uno play: cannot start the local server: {exc}")
-        return 1
+        status = run_ui(state, main)
+    except* OSError as group:  # the local server could not listen
+        print(f"uno play: {_cannot_serve(args.port, first_error(group))}", file=sys.stderr)
+    return status
+
+
+def _cannot_serve(port: int, exc: BaseException) -> str:
+    if getattr(exc, "errno", None) == errno.EADDRINUSE:
+        return (f"port {port} is already in use, so the local server cannot start: "
+                "choose another --port, or leave it out to use any free port")
+    return f"the local server cannot start on port {port}: {exc}"

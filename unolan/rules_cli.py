@@ -57,8 +57,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _load(args: argparse.Namespace) -> Game:
-    if args.options:
-        raise SystemExit(_print_options())
     if args.new:
         seed = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
         return Game(Rules.parse(args.rules), players=args.players, seed=seed)
@@ -76,11 +74,14 @@ def _load(args: argparse.Namespace) -> Game:
 def _print_options() -> int:
     print("presets: " + ", ".join(PRESETS))
     for option in OPTIONS:
-        print(f"  {option.name:22} {option.describe():34} default {option.default!s:14} {option.meaning}")
+        default = option.format(option.default)
+        print(f"  {option.name:22} {option.describe():34} default {default:14} {option.meaning}")
     return 0
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.options:
+        return _print_options()
     try:
         game = _load(args)
         text = "\n".join(args.action)

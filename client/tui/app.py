@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from prompt_toolkit.application import Application
+from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.cache import SimpleCache
+from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples, to_formatted_text
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import (
     ConditionalContainer,
     DynamicContainer,
@@ -20,10 +24,11 @@ from prompt_toolkit.layout import (
     FloatContainer,
     HSplit,
     Layout,
+    ScrollOffsets,
     VSplit,
     Window,
 )
-from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl, UIContent
 from prompt_toolkit.layout.dimension import Dimension as D
 from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.styles import Style
@@ -31,6 +36,7 @@ from prompt_toolkit.widgets import Frame
 
 from . import render, start
 from .controller import Controller
+from .form import label
 from .state import UIState
 
 STYLE = Style.from_dict({
@@ -46,6 +52,7 @@ STYLE = Style.from_dict({
     "card.wild": "#ffffff bg:#444444",
     "card.top": "bold",
     "playable": "bold",
+    "playable.along": "italic",  # playable only after another card, in one multi-play
     "unplayable": "",
     "marked": "underline",
     "cursor": "reverse",
@@ -91,6 +98,29 @@ def _text(fn: Callable[[UIState], object], state: UIState, **kw: object) -> Form
     return FormattedTextControl(lambda: fn(state), **kw)  # type: ignore[arg-type]
 
 
+class FittedText(FormattedTextControl):
+    """Formatted text made for the width it is drawn at: the render callable gets that
+    width, so it can fit a line or wrap by words (prompt_toolkit wraps by characters)."""
+
+    def __init__(self, fn: Callable[[UIState, int], StyleAndTextTuples], state: UIState,
+                 **kw: object) -> None:
+        self.width = 80
+        self._fitted: SimpleCache[tuple[int, int], StyleAndTextTuples] = SimpleCache(maxsize=4)
+        super().__init__(lambda: fn(state, self.width), **kw)  # type: ignore[arg-type]
+
+    def _get_formatted_text_cached(self) -> StyleAndTextTuples:
+        # Once per render and width (the base class keeps it per render only).
+        return self._fitted.get((get_app().render_counter, self.width),
+                                lambda: to_formatted_text(self.text, self.style))
+
+    def preferred_width(self, max_available_width: int) -> int:
+        return max_available_width  # it fits whatever it is given
+
+    def create_content(self, width: int, height: int | None) -> UIContent:
+        self.width = width
+        return super().create_content(width, height)
+
+
 def build_app(
     state: UIState,
     controller: Controller,
@@ -124,6 +154,8 @@ def build_app(
     input_buffer = Buffer(multiline=False, accept_handler=accept)
 
     def input_prompt() -> str:
+        if s.input_mode == "form_value" and s.form is not None:
+            return f" {label(s.form.field)}> "
         return {"chat": " chat> ", "address": " address> "}.get(s.input_mode or "", " room name> ")
 
     input_window = Window(
@@ -133,12 +165,13 @@ def build_app(
 
     # -- layout -------------------------------------------------------------------------
     # Always in the layout, so focus can rest on it whichever screen is shown.
-    home = Window(_text(render.header, s, focusable=True, show_cursor=False), height=1,
+    home = Window(FittedText(render.header, s, focusable=True, show_cursor=False), height=1,
                   style="class:header")
     main_window = Window(_text(render.players, s),
                          width=D(min=46, max=56, preferred=54), wrap_lines=False)
-    log_window = Window(_text(render.log, s), wrap_lines=True)
-    chat_window = Window(_text(render.chat, s), wrap_lines=True, height=D(min=2, max=5, weight=1))
+    log_window = Window(FittedText(render.log, s), wrap_lines=True)
+    chat_window = Window(FittedText(render.chat, s), wrap_lines=True,
+                         height=D(min=2, max=5, weight=1))
     table_body = HSplit([
         VSplit([
             main_window,
@@ -151,11 +184,15 @@ def build_app(
                dont_extend_height=True),
         Window(_text(render.hint, s), height=1),
     ])
-    lobby_window = Window(_text(render.lobby, s),
-                          wrap_lines=True)
+    # It scrolls to the create form's field under the cursor, showing the lines below it.
+    lobby_window = Window(_text(render.lobby, s), wrap_lines=True,
+                          scroll_offsets=ScrollOffsets(top=1, bottom=3))
+    in_a_room = Condition(lambda: s.room is not None and s.form is None)
     lobby_body = HSplit([
-        VSplit([lobby_window, Window(width=1, char="│", style="class:hint"),
-                Window(_text(render.chat, s), wrap_lines=True, width=D(weight=1, max=34))]),
+        VSplit([lobby_window, ConditionalContainer(VSplit([  # chat is a room's
+            Window(width=1, char="│", style="class:hint"),
+            Window(FittedText(render.chat, s), wrap_lines=True, width=D(weight=1, max=30)),
+        ]), filter=in_a_room)]),
     ])
 
     start_body = Window(_text(start.render, s), wrap_lines=True)
@@ -201,7 +238,14 @@ def build_app(
             event.app.exit(result=0)
 
     kb.add("c-c", eager=True)(quit_app)
+    kb.add(Keys.SIGINT, eager=True)(quit_app)  # kill -INT: as Ctrl-C
     kb.add("q", filter=in_lobby)(quit_app)
+
+    # Mouse reports are off; a pasted escape sequence that looks like one (ESC [ 3 1 m)
+    # is dropped here instead of reaching prompt_toolkit's mouse parser.
+    @kb.add(Keys.Vt100MouseEvent, eager=True)
+    def _(event: KeyPressEvent) -> None:
+        pass
 
     @kb.add("?", filter=~typing)
     def _(event: KeyPressEvent) -> None:
@@ -235,6 +279,7 @@ def build_app(
     kb.add("u", filter=table)(lambda e: c.uno())
     kb.add("x", filter=table)(lambda e: c.catch())
     kb.add("j", filter=table)(lambda e: c.jump_in())
+    kb.add("b", filter=table)(lambda e: c.take_back())
 
     @kb.add("s", filter=table)
     def _(event: KeyPressEvent) -> None:
@@ -294,7 +339,12 @@ def build_app(
 
     @kb.add("e", filter=in_form)
     def _(event: KeyPressEvent) -> None:
-        s.input_mode = "room_name"
+        mode = c.form_edit()
+        if mode is None or s.form is None:
+            return
+        s.input_mode = mode
+        value = s.form.name if mode == "room_name" else s.form.value(s.form.field)
+        input_buffer.set_document(Document(str(value)), bypass_readonly=True)
         event.app.layout.focus(input_window)
 
     kb.add("b", filter=in_room)(lambda e: c.add_bot())

@@ -22,6 +22,8 @@ examples:
 Servers on the LAN announce themselves with multicast DNS (`uno host --host 0.0.0.0`).
 On the list of games, a types an address instead and r searches again. In the lobby:
 Enter joins a room, s spectates, c creates one; ? lists every key.
+Your seat is kept on this machine: if uno join stops mid-match, start it again with the
+same server and name and it takes the seat back.
 
 --list prints one line per game, tab-separated: HOST:PORT, name, rooms, players (a count
 the server did not give is '?'). Exit status: 0 if it found a game, 1 if it found none
@@ -133,11 +135,22 @@ def quiet_logging() -> None:
         root.propagate = False
 
 
+def needs_terminal(command: str) -> bool:
+    """The UI draws on a terminal: without one, say so (and False)."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return True
+    print(f"uno {command}: needs a terminal: run it in a terminal window, without "
+          "redirecting its input or output", file=sys.stderr)
+    return False
+
+
 def run_join(args: argparse.Namespace) -> int:
     from functools import partial
 
+    from unolan.client.saved import SavedSeats
+
     from .net import network
-    from .run import GuestFailed, run
+    from .run import run
     from .state import UIState
 
     quiet_logging()
@@ -146,21 +159,19 @@ def run_join(args: argparse.Namespace) -> int:
             print("uno join: --list finds the servers itself; give no address", file=sys.stderr)
             return 2
         return list_games(args.wait)
+    if not needs_terminal("join"):
+        return 2
     if args.address is None:
         from .start import StartScreen, find_then_join
 
         state = UIState(name=args.name)
         state.start = StartScreen()
-        main = partial(find_then_join, name=args.name)
+        main = partial(find_then_join, name=args.name, saved=SavedSeats())
     else:
         host, port = args.address
         state = UIState(name=args.name, address=f"{host}:{port}")
-        main = partial(network, host=host, port=port, name=args.name)
-    try:
-        return run(state, main)
-    except GuestFailed as exc:
-        print(f"uno join: {exc}")
-        return 1
+        main = partial(network, host=host, port=port, name=args.name, saved=SavedSeats())
+    return run(state, main)
 
 
 def list_games(seconds: float) -> int:

@@ -12,7 +12,6 @@ from collections import Counter
 from collections.abc import Callable
 
 from unolan.engine import (
-    PRESETS,
     Action,
     CallUno,
     Card,
@@ -25,30 +24,17 @@ from unolan.engine import (
     Play,
 )
 
+from .form import FIELDS, CreateForm, label, typable
 from .state import (
     Act,
     Command,
-    CreateForm,
     Picker,
     Request,
     Say,
     UIState,
     card_label,
+    clean_text,
 )
-
-# The create-room form's fields: (name, values) — values cycle with ←/→.
-FORM_FIELDS: list[tuple[str, tuple[object, ...]]] = [
-    ("preset", PRESETS),
-    ("seats", tuple(range(2, 11))),
-    ("timer", (0, 15, 30, 60, 120)),
-    ("stacking", ("default", "off", "progressive", "same", "mixed")),
-    ("jump_in", ("default", True, False)),
-    ("multi_play", ("default", True, False)),
-    ("seven_zero", ("default", True, False)),
-    ("challenge", ("default", True, False)),
-    ("hand_size", ("default", 5, 7, 10)),
-    ("target_score", ("default", 100, 250, 500, 1000)),
-]
 
 
 class Controller:
@@ -57,11 +43,13 @@ class Controller:
         self._send = send
 
     def send(self, command: Command) -> None:
-        self.state.sent = command
+        if isinstance(command, Act):  # only a game action waits for the table's answer
+            self.state.sent = command
         self._send(command)
 
     def act(self, action: Action) -> None:
         self.state.uno_armed = False
+        self.state.show_scores = False  # playing on: the last round's scores make way
         self.send(Act(action))
 
     # -- choosing cards ---------------------------------------------------------------
@@ -99,6 +87,9 @@ class Controller:
     def play(self) -> None:
         """Enter: play the marked cards (or the one under the cursor)."""
         s = self.state
+        if s.view is not None and s.view.phase == "match_over":
+            self.after_match(to_lobby=False)
+            return
         if s.view is None or s.view.seat is None:
             s.notify("you are watching: spectators do not play")
             return
@@ -160,6 +151,10 @@ class Controller:
             if s.jump_ins():
                 return f"not your turn: only a jump-in with {card_label(v.top or '?')} (j)"
             return f"not your turn: it is {s.name_of(v.turn)}'s turn"
+        if len(chosen) == 1 and (leads := multi_leads(s.legal(), chosen[0])):
+            lead = " or ".join(card_label(c) for c in leads)
+            return (f"{card_label(chosen[0])} cannot be played alone, only after {lead} in one "
+                    "play: mark both with Space, then Enter")
         reason = s.play_refusal(tuple(Card.parse(c) for c in chosen)) or "not possible now"
         return reason + (" — or keep it (k)" if v.phase == "drawn" else "")
 
@@ -193,9 +188,9 @@ class Controller:
             return
         plays = [a for a in s.legal() if isinstance(a, Play) and a.uno]
         if plays:
-            s.uno_armed = not s.uno_armed
-            s.notify("UNO will be called with your next play" if s.uno_armed
-                     else "UNO call cancelled", "info", 3)
+            s.uno_armed = not s.uno_armed  # the banner says so while it is armed
+            if not s.uno_armed:
+                s.notify("UNO call cancelled", "info", 3)
             return
         s.notify("UNO is for your last card: call it when you hold one (or with the play to one)")
 
@@ -267,6 +262,10 @@ class Controller:
             s.marked = []
         elif s.show_scores and s.view is not None and s.view.phase not in ("round_over", "match_over"):
             s.show_scores = False
+        elif s.view is not None and s.view.seat is None:
+            self.leave()  # a spectator: back to the lobby, match or not
+        elif s.view is not None and s.view.phase == "match_over":
+            self.after_match(to_lobby=True)
         s.uno_armed = False
 
     # -- chat and the input line -------------------------------------------------------
@@ -274,11 +273,33 @@ class Controller:
     def submit_input(self, text: str) -> None:
         s = self.state
         mode, s.input_mode = s.input_mode, None
-        text = text.strip()
+        text = clean_text(text)  # pasted text may hold terminal escape sequences
         if mode == "chat" and text:
             self.send(Say(text[:300]))
         elif mode == "room_name" and text and s.form is not None:
             s.form.name = text[:40]
+        elif mode == "form_value" and text and s.form is not None:
+            self.form_set(text)
+
+    # -- autopilot and the match's end ----------------------------------------------------
+
+    def take_back(self) -> None:
+        """b: after missed turns the server plays for us; say we are here again."""
+        s = self.state
+        if s.view is None or s.view.seat is None or s.my_presence != "autopilot":
+            s.notify("b takes your seat back when the server plays for you (autopilot)", "info")
+            return
+        self.send(Request("ready", {"ready": True}))
+
+    def after_match(self, to_lobby: bool) -> None:
+        """After the match: back to the room (players), or out to the lobby."""
+        s = self.state
+        if s.view is None or s.view.phase != "match_over":
+            return
+        if to_lobby or s.view.seat is None:
+            self.leave()
+        else:
+            s.leave_match()
 
     # -- lobby --------------------------------------------------------------------------
 
@@ -307,31 +328,38 @@ class Controller:
     def form_move(self, step: int) -> None:
         f = self.state.form
         if f is not None:
-            f.field_index = (f.field_index + step) % len(FORM_FIELDS)
+            f.field_index = (f.field_index + step) % len(FIELDS)
 
     def form_change(self, step: int) -> None:
+        if self.state.form is not None:
+            self.state.form.step(step)
+
+    def form_edit(self) -> str | None:
+        """e: the input line for the room's name, or for the number under the cursor
+        (the input mode to open, None when the field is chosen with ← →)."""
         f = self.state.form
         if f is None:
-            return
-        name, values = FORM_FIELDS[f.field_index]
-        current = form_value(f, name)
-        index = values.index(current) if current in values else 0
-        value = values[(index + step) % len(values)]
-        if name in ("preset", "seats", "timer"):
-            setattr(f, name, value)
-        elif value == "default":
-            f.options.pop(name, None)
-        else:
-            f.options[name] = value
+            return None
+        if not typable(f.field):
+            self.state.notify(f"{label(f.field)} is chosen with ← →", "info")
+            return None
+        return "room_name" if f.field == "name" else "form_value"
+
+    def form_set(self, text: str) -> None:
+        f = self.state.form
+        problem = f.typed(text) if f is not None else None
+        if problem:
+            self.state.notify(problem)
 
     def create_room(self) -> None:
         s, f = self.state, self.state.form
         if f is None:
             return
-        self.send(Request("create_room", {
-            "name": f.name, "preset": f.preset, "seats": f.seats, "timer": f.timer,
-            "options": dict(f.options),
-        }))
+        problem = f.problem()
+        if problem:
+            s.notify(f"Not created: {problem}.")
+            return
+        self.send(Request("create_room", f.request()))
         s.form = None
 
     def add_bot(self) -> None:
@@ -348,6 +376,9 @@ class Controller:
     def ready(self) -> None:
         s = self.state
         me = s.my_seat
+        if me is None:
+            s.notify("you are watching: spectators do not sit at the table", "info")
+            return
         ready = False
         for entry in (s.room or {}).get("seats", ()):
             if entry["seat"] == me:
@@ -366,7 +397,11 @@ class Controller:
         self.state.forget_room()
 
 
-def form_value(form: CreateForm, name: str) -> object:
-    if name in ("preset", "seats", "timer"):
-        return getattr(form, name)
-    return form.options.get(name, "default")
+def multi_leads(legal: list[Action], card: str) -> list[str]:
+    """The cards a multi-play must start with to take ``card`` along, when ``card``
+    cannot be played alone (else none)."""
+    plays = [a for a in legal if isinstance(a, Play)]
+    if any(len(a.cards) == 1 and a.cards[0].text == card for a in plays):
+        return []
+    return list(dict.fromkeys(a.cards[0].text for a in plays
+                              if len(a.cards) > 1 and card in (c.text for c in a.cards[1:])))

@@ -6,7 +6,9 @@ seat with its token are all :func:`unolan.client.open_client`'s; this module onl
 the library's messages into screen state (calling ``invalidate`` after each) and the
 keys' commands into library calls. Refusals become messages on the screen, never
 exceptions. Losing the server shows "reconnecting"; if the library cannot resume the
-seat, a new connection is opened and resumes it (forever, like a patient player).
+seat, a new connection is opened and resumes it (forever, like a patient player). With
+``saved`` (``uno join``) every seat's token is also kept on disk, so a restarted client
+takes its seat back; while in the lobby the room list refreshes itself.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 
 import trio
 from unolan.client import session as lib
+from unolan.client.saved import SavedSeat, SavedSeats
 
 from unolan import protocol as pr
 
@@ -27,6 +30,7 @@ log = logging.getLogger("unolan.client.tui")
 
 CLIENT_NAME = "unolan-tui"
 RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 3.0)
+LOBBY_REFRESH = 2.0  # seconds between room lists while the lobby is on screen
 
 # Whatever ends one connection (the loop then opens another).
 LOST = (lib.ConnectionLost, OSError, trio.BrokenResourceError, trio.ClosedResourceError,
@@ -52,23 +56,31 @@ class Bridge:
     :class:`UIState`."""
 
     def __init__(self, state: UIState, host: str, port: int, name: str,
-                 invalidate: Callable[[], None], auto: AutoStart | None = None) -> None:
+                 invalidate: Callable[[], None], auto: AutoStart | None = None,
+                 saved: SavedSeats | None = None) -> None:
         self.state = state
         self.host, self.port, self.name = host, port, name
+        self.where = f"{host}:{port}"
         self.invalidate = invalidate
         self.auto = auto
+        self.saved = saved  # seats kept on disk (None: nothing is kept)
         self.client: lib.Client | None = None
         self.token: str | None = None  # a seat the library could not resume: resume it anew
+        self.resuming: SavedSeat | None = None  # a seat from disk being taken back
+        self.welcome_back: tuple[int, str] | None = None  # said once the replay reaches seq
         self.seen: tuple[str | None, int] = (None, 0)  # (room, seq) of the last event shown
         self.connected = False  # once connected, a failure is "reconnecting", not "offline"
 
     # -- the loop: connect, run, reconnect ------------------------------------------------
 
     async def run(self, commands: trio.MemoryReceiveChannel[Command]) -> None:
-        s, where = self.state, f"{self.host}:{self.port}"
+        s, where = self.state, self.where
         attempt = 0
         while True:
-            s.set_status("reconnecting" if self.connected else "connecting", where)
+            if self.connected:
+                s.set_status("reconnecting", s.status_detail or where)
+            else:
+                s.connecting(where, attempt)
             self.invalidate()
             try:
                 async with lib.open_client(self.host, self.port, self.name,
@@ -81,12 +93,12 @@ class Bridge:
             except (*LOST, lib.ClientError) as exc:
                 detail = str(exc) or type(exc).__name__
                 if isinstance(exc, lib.ClientError):  # refused at the handshake
-                    detail = f"refused: {exc.message}"
+                    detail = f"the server refused: {exc.message}"
                 log.debug("connection lost: %s", detail)
-                if not self.connected and not isinstance(exc, lib.ClientError):
-                    s.set_status("offline", f"cannot reach {where}: {detail}")
-                else:
+                if self.connected:
                     s.set_status("reconnecting", detail)
+                else:
+                    s.set_status("offline", detail)
             finally:
                 self.client = None
             self.invalidate()
@@ -110,20 +122,28 @@ class Bridge:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._begin, client)
             nursery.start_soon(self._commands, client, commands)
+            nursery.start_soon(self._refresh_lobby, client)
             async for msg in client.messages():
                 await self._on_message(client, msg)
                 self.invalidate()
             nursery.cancel_scope.cancel()
 
     async def _begin(self, client: lib.Client) -> None:
-        """Take back a seat from an earlier connection, or start ``uno play``'s game, or
-        show the lobby."""
+        """Take back a seat from an earlier connection (or from disk: an earlier run), or
+        start ``uno play``'s game, or show the lobby."""
         token, auto = self.token, self.auto
         self.token = self.auto = None
+        saved = None
+        if token is None and auto is None and self.saved is not None:
+            saved = self.saved.latest(self.where, self.name)
         if token is not None:
             # seq 0: the new mirror is rebuilt from the room's log or a snapshot (the
             # events already shown are not logged twice).
             await self._call(client, lambda: client.resume(token, 0))
+        elif saved is not None:
+            self.resuming = saved
+            await self._call(client, lambda: self._resume_saved(client, saved))
+            self.resuming = None
         elif auto is not None:
             async def play() -> None:
                 await client.create_room(auto.room_name[:40], preset=auto.preset,
@@ -138,6 +158,32 @@ class Bridge:
         else:
             await self._call(client, lambda: self._request(client, Request("list_rooms")))
         self.invalidate()
+
+    async def _resume_saved(self, client: lib.Client, saved: SavedSeat) -> None:
+        joined = await client.resume(saved.token, 0)
+        self._joined(client)
+        seat = client.seat
+        text = (f"You are back in your seat (seat {seat}) in room {saved.room}."
+                if seat is not None else f"You are back in room {saved.room}, watching.")
+        self.welcome_back = (joined.seq, text)  # after the events replayed up to now
+        self._caught_up(self.seen[1])  # the replay may be shown already
+
+    def _caught_up(self, seq: int) -> None:
+        """Say the seat is back once the room's events up to the resume are shown."""
+        if self.welcome_back is not None and seq >= self.welcome_back[0]:
+            text = self.welcome_back[1]
+            self.welcome_back = None
+            self.state.add_log(text, "info")
+            self.state.notify(text, "info", 8, lasting=True)
+
+    async def _refresh_lobby(self, client: lib.Client) -> None:
+        """While the lobby is on screen, list the rooms every few seconds."""
+        s = self.state
+        while True:
+            await trio.sleep(LOBBY_REFRESH)
+            if s.room is None and s.view is None and s.room_id is None:
+                await self._call(client, lambda: self._request(client, Request("list_rooms")))
+                self.invalidate()
 
     # -- from the keys ---------------------------------------------------------------------
 
@@ -185,18 +231,37 @@ class Bridge:
         elif request.kind in ("create_room", "join"):
             self._joined(client)
         elif request.kind == "leave":
+            left = self.seen[0]
             self.state.forget_room()  # again: events may have drawn the table meanwhile
+            if self.saved is not None and left is not None:
+                self.saved.forget(self.where, self.name, left)
+            await self._request(client, Request("list_rooms"))
 
     def _joined(self, client: lib.Client) -> None:
         s = self.state
+        self._in_room(client.room)
         s.room_id, s.my_seat = client.room, client.seat
-        if self.seen[0] != client.room:
-            self.seen = (client.room, 0)
+        if self.saved is not None and client.room is not None and client.token is not None:
+            self.saved.save(self.where, self.name, client.room, client.token)
+
+    def _in_room(self, room: str | None) -> None:
+        """The messages are now about ``room``: if it is another one, nothing of the last
+        one's log, chat or people carries over."""
+        if self.seen[0] != room:
+            self.seen = (room, 0)
+            self.state.enter_room()
 
     async def _refused(self, client: lib.Client, code: str, message: str) -> None:
         if code == "bad_token":  # the seat is gone: back to the lobby
+            gone = self.resuming.room if self.resuming is not None else self.seen[0]
+            if self.saved is not None and gone is not None:
+                self.saved.forget(self.where, self.name, gone)
             self.state.forget_room()
             await self._call(client, lambda: self._request(client, Request("list_rooms")))
+            if self.resuming is not None:
+                self.state.notify(f"Your seat in room {self.resuming.room} is no longer held: "
+                                  "choose a room.", "info")
+                return
         self.state.on_error(code, message)
 
     # -- from the server -------------------------------------------------------------------
@@ -204,12 +269,15 @@ class Bridge:
     async def _on_message(self, client: lib.Client, msg: Any) -> None:
         s = self.state
         if isinstance(msg, pr.Event):
-            room, seq = self.seen
-            if client.room != room or msg.seq > seq:  # else shown already (a resume on a
-                self.seen = (client.room, msg.seq)    # new connection replays the log)
+            self._in_room(client.room)
+            if msg.seq > self.seen[1]:  # else shown already (a resume on a new connection
+                self.seen = (client.room, msg.seq)  # replays the log)
                 s.on_event(msg.kind, dict(msg.data))
             self._show_table(client)
+            self._caught_up(msg.seq)
         elif isinstance(msg, pr.Seats):
+            if msg.room == client.room:
+                self._in_room(client.room)
             s.set_seats({
                 "seq": msg.seq, "room": msg.room, "name": msg.name, "host": msg.host,
                 "seats": [dict(x) for x in msg.seats], "spectators": msg.spectators,
@@ -217,6 +285,7 @@ class Bridge:
             })
         elif isinstance(msg, pr.Snapshot):
             self._show_table(client)
+            self._caught_up(msg.seq)
         elif isinstance(msg, pr.Error):
             await self._refused(client, msg.code, msg.message)
         elif isinstance(msg, lib.Disconnected):
@@ -242,6 +311,7 @@ async def network(
     port: int,
     name: str,
     auto: AutoStart | None = None,
+    saved: SavedSeats | None = None,
 ) -> None:
     """The guest's main: run one player's connection until the UI quits."""
-    await Bridge(state, host, port, name, invalidate, auto).run(commands)
+    await Bridge(state, host, port, name, invalidate, auto, saved).run(commands)

@@ -2,18 +2,71 @@
 
 They are pure functions of the state (plus the clock the state carries), so tests call
 them directly and compare plain text; every card is shown with a text label (``[R5]``)
-as well as its color, so the table reads the same on a monochrome terminal.
+as well as its color, so the table reads the same on a monochrome terminal. Text is
+measured in terminal cells with prompt_toolkit's own width function (a CJK character
+takes two, a combining accent none), so names never shift the columns; those that get
+the width they are drawn at (``header``, ``log``, ``chat``) fit and wrap by words, never
+inside a card label.
 """
 
 from __future__ import annotations
 
-from prompt_toolkit.formatted_text import StyleAndTextTuples
-from unolan.engine import Play
+from functools import lru_cache
 
-from .controller import FORM_FIELDS, form_value
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.utils import get_cwidth
+from unolan.engine import Play, Rules, RulesError
+
+from . import form as create
+from .controller import multi_leads
 from .state import COLOR_NAMES, UIState, card_label, card_name, card_style
 
 Fragments = StyleAndTextTuples
+
+
+# -- measuring text in terminal cells ----------------------------------------------------
+
+
+def cut(text: str, width: int) -> str:
+    """``text`` cut to at most ``width`` cells, with … where it was cut."""
+    if get_cwidth(text) <= width:
+        return text
+    out, used = [], 0
+    for char in text:
+        w = get_cwidth(char)
+        if used + w > width - 1:
+            break
+        out.append(char)
+        used += w
+    return "".join(out) + "…"
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` in exactly ``width`` cells: cut, or padded with spaces."""
+    text = cut(text, width)
+    return text + " " * (width - get_cwidth(text))
+
+
+@lru_cache(maxsize=1024)  # the log's lines are wrapped again at every redraw
+def wrap(text: str, width: int, indent: int = 2, start: int = 0) -> tuple[str, ...]:
+    """``text`` in lines of at most ``width`` cells, broken between words (a word wider
+    than a line is cut); lines after the first are indented by ``indent``, and the first
+    begins ``start`` cells in."""
+    lines: list[str] = []
+    line, used = "", 0
+    for word in text.split(" "):
+        w = get_cwidth(word)
+        room = width - (indent if lines else start)
+        if line and used + 1 + w > room:
+            lines.append(line)
+            line, used = "", 0
+            room = width - indent
+        if not line and w > room:
+            word = cut(word, room)
+            w = get_cwidth(word)
+        line, used = (f"{line} {word}", used + 1 + w) if line else (word, w)
+    lines.append(line)
+    return (lines[0], *(" " * indent + rest for rest in lines[1:]))
 
 KEYS_HELP: list[tuple[str, str, list[tuple[str, str]]]] = [
     ("table", "At the table", [
@@ -32,7 +85,9 @@ KEYS_HELP: list[tuple[str, str, list[tuple[str, str]]]] = [
         ("0-9 ↑↓", "seat picker, Enter chooses"),
         ("s", "scoreboard"),
         ("t", "chat (Enter sends)"),
+        ("b", "back from autopilot"),
         ("Esc", "close / unmark"),
+        ("Enter Esc", "match over: room/lobby"),
     ]),
     ("start", "Finding a game", [
         ("↑↓ Enter", "choose a LAN game, join it"),
@@ -58,28 +113,40 @@ KEYS_HELP: list[tuple[str, str, list[tuple[str, str]]]] = [
 ]
 
 
-def _status(state: UIState) -> Fragments:
-    style = {"connected": "class:status.ok", "connecting": "class:status.wait",
-             "reconnecting": "class:status.bad", "offline": "class:status.bad"}
-    detail = state.status_detail if state.status != "connected" else ""
-    text = state.status + (f": {detail}" if detail else "")
-    return [(style.get(state.status, ""), f"● {text}")]
+_STATUS_STYLE = {"connected": "class:status.ok", "connecting": "class:status.wait",
+                 "reconnecting": "class:status.bad", "offline": "class:status.bad"}
 
 
-def header(state: UIState) -> Fragments:
-    out: Fragments = [("class:header.title", " unolan ")]
+def header(state: UIState, width: int = 80) -> Fragments:
+    """The top line; the status goes last and is cut to what is left of ``width``."""
+    parts: list[tuple[str, str]] = [("class:header.title", " unolan ")]
     room = state.room
     if room:
-        out.append(("class:header", f" {room.get('name', state.room_id)} "))
+        parts.append(("class:header", f" {cut(str(room.get('name', state.room_id)), 24)} "))
     if state.view is not None:
         preset = state.view.rules.get("preset", "")
-        out.append(("class:header", f"· {preset} · round {state.view.round} "))
-    if state.address:
-        out.append(("class:header", f"· {state.address} "))
-    out.append(("class:header", "· "))
-    out += _status(state)
-    out.append(("class:header", "   ? keys"))
-    return out
+        parts.append(("class:header", f"· {preset} · round {state.view.round} "))
+    keys = "   ? keys"
+    if state.address and sum(get_cwidth(t) for _, t in parts) + get_cwidth(state.address) + 40 <= width:
+        parts.append(("class:header", f"· {state.address} "))
+    parts.append(("class:header", "· "))
+    detail = state.status_detail if state.status != "connected" else ""
+    status = "● " + state.status + (f": {detail}" if detail else "")
+    left = width - sum(get_cwidth(t) for _, t in parts) - get_cwidth(keys)
+    parts.append((_STATUS_STYLE.get(state.status, ""), cut(status, max(left, 12))))
+    if left >= 12:
+        parts.append(("class:header", keys))
+    return parts
+
+
+def rules_text(rules: object) -> str:
+    """A rule set as its preset and the options that differ from it (``house stacking=same``)."""
+    if not isinstance(rules, dict):
+        return ""
+    try:
+        return str(Rules.from_dict(dict(rules)))
+    except (RulesError, TypeError, ValueError):  # options from a newer server
+        return str(rules.get("preset", ""))
 
 
 # -- the table ------------------------------------------------------------------------
@@ -97,8 +164,8 @@ def players(state: UIState) -> Fragments:
         mine = seat == v.seat
         row = "class:turn" if turn else ""
         out.append(("class:turn.marker" if turn else "", "▶ " if turn else "  "))
-        name = state.name_of(seat) if not mine else f"{state.names.get(seat, state.name)} (you)"
-        out.append((row + (" class:me" if mine else ""), f"{seat} {name[:13]:<13} "))
+        name = f"{cut(state.names.get(seat, state.name), 7)} (you)" if mine else state.name_of(seat)
+        out.append((row + (" class:me" if mine else ""), f"{seat} {fit(name, 13)} "))
         out.append(("class:tag", f"{'bot' if seat in state.bots else '':<4}"))
         out.append((row, f"{count:>3} card{'s' if count != 1 else ' '}"))
         score = v.scores[seat % len(v.scores)] if not rules_teams else v.scores[seat % rules_teams]
@@ -135,6 +202,9 @@ def table_info(state: UIState) -> Fragments:
     if left is not None and v.phase not in ("round_over", "match_over"):
         style = "class:timer.low" if left <= 5 else "class:timer"
         out.append((style, f" ⏱ {left:>3}s for {state.name_of(v.turn)}\n"))
+    rules = rules_text(v.rules)
+    if rules:
+        out.append(("class:hint", f" Rules: {cut(rules, 48)}\n"))
     return out
 
 
@@ -150,6 +220,8 @@ def banners(state: UIState) -> Fragments:
             out.append(("", " "))
         out.append((style, f" {text} "))
 
+    if state.my_presence == "autopilot":
+        add("class:banner.uno", "The server plays for you (autopilot): press b to take your seat back")
     jumps = state.jump_ins()
     if jumps:
         add("class:banner.jump", f"⚡ JUMP IN: j plays your {card_label(jumps[0].cards[0].text)}")
@@ -176,13 +248,17 @@ def hand(state: UIState) -> Fragments:
     cards = state.hand()
     if not cards:
         return [("class:hint", " (no cards)")]
-    playable = {c.text for a in state.legal() if isinstance(a, Play) for c in a.cards}
+    plays = [a for a in state.legal() if isinstance(a, Play)]
+    alone = {a.cards[0].text for a in plays if len(a.cards) == 1}  # playable by itself
+    along = {c.text for a in plays for c in a.cards[1:]} - alone  # only after another card
     out: Fragments = [("class:label", " Hand ")]
     for i, text in enumerate(cards):
         number = f"{(i + 1) % 10}" if i < 10 else " "
         style = card_style(text)
-        if text in playable:
+        if text in alone:
             style += " class:playable"
+        elif text in along:
+            style += " class:playable.along"
         else:
             style += " class:unplayable"
         if i in state.marked:
@@ -203,12 +279,19 @@ def hint(state: UIState) -> Fragments:
     cards = state.hand()
     chosen = cards[state.cursor] if 0 <= state.cursor < len(cards) else None
     about = f"{card_label(chosen)} {card_name(chosen)} · " if chosen else ""
+    if chosen and v.seat is not None and state.my_turn:
+        leads = multi_leads(state.legal(), chosen)
+        if leads:
+            about = f"{card_label(chosen)} {card_name(chosen)}, only after {card_label(leads[0])} · "
     if v.phase == "match_over":
-        return [("class:hint", " The match is over. s scoreboard · Ctrl-C quit")]
+        if v.seat is None:
+            return [("class:hint", " The match is over: Esc back to the lobby · s scoreboard")]
+        return [("class:hint", " The match is over: Enter back to the room · Esc to the lobby"
+                               " · s scoreboard")]
     if v.phase == "round_over":
         return [("class:hint", " Round over: the next round is dealt in a moment · s scoreboard")]
     if v.seat is None:
-        return [("class:hint", f" {state.name_of(v.turn)}'s turn")]
+        return [("class:hint", f" {state.name_of(v.turn)}'s turn · you are watching · Esc leaves")]
     if state.sent is not None:
         return [("class:hint", f" {about}sent, waiting for the table…")]
     if not state.my_turn:
@@ -220,24 +303,29 @@ def hint(state: UIState) -> Fragments:
                  f" You drew {card_label(v.drawn or '?')}: Enter plays it · k keeps it")]
     if v.pending:
         extra = " · c challenge" if v.challengeable else ""
-        return [("class:hint.turn",
-                 f" +{v.pending} on you: d draws them · Enter stacks a penalty card{extra}")]
+        if any(isinstance(a, Play) for a in state.legal()):
+            return [("class:hint.turn",
+                     f" +{v.pending} on you: d draws them · Enter stacks a penalty card{extra}")]
+        return [("class:hint.turn", f" +{v.pending} on you: d draws them{extra}")]
     return [("class:hint.turn", f" Your turn: {about}Enter play · Space mark · d draw · ? keys")]
 
 
-def log(state: UIState) -> Fragments:
+def log(state: UIState, width: int = 40) -> Fragments:
     out: Fragments = [("class:pane.title", " Log\n")]
     for text, style in list(state.log)[-60:]:
-        out.append((f"class:log.{style}" if style else "class:log", f" {text}\n"))
+        for line in wrap(text, max(width - 1, 8)):
+            out.append((f"class:log.{style}" if style else "class:log", f" {line}\n"))
     out.append(("[SetCursorPosition]", ""))
     return out
 
 
-def chat(state: UIState) -> Fragments:
+def chat(state: UIState, width: int = 40) -> Fragments:
     out: Fragments = [("class:pane.title", " Chat (t)\n")]
     for who, text in list(state.chat)[-20:]:
-        out.append(("class:chat.name", f" {who}: "))
-        out.append(("class:chat", f"{text}\n"))
+        name = f"{cut(who, 16)}: "
+        lines = wrap(text, max(width - 1, 20), start=get_cwidth(name))
+        out.append(("class:chat.name", f" {name}"))
+        out += [("class:chat", f"{' ' if i else ''}{line}\n") for i, line in enumerate(lines)]
     out.append(("[SetCursorPosition]", ""))
     return out
 
@@ -268,7 +356,7 @@ def picker(state: UIState) -> Fragments:
         else:
             count = v.counts[option] if v is not None else 0
             out.append(("class:overlay" + sel,
-                        f"  {option}  {state.name_of(option):<16} {count:>3} cards\n"))
+                        f"  {option}  {fit(state.name_of(option), 16)} {count:>3} cards\n"))
     keys = "r y g b" if p.kind in ("color", "first_color") else "seat number"
     out.append(("class:overlay.hint", f"\n {keys} or ↑ ↓ Enter · Esc cancel"))
     return out
@@ -289,15 +377,17 @@ def help_text(state: UIState, part: str = "table") -> Fragments:
 
 
 def scoreboard(state: UIState) -> Fragments:
+    """The last round's result with every hand left (wrapped, never cut), or the match's."""
     v = state.view
     out: Fragments = []
     result, match = state.round_result, state.match_result
     if match is not None:
         out.append(("class:overlay.title", f" {state.name_of(match.get('winner'))} won the match!\n"))
     if result is not None:
+        ended = v is not None and v.phase in ("round_over", "match_over")
+        title = f"Round {result.get('round', '')}" if ended else f"Last round ({result.get('round', '')})"
         out.append(("class:overlay.title",
-                     f" Round {result.get('round', '')}: {state.name_of(result.get('winner'))}"
-                     f" won +{result.get('points')}\n\n"))
+                     f" {title}: {state.name_of(result.get('winner'))} won +{result.get('points')}\n\n"))
     else:
         out.append(("class:overlay.title", " Scores\n\n"))
     scores = list((match or result or {}).get("scores") or (v.scores if v else ()))
@@ -305,8 +395,15 @@ def scoreboard(state: UIState) -> Fragments:
     out.append(("class:overlay.section", f"  {'seat':<5}{'player':<18}{'total':>7}   left in hand\n"))
     for i, score in enumerate(scores):
         left = " ".join(card_label(c) for c in hands[i]) if i < len(hands) else ""
-        out.append(("class:overlay", f"  {i:<5}{state.name_of(i)[:17]:<18}{score:>7}   {left[:40]}\n"))
-    out.append(("class:overlay.hint", "\n s or Esc closes"))
+        first, *more = wrap(left, 38, indent=0)
+        out.append(("class:overlay", f"  {i:<5}{fit(state.name_of(i), 17)} {score:>7}   {first}\n"))
+        out += [("class:overlay", f"{'':35}{line}\n") for line in more]
+    if v is not None and v.phase == "match_over":
+        keys = "s closes · Esc to the lobby" if v.seat is None else \
+            "s closes · Enter back to the room · Esc to the lobby"
+    else:
+        keys = "s or Esc closes"
+    out.append(("class:overlay.hint", f"\n {keys}"))
     return out
 
 
@@ -320,13 +417,13 @@ def lobby(state: UIState) -> Fragments:
         return room(state)
     out: Fragments = [("class:pane.title", f" Rooms on {state.address or 'the server'}\n\n")]
     if state.status != "connected":
-        out.append(("class:hint", f" {state.status}…\n"))
-    if not state.rooms:
+        out += connecting(state)
+    elif not state.rooms:
         out.append(("class:hint", " No rooms yet. Press c to create one.\n"))
     for i, r in enumerate(state.rooms):
         sel = "class:cursor" if i == state.room_cursor else ""
         flags = (" started" if r.get("started") else "") + (" 🔒" if r.get("password") else "")
-        out.append((sel, f" {'▶' if sel else ' '} {r['name'][:24]:<24} {r.get('preset', ''):<9}"
+        out.append((sel, f" {'▶' if sel else ' '} {fit(r['name'], 24)} {r.get('preset', ''):<9}"
                          f" {r.get('players', 0)}/{r.get('seats', 0)} players"
                          f" {r.get('spectators', 0)} watching{flags}\n"))
     out.append(("class:hint", "\n ↑ ↓ choose · Enter join · s spectate · c create · r refresh"
@@ -334,44 +431,90 @@ def lobby(state: UIState) -> Fragments:
     return out
 
 
+def connecting(state: UIState) -> Fragments:
+    """Not connected: what is being tried, since when, and why the last try failed."""
+    where = state.address or "the server"
+    waited = int(state.clock() - state.connect_started)
+    out: Fragments = []
+    if state.status == "connecting" and not state.last_failure:
+        text = f" Connecting to {where}…"
+        if waited >= 2:
+            text += f" no answer yet after {waited} s."
+        out.append(("class:hint", text + "\n"))
+    else:
+        out.append(("class:notice.error", f" Not connected to {where}: still trying"
+                                          f" (attempt {state.attempts + 1}).\n"))
+        if state.last_failure:
+            out.append(("class:hint", f" Why: {state.last_failure}\n"))
+    out.append(("class:hint", " The rooms show up here once the server answers; q quits.\n"))
+    return out
+
+
 def create_form(state: UIState) -> Fragments:
+    """Every field with its value (← →) and the preset's default; the window scrolls to
+    the field under the cursor, whose meaning is shown beneath it."""
     f = state.form
     assert f is not None
-    out: Fragments = [("class:pane.title", " Create a room\n\n"),
-                      ("", f"   name          {f.name}   (e edits)\n")]
-    for i, (name, _) in enumerate(FORM_FIELDS):
+    out: Fragments = [("class:pane.title", " Create a room"),
+                      ("class:hint", f"   rules: {cut(str(_form_rules(f)), 44)}\n\n")]
+    problem = f.problem()
+    for i, name in enumerate(create.FIELDS):
         sel = i == f.field_index
-        value = form_value(f, name)
-        shown = value
-        if value is True or value is False:
-            shown = "on" if value else "off"
-        elif name == "timer":
-            shown = f"{value}s per turn" if value else "none"
-        out.append(("class:cursor" if sel else "",
-                    f" {'▶' if sel else ' '} {name.replace('_', ' '):<13} ‹ {shown} ›\n"))
-    out.append(("class:hint", "\n ↑ ↓ field · ← → value · e name · Enter create · Esc cancel"))
+        value = f.value(name)
+        if name == "name":
+            text = f" {'▶' if sel else ' '} {create.label(name):<22} {cut(value, 30)}   (e edits)"
+        else:
+            shown = f"‹ {create.shown(name, value)} ›"
+            default = ""
+            if name not in create.ROOM_FIELDS:
+                changed = name in f.options
+                default = f"{'changed; ' if changed else ''}{f.preset}: {create.shown(name, f.default(name))}"
+            text = f" {'▶' if sel else ' '} {create.label(name):<22} {fit(shown, 20)} {default}"
+        style = "class:cursor" if sel else ("class:label" if name in f.options else "")
+        if sel:
+            out.append(("[SetCursorPosition]", ""))
+        out.append((style, text + "\n"))
+        if sel:
+            for line in wrap(create.meaning(name), 74, indent=0):
+                out.append(("class:hint", f"      {line}\n"))
+            if problem:  # beside the field being changed, where the eye is
+                out.append(("class:notice.error", f"      ⚠ {problem}\n"))
+    out.append(("class:hint", "\n ↑ ↓ field · ← → value · e edits the name or a number"
+                              " · Enter create · Esc cancel"))
     return out
+
+
+def _form_rules(f: create.CreateForm) -> str:
+    try:
+        return str(Rules.preset(f.preset, **f.options))
+    except RulesError:
+        return " ".join([f.preset, *(f"{k}={create.shown(k, v)}" for k, v in f.options.items())])
 
 
 def room(state: UIState) -> Fragments:
     r = state.room
     assert r is not None
-    rules = r.get("rules") or {}
-    preset = rules.get("preset", "") if isinstance(rules, dict) else ""
-    out: Fragments = [("class:pane.title", f" Room {r.get('name')}  ({r.get('room')})  {preset}"
-                                            f"{'  timer ' + str(r.get('timer')) + 's' if r.get('timer') else ''}\n\n")]
+    rules = rules_text(r.get("rules"))
+    timer = f"  timer {r.get('timer')}s" if r.get("timer") else ""
+    out: Fragments = [("class:pane.title", f" Room {r.get('name')}  ({r.get('room')})"),
+                      ("class:label", f"  {rules}{timer}\n\n")]
     for entry in r.get("seats", ()):
         seat = entry["seat"]
-        host = " host" if seat == r.get("host") else ""
-        me = " (you)" if seat == state.my_seat else ""
         if entry.get("kind") == "empty":
             out.append(("class:hint", f"   {seat}  (empty)\n"))
             continue
-        ready = "ready" if entry.get("ready") or entry.get("kind") == "bot" else "not ready"
-        out.append(("", f"   {seat}  {(entry.get('name') or '?')[:18]:<18}{me:<6} "
-                        f"{entry.get('kind'):<6} {ready:<10} {entry.get('state', '')}{host}\n"))
+        bot = entry.get("kind") == "bot" or entry.get("bot")
+        tags = [tag for tag, shown in (
+            ("you", seat == state.my_seat), ("bot", bot), ("host", seat == r.get("host")),
+            ("ready" if entry.get("ready") or bot else "not ready", True),
+            (str(entry.get("state")), entry.get("state") not in (None, "connected"))) if shown]
+        out.append(("", f"   {seat}  {fit(entry.get('name') or '?', 16)}  {' · '.join(tags)}\n"))
     out.append(("", f"\n   {r.get('spectators', 0)} watching\n"))
-    host = r.get("host") == state.my_seat
-    keys = "b add bot · - remove bot · Enter start · " if host else ""
-    out.append(("class:hint", f"\n {keys}Space ready · t chat · Esc leave · ? keys"))
+    if state.my_seat is None:
+        keys = "You are watching. t chat · Esc leave · ? keys"
+    elif r.get("host") == state.my_seat:
+        keys = "b add bot · - remove bot · Enter start · Space ready · t chat · Esc leave · ? keys"
+    else:
+        keys = "Space ready · t chat · Esc leave · ? keys"
+    out.append(("class:hint", f"\n {keys}"))
     return out

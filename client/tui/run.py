@@ -5,13 +5,18 @@ loop; network tasks write into the :class:`UIState` and call ``app.invalidate()`
 put commands on a Trio memory channel (through the Trio token, so the send happens inside
 Trio). Ctrl-C is a key binding: it cancels the guest's root cancel scope and exits the
 app; we then wait for the guest's ``done_callback`` so Trio finishes before asyncio does,
-and the terminal is restored by prompt_toolkit on the way out.
+and the terminal is restored by prompt_toolkit on the way out. ``kill`` (SIGTERM) and a
+closed terminal (SIGHUP) leave the same way, so the terminal is never left raw.
+
+An error that stops the networking side comes out of :func:`run` as it is (an
+``ExceptionGroup`` when it left a nursery), once the terminal is restored.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -25,8 +30,8 @@ from .state import Command, UIState
 Network = Callable[[UIState, trio.MemoryReceiveChannel[Command], Callable[[], None]], Awaitable[Any]]
 
 
-class GuestFailed(Exception):
-    """The networking side stopped with an error while the UI was still open."""
+# Signals that end the UI as Ctrl-C does (the exit status is 128 + the signal's number).
+QUIT_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
 def run(state: UIState, network: Network, **app_kwargs: Any) -> int:
@@ -67,6 +72,14 @@ async def run_async(state: UIState, network: Network, **app_kwargs: Any) -> int:
 
     controller = Controller(state, send)
     app = build_app(state, controller, on_quit=quit_guest, **app_kwargs)
+    signalled: list[int] = []
+
+    def on_signal(signum: int) -> None:
+        signalled.append(signum)
+        state.quitting = True
+        quit_guest()
+        if app.is_running and not app.future.done():
+            app.exit(result=128 + signum)
 
     async def guest_main() -> Any:
         with trio.CancelScope() as scope:
@@ -87,14 +100,21 @@ async def run_async(state: UIState, network: Network, **app_kwargs: Any) -> int:
         done_callback=guest_done,
         host_uses_signal_set_wakeup_fd=True,
     )
+    for signum in QUIT_SIGNALS:
+        loop.add_signal_handler(signum, on_signal, signum)
     try:
         status = await app.run_async()
+    except OSError:
+        if signal.SIGHUP not in signalled:
+            raise
+        status = 128 + signal.SIGHUP  # the terminal is gone: nothing left to restore
     finally:
+        for signum in QUIT_SIGNALS:
+            loop.remove_signal_handler(signum)
         quit_guest()
         outcome = await done
     if not _ok(outcome):
-        error = outcome.error
-        raise GuestFailed(f"{type(error).__name__}: {error}") from error
+        raise outcome.error
     return int(status or 0)
 
 

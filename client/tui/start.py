@@ -19,6 +19,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from unolan.client import discovery
 from unolan.client.cli import read_address
 from unolan.client.discovery import DiscoveryUnavailable, Game
+from unolan.client.saved import SavedSeats
 from unolan.protocol import SUPPORTED_VERSIONS
 from unolan.protocol.lan import BROWSE_SECONDS
 
@@ -165,13 +166,15 @@ async def find_then_join(
     *,
     name: str,
     browse: Browse = discovery.browse,
+    saved: SavedSeats | None = None,
 ) -> None:
     """The guest's main for ``uno join`` without an address: the start screen, then the
     chosen server's lobby and tables, like ``uno join HOST``."""
     choice = await _choose(state, commands, invalidate, browse)
     state.start = None
     state.address = f"{choice.host}:{choice.port}"
-    await network(state, commands, invalidate, host=choice.host, port=choice.port, name=name)
+    await network(state, commands, invalidate, host=choice.host, port=choice.port, name=name,
+                  saved=saved)
 
 
 async def _choose(state: UIState, commands: trio.MemoryReceiveChannel[Command],

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 from unolan.engine import EVENT_KINDS, Action, CallUno, Card, Catch, IllegalAction, Play, View
 from unolan.engine.cards import ALL_CARDS
 
+from .form import CreateForm
+
 if TYPE_CHECKING:
     from .start import StartScreen
 
@@ -87,22 +89,21 @@ class Picker:
 
 
 @dataclass(slots=True)
-class CreateForm:
-    """The lobby's "create a room" form: a preset plus the main options."""
-
-    name: str = "table"
-    preset: str = "house"
-    seats: int = 4
-    timer: int = 0
-    options: dict[str, Any] = field(default_factory=dict)
-    field_index: int = 0
-
-
-@dataclass(slots=True)
 class Notice:
     text: str
     style: str  # "error" | "info"
     until: float
+    lasting: bool = False  # not about the table: stays when the table moves
+
+
+_ESCAPES = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|.)?")
+
+
+def clean_text(text: str) -> str:
+    """Typed or pasted text made safe to send and show: terminal escape sequences
+    (``\x1b[31m``) removed, other control characters turned into spaces."""
+    text = _ESCAPES.sub("", text)
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
 
 
 def card_label(text: str) -> str:
@@ -148,6 +149,9 @@ class UIState:
         self.status = "offline"  # connecting | connected | reconnecting | offline
         self.status_detail = ""
         self.start: StartScreen | None = None  # the games on the LAN, until one is joined
+        self.last_failure = ""  # why the last attempt to connect failed ("": none did)
+        self.attempts = 0  # failed attempts to connect, since the last success
+        self.connect_started = clock()
         # lobby
         self.rooms: list[dict[str, Any]] = []
         self.room_cursor = 0
@@ -164,8 +168,9 @@ class UIState:
         self.presence: dict[int, str] = {}  # seat -> connected | away | autopilot
         self.log: deque[tuple[str, str]] = deque(maxlen=300)
         self.chat: deque[tuple[str, str]] = deque(maxlen=100)
-        self.round_result: dict[str, Any] | None = None
+        self.round_result: dict[str, Any] | None = None  # the last round's, until the next ends
         self.match_result: dict[str, Any] | None = None
+        self.match_left = False  # the player went back to the room after the match
         self.timer = 0  # seconds per turn (0: none)
         self.turn_deadline: float | None = None
         self.notices: deque[Notice] = deque(maxlen=4)
@@ -175,7 +180,8 @@ class UIState:
         self.marked: list[int] = []  # indices into hand(), in the order marked
         self.picker: Picker | None = None
         self.help_open = False
-        self.input_mode: str | None = None  # "chat" | "room_name" while the input line is open
+        # "chat" | "room_name" | "form_value" while the input line is open
+        self.input_mode: str | None = None
         self.uno_armed = False
         self.show_scores = False
         self.quitting = False
@@ -190,11 +196,17 @@ class UIState:
 
     def set_view(self, view: View | None) -> None:
         """A new view of the table (after each event or a snapshot)."""
+        if view is not None and view.phase == "match_over" and self.match_left:
+            return  # the player left this match's table for the room
         old = self.hand()
         selected = old[self.cursor] if 0 <= self.cursor < len(old) else None
-        self.view = view
+        before, self.view = self.view, view
         if view is None:
             return
+        self.match_left = False
+        if before is None or _table_key(before) != _table_key(view):
+            # They were about a table that has moved on.
+            self.notices = deque((n for n in self.notices if n.lasting), maxlen=self.notices.maxlen)
         if view.seat is not None:
             self.my_seat = view.seat
         new = self.hand()
@@ -288,9 +300,11 @@ class UIState:
 
     # -- messages -------------------------------------------------------------------
 
-    def notify(self, text: str, style: str = "error", seconds: float = 6.0) -> None:
-        """A transient message under the hand (an illegal play, a jump-in too late...)."""
-        self.notices.append(Notice(text, style, self.clock() + seconds))
+    def notify(self, text: str, style: str = "error", seconds: float = 6.0,
+               lasting: bool = False) -> None:
+        """A transient message under the hand (an illegal play, a jump-in too late...);
+        ``lasting``: it stays its time even when the table moves."""
+        self.notices.append(Notice(text, style, self.clock() + seconds, lasting))
 
     def current_notices(self) -> list[Notice]:
         now = self.clock()
@@ -306,6 +320,23 @@ class UIState:
     def set_status(self, status: str, detail: str = "") -> None:
         self.status = status
         self.status_detail = detail
+        if status == "connected":
+            self.last_failure, self.attempts = "", 0
+        elif status in ("offline", "reconnecting") and detail:
+            self.last_failure = detail
+
+    def connecting(self, where: str, attempt: int) -> None:
+        """Trying to connect to ``where`` (``attempt``: how many tries failed before)."""
+        self.set_status("connecting", where)
+        self.attempts = attempt
+        self.connect_started = self.clock()
+
+    @property
+    def my_presence(self) -> str:
+        """This seat's connection state as the room sees it (``autopilot``: the server
+        plays for us after missed turns)."""
+        seat = self.seat
+        return self.presence.get(seat, "connected") if seat is not None else "connected"
 
     def set_seats(self, seats: dict[str, Any]) -> None:
         """The room as the lobby sees it (a ``seats`` message as a map)."""
@@ -316,7 +347,7 @@ class UIState:
             seat = entry["seat"]
             if entry.get("name"):
                 self.names[seat] = entry["name"]
-            if entry.get("kind") == "bot":
+            if entry.get("kind") == "bot" or entry.get("bot"):
                 self.bots.add(seat)
             else:
                 self.bots.discard(seat)
@@ -327,6 +358,28 @@ class UIState:
     def forget_room(self) -> None:
         """Back to the lobby: no room, no seat, no table."""
         self.view, self.room, self.room_id, self.my_seat = None, None, None, None
+        self.enter_room()
+
+    def enter_room(self) -> None:
+        """Another room: nothing of the last one carries over (log, chat, people, scores)."""
+        self.log.clear()
+        self.chat.clear()
+        self.names.clear()
+        self.bots.clear()
+        self.presence.clear()
+        self.notices.clear()
+        self.round_result = self.match_result = None
+        self.match_left = self.show_scores = False
+        self.turn_deadline = self.sent = self.picker = None
+        self.marked = []
+        self.cursor = 0
+
+    def leave_match(self) -> None:
+        """After the match: back to the room's seats (a new match can be readied there)."""
+        self.view = None
+        self.match_left = True
+        self.show_scores = False
+        self.picker = None
 
     def on_event(self, kind: str, data: dict[str, Any]) -> None:
         """A room event: update what the view does not carry, and log it."""
@@ -351,8 +404,8 @@ class UIState:
         elif kind == "match_over":
             self.match_result = dict(data)
             self.show_scores = True
-        elif kind == "round_started":
-            self.round_result = None
+        elif kind == "round_started" and data.get("round") == 1:
+            self.round_result = self.match_result = None  # a new match
             self.show_scores = False
         elif kind == "chat":
             self.chat.append((str(data.get("name") or self.name_of(data.get("seat"))), data["text"]))
@@ -388,8 +441,9 @@ def describe(
     is_, owes = ("are", "owe") if you else ("is", "owes")
     if kind == "played":
         text = f"{who} {'JUMPED IN with' if data.get('jump_in') else 'played'} {_cards(data)}"
-        if data.get("color") and any(Card.parse(c).is_wild for c in data.get("cards", ())):
-            text += f" → {COLOR_NAMES[data['color']]}"
+        cards = [Card.parse(c) for c in data.get("cards", ())]
+        if data.get("color") and (any(c.is_wild for c in cards) or len({c.color for c in cards}) > 1):
+            text += f" → {COLOR_NAMES[data['color']]}"  # a wild's color, or which one continues
         if data.get("target") is not None:
             text += f" at {name_of(data['target'])}"
         return text, "jump" if data.get("jump_in") else ""
@@ -405,7 +459,6 @@ def describe(
         "uno": f"{who} called UNO!",
         "reshuffled": "the discards are shuffled into a new draw pile",
         "host": f"{who} {is_} the host",
-        "player_left": f"{data.get('name', who)} left",
     }
     if kind in simple:
         return simple[kind], "uno" if kind == "uno" else ""
@@ -419,7 +472,11 @@ def describe(
         verdict = "guilty!" if data.get("guilty") else "innocent"
         return f"{who} challenged {name_of(data.get('target'))}: {verdict}", "uno"
     if kind == "revealed":
-        return f"{name_of(data.get('seat'))} held {_cards(data)}", ""
+        if data.get("cards"):
+            return f"{who} held {_cards(data)}", ""
+        if you:
+            return "your hand was shown to the challenger", ""
+        return f"{who}'s hand was shown to the challenger", ""
     if kind == "caught":
         return (f"{who} CAUGHT {name_of(data.get('target'))} (+{data.get('penalty')})", "uno")
     if kind == "false_uno":
@@ -442,7 +499,35 @@ def describe(
     if kind == "match_over":
         return f"{name_of(data.get('winner'))} won the match!", "win"
     if kind == "player_joined":
-        return f"{data.get('name')} joined" + (" (bot)" if data.get("bot") else ""), ""
+        if data.get("seat") is None:
+            return f"{data.get('name')} is watching", ""
+        if data.get("bot"):
+            return f"{data.get('name')} joined (bot)", ""
+        return f"{data.get('name')} joined", ""
+    if kind == "player_left":
+        if data.get("seat") is None:
+            return f"{data.get('name')} stopped watching", ""
+        return f"{data.get('name', who)} left", ""
+    if kind == "timeout":
+        if you:
+            return "your time ran out: the server played for you", "error"
+        return f"{who}'s time ran out: the server played for them", ""
     if kind == "connection":
-        return f"{who} is {data.get('state')}", ""
+        text = _PRESENCE.get((data.get("state"), you))
+        return (text.format(who=who), "") if text else None
     return None
+
+
+_PRESENCE = {
+    ("connected", True): "you are back at the table",
+    ("connected", False): "{who} is back",
+    ("away", True): "you lost the connection: your seat is held",
+    ("away", False): "{who} lost the connection: the seat is held",
+    ("autopilot", True): "you are on autopilot: the server plays for you (b takes your seat back)",
+    ("autopilot", False): "{who} is on autopilot: the server plays for them",
+}
+
+
+def _table_key(view: View) -> tuple[Any, ...]:
+    """What makes a message about the table go stale when it changes."""
+    return (view.turn, view.phase, view.top, view.color, view.pending, view.hand, view.round)

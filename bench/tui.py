@@ -1,0 +1,118 @@
+"""Benchmark what a player feels in a real terminal: ``uno play`` in tmux.
+
+Two figures, each over several tries (a single one is at the mercy of the machine's
+other load): how long ``uno play`` takes from the command to its first table on screen
+(``--launches`` launches), and how long a key takes to show its play: on each of our
+turns it presses ``d`` and waits until the table's answer shows (the card drawn, or the
+turn marker moved on; ``--keys`` presses): the same round trip as any play (the key, the
+server, the events, the redraw). The screen is
+polled every millisecond. It prints the median and the slowest tenth of each.
+
+Targets: first table under 1.5 s, a key to its play on screen under 50 ms.
+
+Example::
+
+    python bench/tui.py --launches 5 --keys 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+UNO = Path(sys.executable).with_name("uno")
+
+
+def tmux(*args: str) -> str:
+    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=False).stdout
+
+
+def wait_for(session: str, pattern: str, timeout: float = 20.0) -> str:
+    regex, end = re.compile(pattern), time.monotonic() + timeout
+    while True:
+        screen = tmux("capture-pane", "-p", "-t", session)
+        if regex.search(screen):
+            return screen
+        if time.monotonic() > end:
+            raise SystemExit(f"{pattern!r} never appeared; the screen was:\n{screen}")
+        time.sleep(0.001)
+
+
+def launch(seed: int) -> tuple[str, float]:
+    """Start ``uno play`` in a new 80x24 session: its name and the time to the first table."""
+    session = f"unolan-bench-{uuid.uuid4().hex[:8]}"
+    started = time.monotonic()
+    tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24",
+         f"{UNO} play --seed {seed} --bots 1 --name ann")
+    wait_for(session, r"Hand \d\[")
+    return session, time.monotonic() - started
+
+
+def our_turn(screen: str) -> bool:
+    """The turn marker is on our row (we sit at seat 0)."""
+    return any(line.startswith("▶ 0 ") for line in screen.splitlines())
+
+
+def key_latencies(session: str, count: int) -> list[float]:
+    """On each of our turns: d, then the time until the table has answered it (the card
+    drawn is shown, or the turn marker has moved on)."""
+    out: list[float] = []
+    while len(out) < count:
+        screen = wait_for(session, r"(?m)^▶ 0 |match is over|Round over")
+        if "match is over" in screen or "Round over" in screen:
+            break
+        if "You drew [" in screen:
+            tmux("send-keys", "-t", session, "k")  # keep it: the turn passes
+            while "You drew [" in tmux("capture-pane", "-p", "-t", session):
+                time.sleep(0.001)
+            continue
+        sent = time.monotonic()
+        tmux("send-keys", "-t", session, "d")
+        while True:
+            now = tmux("capture-pane", "-p", "-t", session)
+            if "You drew [" in now or not our_turn(now):
+                break
+            if time.monotonic() - sent > 5:
+                raise SystemExit(f"the draw was never answered; the screen was:\n{now}")
+            time.sleep(0.001)
+        out.append(time.monotonic() - sent)
+    return out
+
+
+def summary(name: str, values: list[float], target: float) -> str:
+    values = sorted(values)
+    slow = values[max(0, -(-len(values) * 9 // 10) - 1)]
+    return (f"{name}: median {statistics.median(values) * 1000:.1f} ms, 90% under "
+            f"{slow * 1000:.1f} ms over {len(values)} (target {target * 1000:.0f} ms; "
+            f"median / target {statistics.median(values) / target:.2f})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--launches", type=int, default=5, help="uno play launches (default 5)")
+    parser.add_argument("--keys", type=int, default=30, help="key presses timed (default 30)")
+    args = parser.parse_args()
+    if shutil.which("tmux") is None:
+        raise SystemExit("bench/tui.py needs tmux")
+    firsts: list[float] = []
+    keys: list[float] = []
+    for seed in range(args.launches):
+        session, first = launch(seed)
+        firsts.append(first)
+        try:
+            keys += key_latencies(session, -(-args.keys // args.launches))
+        finally:
+            tmux("kill-session", "-t", session)
+    print(summary("uno play -> first table", firsts, 1.5))
+    print(summary("key -> its play on screen", keys, 0.050))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""Seats kept on disk, so that a player whose ``uno join`` stopped takes the seat back.
+
+A seat is resumed with the secret token the server gave in ``joined``. The tokens are
+kept in one JSON file in the user's state directory (``platformdirs``; on Linux
+``~/.local/state/unolan/seats.json``), readable by its owner only (mode 0600), for each
+server (``HOST:PORT``), player name and room: the token, when it was saved and which
+process holds the seat. A restarted client resumes the newest seat of its server and
+name that no other running client holds. The file is only a convenience: a file that
+cannot be read or written never stops a game.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+log = logging.getLogger("unolan.client")
+
+
+def default_path() -> Path:
+    """``seats.json`` in the user's state directory."""
+    return platformdirs.user_state_path("unolan", appauthor=False) / "seats.json"
+
+
+@dataclass(frozen=True)
+class SavedSeat:
+    room: str
+    token: str
+
+
+class SavedSeats:
+    """The seats file of one user (``path``: another file, for tests)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or default_path()
+
+    def latest(self, server: str, name: str) -> SavedSeat | None:
+        """The newest seat ``name`` holds on ``server`` that no running client holds."""
+        rooms = self._read().get(server, {}).get(name, {})
+        free = [(entry.get("saved", 0), room, entry) for room, entry in rooms.items()
+                if isinstance(entry, dict) and isinstance(entry.get("token"), str)
+                and not _running(entry.get("pid"))]
+        if not free:
+            return None
+        _, room, entry = max(free, key=lambda item: item[0])
+        return SavedSeat(room, entry["token"])
+
+    def save(self, server: str, name: str, room: str, token: str) -> None:
+        """Keep (or update) the token of ``name``'s seat in ``room``, held by this process."""
+        data = self._read()
+        data.setdefault(server, {}).setdefault(name, {})[room] = {
+            "token": token, "saved": time.time(), "pid": os.getpid()}
+        self._write(data)
+
+    def forget(self, server: str, name: str, room: str) -> None:
+        """The seat is gone (left, or its token refused): drop it."""
+        data = self._read()
+        rooms = data.get(server, {}).get(name, {})
+        if rooms.pop(room, None) is None:
+            return
+        if not rooms:
+            del data[server][name]
+            if not data[server]:
+                del data[server]
+        self._write(data)
+
+    def _read(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError) as exc:
+            log.info("cannot read %s: %s", self.path, exc)
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def _write(self, data: dict[str, Any]) -> None:
+        """Atomically, created with mode 0600 (a token lets anyone take the seat)."""
+        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}")
+        try:
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as file:
+                json.dump(data, file)
+            os.replace(temporary, self.path)
+        except OSError as exc:
+            log.info("cannot write %s: %s", self.path, exc)
+
+
+def _running(pid: object) -> bool:
+    """Whether another process with this id is running (it then holds the seat)."""
+    if not isinstance(pid, int) or pid == os.getpid() or os.name != "posix":
+        return False  # (on Windows a signal 0 would end the process: never ask there)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists, under another user
+    return True

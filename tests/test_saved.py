@@ -1,0 +1,65 @@
+"""Seats kept on disk for ``uno join``: per server, name and room, readable by the owner only."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from unolan.client.saved import SavedSeat, SavedSeats, default_path
+from unolan.server.store import default_path as database_path
+
+
+def test_paths_come_from_the_users_directories(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    if sys.platform.startswith("linux"):
+        assert default_path() == tmp_path / "state" / "unolan" / "seats.json"
+        assert database_path() == tmp_path / "data" / "unolan" / "server.db"
+
+
+def test_the_newest_seat_of_a_server_and_name_and_only_its_owner_reads_it(tmp_path: Path) -> None:
+    seats = SavedSeats(tmp_path / "dir" / "seats.json")
+    assert seats.latest("10.0.0.2:7117", "ann") is None
+    seats.save("10.0.0.2:7117", "ann", "r1", "tok-1")
+    seats.save("10.0.0.2:7117", "ann", "r2", "tok-2")
+    seats.save("10.0.0.2:7117", "bob", "r2", "tok-b")
+    seats.save("10.0.0.3:7117", "ann", "r9", "tok-9")
+    assert seats.latest("10.0.0.2:7117", "ann") == SavedSeat("r2", "tok-2")
+    assert seats.latest("10.0.0.2:7117", "bob") == SavedSeat("r2", "tok-b")
+    assert stat.S_IMODE(os.stat(seats.path).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(seats.path.parent).st_mode) == 0o700
+    seats.forget("10.0.0.2:7117", "ann", "r2")
+    assert seats.latest("10.0.0.2:7117", "ann") == SavedSeat("r1", "tok-1")
+    seats.forget("10.0.0.2:7117", "ann", "r1")
+    assert seats.latest("10.0.0.2:7117", "ann") is None
+    assert SavedSeats(seats.path).latest("10.0.0.3:7117", "ann") == SavedSeat("r9", "tok-9")
+
+
+def test_a_seat_held_by_a_running_client_is_not_taken(tmp_path: Path) -> None:
+    """Another ``uno join`` of the same name still runs: its seat is not resumed from under
+    it; once that process has ended, it is."""
+    path = tmp_path / "seats.json"
+    code = ("import sys; from pathlib import Path; from unolan.client.saved import SavedSeats;"
+            f"SavedSeats(Path({str(path)!r})).save('h:1', 'ann', 'r1', 'tok');"
+            "sys.stdout.write('saved\\n'); sys.stdout.flush(); sys.stdin.read()")
+    other = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert other.stdout is not None and other.stdout.readline() == "saved\n"
+        assert SavedSeats(path).latest("h:1", "ann") is None  # held: it runs
+    finally:
+        other.communicate("", timeout=10)
+    assert SavedSeats(path).latest("h:1", "ann") == SavedSeat("r1", "tok")
+
+
+def test_a_broken_file_never_stops_a_game(tmp_path: Path) -> None:
+    path = tmp_path / "seats.json"
+    path.write_text("{not json")
+    seats = SavedSeats(path)
+    assert seats.latest("h:1", "ann") is None
+    seats.save("h:1", "ann", "r1", "tok")
+    assert seats.latest("h:1", "ann") == SavedSeat("r1", "tok")
