@@ -224,8 +224,8 @@ def test_a_called_hand_stays_called_when_swapped():
 
 def test_an_uncalled_one_card_hand_can_be_caught_from_its_new_holder():
     game, _ = play(SZ + "hand 0: R7 R1 R2\nhand 1: B1 B2\nhand 2: Y1\n" + DRAW
-                   + "discard: R3\nexposed: 2", "0 play R7 @2")
-    assert not game.called[0] and 0 in game.exposed
+                   + "discard: R3\ncatchable: 2", "0 play R7 @2")
+    assert not game.called[0] and 0 in game.catchable
     game.apply(parse_actions("1 catch 0")[0])
     assert counts(game)[0] == 3
 

@@ -308,7 +308,7 @@ def test_all_wild_forced_swap_swaps_whole_hands():
 def test_a_forced_swap_that_leaves_someone_on_one_card_uncalled_can_be_caught():
     game, _ = play(AW + "hand 0: WX W\nhand 1: W W\nhand 2: WS WS WS\n" + DRAW + "discard: W",
                    "0 play WX @2")
-    assert counts(game) == [3, 2, 1] and 2 in game.exposed
+    assert counts(game) == [3, 2, 1] and 2 in game.catchable
     game.apply(parse_actions("1 catch 2")[0])
     assert counts(game)[2] == 3
 

@@ -40,7 +40,7 @@ def test_progressive_three_draw_twos_in_a_row_the_fourth_player_draws_six():
 def test_progressive_a_wild_draw_four_goes_on_a_draw_two():
     game, _ = play("rules: house\nhand 0: W4 R1\nhand 1: G1\nhand 2: B1\n" + DRAW
                    + "discard: RD2\npending: 2\nturn: 0", "0 play W4 G")
-    assert game.turn == 1 and game.pending == 6 and game.pending_cards == 2
+    assert game.turn == 1 and game.pending == 6 and game.stack == 2
 
 
 def test_progressive_a_draw_two_may_not_go_on_a_wild_draw_four():
@@ -124,7 +124,7 @@ def test_stacking_with_two_players_the_turn_returns_to_the_one_who_did_not_draw(
 def test_two_draw_twos_played_together_on_a_pending_penalty_add_four():
     game, _ = play("rules: house\nhand 0: R1\nhand 1: GD2 BD2 G1\nhand 2: B1\n" + DRAW
                    + "discard: RD2\npending: 2\nturn: 1", "1 play GD2 BD2 G")
-    assert game.pending == 6 and game.pending_cards == 3 and game.color.value == "G"
+    assert game.pending == 6 and game.stack == 3 and game.color.value == "G"
 
 
 def test_pair_single_effect_two_draw_twos_add_two():
@@ -223,7 +223,7 @@ PAIR = "hand 0: R1\nhand 1: GD2 GD2 RD2 RD2 G1\nhand 2: B1\n" + DRAW
 def test_a_pair_of_draw_twos_of_the_named_color_goes_on_a_wild_draw_four():
     game, _ = play("rules: house pair_beats_wd4=on\n" + PAIR
                    + "discard: W4\ncolor: G\npending: 4\nturn: 1", "1 play GD2 GD2")
-    assert game.pending == 8 and game.turn == 2 and game.pending_pair
+    assert game.pending == 8 and game.turn == 2 and game.pair
 
 
 def test_a_pair_of_another_color_does_not():
@@ -252,7 +252,7 @@ def test_a_single_draw_two_may_not_go_on_a_pair_but_a_wild_draw_four_may():
     game = parse_position(base + "discard: RD2 GD2\ncolor: G\npending: 4\nstack: 2\npair: yes\nturn: 1")
     assert "single Draw Two" in refused(game, "1 play BD2").reason
     game.apply(parse_actions("1 play W4 B")[0])
-    assert game.pending == 8 and not game.pending_pair
+    assert game.pending == 8 and not game.pair
 
 
 # -- the challenge and stacking -----------------------------------------------------------

@@ -152,7 +152,7 @@ def test_random_play_keeps_the_invariants(table):
         private_ok(events, action.seat)
         if not game.over:
             assert not game.out[game.turn] or game.phase == "round_over"
-            assert game.pending >= 0 and all(0 <= s < players for s in game.exposed)
+            assert game.pending >= 0 and all(0 <= s < players for s in game.catchable)
         if rng.random() < 0.05:
             views_ok(game)
 

@@ -868,7 +868,7 @@ def test_every_engine_refusal_code_is_in_the_protocol_table() -> None:
     source = inspect.getsource(game) + inspect.getsource(legal)
     codes = set(re.findall(r'_illegal\([^)]*?"([a-z_]+)"\)', source, re.S))
     codes |= set(re.findall(r'return f?"[^"\n]*", "([a-z_]+)"$', source, re.M))  # a judge's (reason, code)
-    faults = re.search(r"_FAULT_CODES = \{(.*?)\}", source, re.S)
+    faults = re.search(r"\bFAULT_CODES = \{(.*?)\}", source, re.S)
     assert faults
     codes |= set(re.findall(r':\s*"([a-z_]+)"', faults.group(1))) | {"bad_play", "illegal"}
     assert {"misplay", "not_your_turn", "cannot_catch"} <= codes
