@@ -67,7 +67,7 @@ class Game(State, LegalActions):
 
     @property
     def over(self) -> bool:
-        return self.phase == MATCH_OVER
+        return self.phase is MATCH_OVER
 
     def position(self) -> str:
         """The whole table in the position notation (hidden cards and all)."""
@@ -85,7 +85,7 @@ class Game(State, LegalActions):
 
     def apply(self, action: Action) -> list[Event]:
         """Apply a legal action and return its events; raise IllegalAction otherwise."""
-        if (not 0 <= action.seat < self.players or self.phase == MATCH_OVER) and (
+        if (not 0 <= action.seat < self.players or self.phase is MATCH_OVER) and (
                 fault := self._fault(action)):
             raise self._illegal(action, *fault)  # no such seat, or no match to play
         events: list[Event] = []
@@ -130,10 +130,10 @@ class Game(State, LegalActions):
     def _apply_deal(self, action: Deal, events: list[Event]) -> None:
         if fault := self._deal_fault(action):
             raise self._illegal(action, *fault)
-        if self.phase == DEALT:  # the hands are dealt: turn up the first card
+        if self.phase is DEALT:  # the hands are dealt: turn up the first card
             self._turn_up_first_card(events)
             return
-        if self.phase == DEALER_DRAW:  # the players draw for dealer from the draw pile
+        if self.phase is DEALER_DRAW:  # the players draw for dealer from the draw pile
             pile = self.draw_pile
             self.dealer = self._choose_dealer(events, lambda: pile.pop() if pile else None)
         else:
@@ -154,7 +154,8 @@ class Game(State, LegalActions):
         if fault := self._draw_fault(action):
             raise self._illegal(action, *fault)
         seat, rules = action.seat, self.rules
-        self.catchable.clear()
+        if self.catchable:  # a draw closes the window to catch anyone
+            self.catchable.clear()
         if self.pending:
             amount = self._serve_penalty()
             self._give(seat, amount, "penalty", events)
@@ -232,7 +233,8 @@ class Game(State, LegalActions):
             return
         if fault:
             raise self._illegal(play, reason, FAULT_CODES[fault])
-        self.catchable.clear()
+        if self.catchable:  # a play closes the window to catch anyone
+            self.catchable.clear()
         if jump:  # the turn jumps to this seat
             self.turn = seat
         hand = self.hands[seat]
@@ -502,7 +504,7 @@ class Game(State, LegalActions):
             self._drop_penalty()
             self._advance(self.next_seat(self.turn))
         drawn = self.drawn
-        events.append(TurnEvent(self._facts(), drawn.text if drawn is not None and self.phase == DRAWN else None))
+        events.append(TurnEvent(self._facts(), drawn.text if drawn is not None and self.phase is DRAWN else None))
 
     def _end_round(self, winner: int, events: list[Event]) -> None:
         """Score the round; the winner deals the next one (or the match is over)."""

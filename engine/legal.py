@@ -25,7 +25,8 @@ from .rules import Rules
 
 _DEFLECTABLE = (Kind.DRAW_TWO, Kind.SKIP, Kind.REVERSE)  # top cards of a pending Draw Two penalty
 # The refusal code of each kind of fault of a play (see _check_play).
-FAULT_CODES = {"rules": "misplay", "turn": "not_your_turn", "false_uno": "false_uno", "form": "bad_play"}
+FAULT_CODES = {"rules": "misplay", "turn": "not_your_turn", "false_uno": "false_uno", "form": "bad_play",
+               "choice": "bad_play"}
 _BETWEEN_ROUNDS = frozenset({ROUND_OVER, DEALER_DRAW, DEALT})  # a Deal is the only action
 _NO_PLAY = OVER | _BETWEEN_ROUNDS  # no card may be played
 Fault = tuple[str, str]  # (reason, code) of a refusal
@@ -74,7 +75,7 @@ class LegalActions:
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now, in and out of turn."""
         phase = self.phase
-        if phase == MATCH_OVER or not 0 <= seat < self.players:
+        if phase is MATCH_OVER or not 0 <= seat < self.players:
             return []
         if phase in _BETWEEN_ROUNDS:
             return [_DEAL[seat]] if seat == self.turn else []
@@ -90,25 +91,25 @@ class LegalActions:
                 if target != seat and not called[target] and self._holds_one(target):
                     out.append(catch[target])
         if seat != self.turn:
-            out += self._plays(seat, self._jump_groups(seat))
+            self._plays(seat, self._jump_groups(seat), out)
             return out
-        if phase == COLOR:
+        if phase is COLOR:
             out += _CHOOSE_COLOR[seat]
             return out
-        if phase == DRAWN:
+        if phase is DRAWN:
             drawn = self.drawn
             assert drawn is not None
-            out += self._plays(seat, [(drawn,)])
+            self._plays(seat, [(drawn,)], out)
             if not self.rules.forced_play:
                 out.append(_PASS[seat])
             return out
         if self.pending:
-            out += self._plays(seat, self._answer_groups(hand))
+            self._plays(seat, self._answer_groups(hand), out)
             out.append(_DRAW[seat])
             if self._challengeable():
                 out.append(_CHALLENGE[seat])
             return out
-        out += self._plays(seat, self._play_groups(hand))
+        self._plays(seat, self._play_groups(hand), out)
         out.append(_DRAW[seat])
         return out
 
@@ -133,7 +134,7 @@ class LegalActions:
                 fault = self._fault(play)
                 if fault is None:
                     return None
-                if cards and not self._check_choices(play):
+                if self._check_play(play)[0] != "choice":  # the choices fit: the cards do not
                     return self._illegal(play, *fault)
                 first = first or (play, fault)
         assert first is not None
@@ -147,7 +148,7 @@ class LegalActions:
         seat = action.seat
         if not 0 <= seat < self.players:
             return f"there is no seat {seat}", "bad_seat"
-        if self.phase == MATCH_OVER:
+        if self.phase is MATCH_OVER:
             return "the match is over", "match_over"
         match action:
             case Play():
@@ -241,17 +242,17 @@ class LegalActions:
     def _playable(self) -> AbstractSet[Card]:
         """Every card that may be played on the discard now with no penalty pending: the
         answer of :func:`_matches` for this table, looked up."""
-        if self.rules.all_wild:
+        rules = self.rules
+        if rules.all_wild:
             return _EVERY_CARD
-        top = self.discard[-1]
-        strict = self.served and self.rules.strict_after_penalty
-        return _PLAYABLE[self.color, None if top.is_wild else top.kind, strict]
+        return _PLAYABLE[self.color, self.discard[-1], self.served and rules.strict_after_penalty]
 
     def _check_play(self, play: Play) -> tuple[str, str, bool]:
         """("", "", jump) when legal; (fault, reason, jump) when not, fault one of FAULT_CODES.
 
         A "rules" fault is a play of cards the player holds that the rules refuse (it may
-        cost the misplay penalty); a "form" fault is a malformed or impossible action.
+        cost the misplay penalty); a "form" fault is a malformed or impossible action, a
+        "choice" fault a color or target that does not fit the cards.
         """
         seat, cards, rules, phase = play.seat, play.cards, self.rules, self.phase
         if phase in _NO_PLAY:
@@ -277,9 +278,24 @@ class LegalActions:
                 return "rules", "wild cards cannot be played together", False
             if any(c.kind is not first.kind for c in cards):
                 return "rules", "cards played together must share a number or symbol", False
-        fault = self._check_choices(play)
-        if fault:
-            return "form", fault, False
+        # The color and target the play names must fit its cards.
+        color, target = play.color, play.target
+        if rules.all_wild:
+            if color is not None:
+                return "choice", "the All Wild deck has no colors to name", False
+        elif first.is_wild:
+            if color is None:
+                return "choice", f"{first} needs a color", False
+        elif color is not None and all(c.color is not color for c in cards):
+            return "choice", f"{color.value} is not a color of the cards played", False
+        if first.kind in _TARGET_KINDS[rules.seven_zero]:
+            if target is None:
+                if first.kind is Kind.WILD_TARGETED_DRAW_TWO or len(cards) != len(hand):
+                    return "choice", f"{first} needs a target seat", False  # going out: no swap
+            elif not 0 <= target < self.players or target == seat or self.out[target]:
+                return "choice", f"seat {target} cannot be the target", False
+        elif target is not None:
+            return "choice", f"{first} takes no target", False
         if play.uno and not rules.false_uno_penalty and len(hand) - len(cards) != 1:
             return "false_uno", "UNO may ride only on a play that leaves one card", False
         if seat != self.turn:
@@ -287,9 +303,9 @@ class LegalActions:
             if not fault and rules.last_card_no_action and _action_out(rules, hand, cards):
                 return "rules", "you may not go out on an action or wild card", False
             return fault, reason, jump
-        if phase == COLOR:
+        if phase is COLOR:
             return "form", "name the color first", False
-        if phase == DRAWN:
+        if phase is DRAWN:
             if len(cards) != 1 or first is not self.drawn:
                 return "rules", f"after drawing you may play only {self.drawn}, the card drawn", False
         elif self.pending:
@@ -301,29 +317,6 @@ class LegalActions:
         if rules.last_card_no_action and _action_out(rules, hand, cards):
             return "rules", "you may not go out on an action or wild card", False
         return "", "", False
-
-    def _check_choices(self, play: Play) -> str:
-        """The color and target a play names must fit its cards."""
-        cards, color, target, rules = play.cards, play.color, play.target, self.rules
-        first = cards[0]
-        if rules.all_wild:
-            if color is not None:
-                return "the All Wild deck has no colors to name"
-        elif first.is_wild:
-            if color is None:
-                return f"{first} needs a color"
-        elif color is not None and all(c.color is not color for c in cards):
-            return f"{color.value} is not a color of the cards played"
-        if first.kind in _TARGET_KINDS[rules.seven_zero]:
-            if target is None:
-                swap_out = first.kind is not Kind.WILD_TARGETED_DRAW_TWO and \
-                    len(cards) == len(self.hands[play.seat])
-                return "" if swap_out else f"{first} needs a target seat"  # going out: no swap
-            if not 0 <= target < self.players or target == play.seat or self.out[target]:
-                return f"seat {target} cannot be the target"
-        elif target is not None:
-            return f"{first} takes no target"
-        return ""
 
     def _check_jump(self, play: Play) -> tuple[str, str, bool]:
         if not self.rules.jump_in or self.rules.all_wild:
@@ -443,14 +436,13 @@ class LegalActions:
                     groups.append(group)
         return groups
 
-    def _plays(self, seat: int, groups: list[tuple[Card, ...]]) -> list[Play]:
-        """The plays of these groups of cards: each color and target a group may name,
-        UNO or not."""
+    def _plays(self, seat: int, groups: list[tuple[Card, ...]], out: list[Action]) -> None:
+        """Add the plays of these groups of cards to ``out``: each color and target a
+        group may name, UNO or not."""
         rules, hand = self.rules, self.hands[seat]
         special, all_wild = _TARGET_KINDS[rules.seven_zero], rules.all_wild
         singles = _SINGLES[all_wild][len(hand) == 2][seat]
         last_card_rule = rules.last_card_no_action
-        plays: list[Play] = []
         for cards in groups:
             if last_card_rule and _action_out(rules, hand, cards):
                 continue
@@ -461,12 +453,12 @@ class LegalActions:
                     s for s in range(self.players) if s != seat and not self.out[s])
                 if left == 0 and first.kind is not Kind.WILD_TARGETED_DRAW_TWO:
                     targets = (None, *targets)  # going out on a 7 or a Forced Swap: no swap, no target
-                plays += _build_variants(seat, cards, targets, left == 1, all_wild)
+                out += _build_variants(seat, cards, targets, left == 1, all_wild)
             elif len(cards) == 1:
-                plays += singles[first]
+                out += singles[first]
             else:
-                plays += _build_variants(seat, cards, _NO_TARGET, len(hand) - len(cards) == 1, all_wild)
-        return plays
+                out += _build_variants(seat, cards, _NO_TARGET, len(hand) - len(cards) == 1, all_wild)
+
 
 _NO_TARGET: tuple[int | None, ...] = (None,)
 _KIND = attrgetter("kind")
@@ -513,11 +505,15 @@ def _matches(card: Card, color: Color | None, top_kind: Kind | None, strict: boo
     return card.color is color or (not strict and card.kind is top_kind)
 
 
-# Every card that may be played on each discard, by its color, its top card's kind and
-# strictness: the answers of ``_matches``, made once.
-_PLAYABLE: Mapping[tuple[Color | None, Kind | None, bool], AbstractSet[Card]] = {
+# Every card that may be played on each discard, by its color, its top card and
+# strictness: the answers of ``_matches``, made once (one set per top card's kind).
+_MATCHING = {
     (color, kind, strict): frozenset(c for c in ALL_CARDS if _matches(c, color, kind, strict))
     for color in (*COLORS, None) for kind in (*Kind, None) for strict in (False, True)
+}
+_PLAYABLE: Mapping[tuple[Color | None, Card, bool], AbstractSet[Card]] = {
+    (color, top, strict): _MATCHING[color, None if top.is_wild else top.kind, strict]
+    for color in (*COLORS, None) for top in ALL_CARDS for strict in (False, True)
 }
 _EVERY_CARD = frozenset(ALL_CARDS)
 

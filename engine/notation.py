@@ -97,7 +97,7 @@ def _read(fields: dict[str, str]) -> dict[str, Any]:
     if discard and before_play:
         raise NotationError(f"in phase {phase} no card is turned up yet: discard: -")
     draw_pile = parse_cards(take("draw", "-"))[::-1]
-    if phase == DEALT and not draw_pile:
+    if phase is DEALT and not draw_pile:
         raise NotationError("in phase dealt the first card is turned up from the draw pile: it needs cards")
     top = discard[-1] if discard else None
     color_text = take("color", top.color.value if top is not None and top.color else "-")
@@ -107,7 +107,7 @@ def _read(fields: dict[str, str]) -> dict[str, Any]:
         raise NotationError("direction: expected cw or ccw")
     dealer = _int("dealer", take("dealer", str(players - 1)))
     turn = _int("turn", take("turn", _default_turn(phase, dealer)))
-    if color is None and top is not None and top.is_wild and not rules.all_wild and phase != COLOR:
+    if color is None and top is not None and top.is_wild and not rules.all_wild and phase is not COLOR:
         raise NotationError("a wild top card needs a 'color' line (unless in phase color)")
     pending = _int("pending", take("pending", "0"))
     stack = _int("stack", take("stack", "1" if pending else "0"))
@@ -136,7 +136,7 @@ def _read(fields: dict[str, str]) -> dict[str, Any]:
             raise NotationError(f"{name}: no seat {seat}")
     if any(not 0 <= s < players for s in [*called, *catchable, *outs, *finished]):
         raise NotationError("a seat list names a seat that does not exist")
-    if phase == DRAWN and drawn is None:
+    if phase is DRAWN and drawn is None:
         raise NotationError("phase drawn needs a 'drawn' card")
     return {
         "rules": rules, "players": players, "seed": seed, "hands": hands, "draw_pile": draw_pile,
@@ -152,12 +152,12 @@ def _read(fields: dict[str, str]) -> dict[str, Any]:
 
 def _default_turn(phase: Phase, dealer: int) -> str:
     """Seat 0, but in phase dealt the dealer (who turns up the first card)."""
-    return str(dealer) if phase == DEALT else "0"
+    return str(dealer) if phase is DEALT else "0"
 
 
 def _default_round(phase: Phase) -> str:
     """Round 1, but before the first deal of a match (phase dealer_draw) round 0."""
-    return "0" if phase == DEALER_DRAW else "1"
+    return "0" if phase is DEALER_DRAW else "1"
 
 
 def _flag(text: str, key: str) -> bool:
@@ -186,7 +186,7 @@ def format_position(game: State) -> str:
     lines.append(f"turn: {game.turn}")
     if game.direction < 0:
         lines.append("direction: ccw")
-    if game.phase != PLAY:
+    if game.phase is not PLAY:
         lines.append(f"phase: {game.phase}")
     if game.pending:
         lines.append(f"pending: {game.pending}")

@@ -28,6 +28,7 @@ from .actions import Action, Deal
 from .errors import IllegalAction, RulesError
 from .events import Event
 from .game import Game
+from .phases import ROUND_OVER
 from .rules import OPTION_BY_NAME, Rules
 from .view import View
 
@@ -125,7 +126,7 @@ class TwoTableRotation:
     @property
     def round_over(self) -> bool:
         """Both tables have finished this round (it is scored then)."""
-        return all(game.phase == "round_over" for _, game in self.tables)
+        return all(game.phase is ROUND_OVER for _, game in self.tables)
 
     @property
     def over(self) -> bool:

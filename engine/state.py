@@ -138,10 +138,11 @@ class State:
     def next_seat(self, seat: int, steps: int = 1) -> int:
         """The seat ``steps`` places on in the direction of play, passing seats that are out."""
         n, d, out = self.players, self.direction, self.out
-        for _ in range(steps):
+        while steps:
             seat = (seat + d) % n
             while out[seat]:
                 seat = (seat + d) % n
+            steps -= 1
         return seat
 
     def _challengeable(self) -> bool:

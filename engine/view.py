@@ -43,6 +43,10 @@ class View:
     served: bool = False  # the top card's penalty has been drawn
     opening: bool = False  # the top card is the round's first card (no jump-in on its penalty)
 
+    def __post_init__(self) -> None:
+        if type(self.phase) is not Phase:  # a view built from plain values: the phase's text
+            object.__setattr__(self, "phase", Phase(self.phase))
+
     @classmethod
     def of(cls, game: State, seat: int | None) -> View:
         mine = seat is not None and 0 <= seat < game.players
@@ -109,7 +113,6 @@ class View:
         values = dict(data)
         for key in ("hand", "counts", "called", "catchable", "scores", "out"):
             values[key] = tuple(values[key])
-        values["phase"] = Phase(values["phase"])
         return cls(**values)
 
     def legal_actions(self) -> list[Action]:
