@@ -226,13 +226,13 @@ class Game(State, LegalActions):
         """Judge a play (``_check_play``) and do what its cards do."""
         seat, cards, rules = play.seat, play.cards, self.rules
         fault, reason, jump = self._check_play(play)
-        if fault == "rules" and rules.misplay_penalty:
-            penalty = 2
+        if fault:
+            if fault != "rules" or not rules.misplay_penalty:
+                raise self._illegal(play, reason, FAULT_CODES[fault])
+            penalty = 2  # a misplay: the cards stay in hand
             events.append(Event("misplay", {"seat": seat, "penalty": penalty, "reason": reason}))
             self._give(seat, penalty, "misplay", events)
             return
-        if fault:
-            raise self._illegal(play, reason, FAULT_CODES[fault])
         if self.catchable:  # a play closes the window to catch anyone
             self.catchable.clear()
         if jump:  # the turn jumps to this seat

@@ -439,6 +439,8 @@ class LegalActions:
     def _plays(self, seat: int, groups: list[tuple[Card, ...]], out: list[Action]) -> None:
         """Add the plays of these groups of cards to ``out``: each color and target a
         group may name, UNO or not."""
+        if not groups:
+            return
         rules, hand = self.rules, self.hands[seat]
         special, all_wild = _TARGET_KINDS[rules.seven_zero], rules.all_wild
         singles = _SINGLES[all_wild][len(hand) == 2][seat]
