@@ -5,6 +5,7 @@ feeds it bytes with ``receive_data``, takes messages from ``next_event`` and wri
 bytes ``send`` returns. ``docs/protocol.md`` is the contract for authors of other clients.
 """
 
+from .actions import ActionMessage, to_action, to_message
 from .connection import CONNECTION_CLOSED, NEED_DATA, TRANSITIONS, Connection, State
 from .errors import (
     ERROR_CODES,
@@ -21,6 +22,7 @@ from .messages import (
     ACTIONS,
     CLIENT,
     CLIENT_TYPES,
+    DEFAULT_PORT,
     MESSAGE_TYPES,
     PROTOCOL_VERSION,
     SERVER,
@@ -66,6 +68,7 @@ __all__ = [
     "CLIENT",
     "CLIENT_TYPES",
     "CONNECTION_CLOSED",
+    "DEFAULT_PORT",
     "ENGINE_EVENTS",
     "ERROR_CODES",
     "EVENT_KINDS",
@@ -81,6 +84,7 @@ __all__ = [
     "SUPPORTED_VERSIONS",
     "TRANSITIONS",
     "VIEW",
+    "ActionMessage",
     "AddBot",
     "Bye",
     "CallUno",
@@ -124,4 +128,6 @@ __all__ = [
     "decode_body",
     "decode_message",
     "encode_frame",
+    "to_action",
+    "to_message",
 ]

@@ -34,6 +34,10 @@ class Role(enum.Enum):
 CLIENT, SERVER = Role.CLIENT, Role.SERVER
 BOTH = frozenset(Role)
 
+DEFAULT_PORT = 7117
+"""The TCP port a server listens on unless told otherwise, and the one a client assumes
+for an address that names none."""
+
 PROTOCOL_VERSION = 2
 SUPPORTED_VERSIONS: tuple[int, ...] = (1, 2)
 """What this code speaks as a server. Version 2 is version 1 plus the facts events carry

@@ -15,8 +15,8 @@ from typing import Any
 import msgpack
 import pytest
 import trio
+from unolan.protocol import to_message
 from unolan.server import DEFAULT_PORT, Bot, Limits, Room, Server, serve
-from unolan.server.bot import to_message
 from unolan.server.policy import choose
 from unolan.server.store import Store
 

@@ -22,6 +22,7 @@ from unolan.engine import (
     Color,
     Draw,
     Pass,
+    Phase,
     Play,
 )
 
@@ -156,12 +157,12 @@ class Controller:
         twin, the engine's reason."""
         s, v = self.state, self.state.view
         assert v is not None and v.seat is not None
-        if v.turn != v.seat and v.phase not in ("round_over", "match_over") and chosen[0] != v.top:
+        if v.turn != v.seat and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER) and chosen[0] != v.top:
             if s.jump_ins():
                 return f"not your turn: only a jump-in with {card_label(v.top or '?')} (j)"
             return f"not your turn: it is {s.name_of(v.turn)}'s turn"
         reason = s.play_refusal(tuple(Card.parse(c) for c in chosen)) or "not possible now"
-        return reason + (" — or keep it (k)" if v.phase == "drawn" else "")
+        return reason + (" — or keep it (k)" if v.phase is Phase.DRAWN else "")
 
     def _act_if(self, kind: type) -> bool:
         """Send this seat's legal action of ``kind``, if it has one now."""
@@ -215,7 +216,7 @@ class Controller:
             return "no game yet"
         if v.turn != v.seat:
             return f"not your turn: it is {self.state.name_of(v.turn)}'s turn"
-        if v.phase == "color":
+        if v.phase is Phase.COLOR:
             return "choose the color of the first card first"
         return "not possible now"
 
@@ -265,7 +266,7 @@ class Controller:
             s.picker = None
         elif s.marked:
             s.marked = []
-        elif s.show_scores and s.view is not None and s.view.phase not in ("round_over", "match_over"):
+        elif s.show_scores and s.view is not None and s.view.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
             s.show_scores = False
         s.uno_armed = False
 

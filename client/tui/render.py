@@ -8,7 +8,7 @@ as well as its color, so the table reads the same on a monochrome terminal.
 from __future__ import annotations
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
-from unolan.engine import Play
+from unolan.engine import Phase, Play
 
 from .controller import FORM_FIELDS, form_value
 from .state import COLOR_NAMES, UIState, card_label, card_name, card_style
@@ -93,7 +93,7 @@ def players(state: UIState) -> Fragments:
     catchable = set(state.catchable()) | set(v.catchable)
     rules_teams = v.rules.get("teams") or 0
     for seat, count in enumerate(v.counts):
-        turn = seat == v.turn and v.phase not in ("round_over", "match_over")
+        turn = seat == v.turn and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER)
         mine = seat == v.seat
         row = "class:turn" if turn else ""
         out.append(("class:turn.marker" if turn else "", "▶ " if turn else "  "))
@@ -132,7 +132,7 @@ def table_info(state: UIState) -> Fragments:
             out.append(("class:pending", " · challengeable"))
         out.append(("", "\n"))
     left = state.seconds_left()
-    if left is not None and v.phase not in ("round_over", "match_over"):
+    if left is not None and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
         style = "class:timer.low" if left <= 5 else "class:timer"
         out.append((style, f" ⏱ {left:>3}s for {state.name_of(v.turn)}\n"))
     return out
@@ -203,9 +203,9 @@ def hint(state: UIState) -> Fragments:
     cards = state.hand()
     chosen = cards[state.cursor] if 0 <= state.cursor < len(cards) else None
     about = f"{card_label(chosen)} {card_name(chosen)} · " if chosen else ""
-    if v.phase == "match_over":
+    if v.phase is Phase.MATCH_OVER:
         return [("class:hint", " The match is over. s scoreboard · Ctrl-C quit")]
-    if v.phase == "round_over":
+    if v.phase is Phase.ROUND_OVER:
         return [("class:hint", " Round over: the next round is dealt in a moment · s scoreboard")]
     if v.seat is None:
         return [("class:hint", f" {state.name_of(v.turn)}'s turn")]
@@ -213,9 +213,9 @@ def hint(state: UIState) -> Fragments:
         return [("class:hint", f" {about}sent, waiting for the table…")]
     if not state.my_turn:
         return [("class:hint", f" {about}{state.name_of(v.turn)}'s turn · ? keys")]
-    if v.phase == "color":
+    if v.phase is Phase.COLOR:
         return [("class:hint.turn", " Your turn: choose the color of the first card")]
-    if v.phase == "drawn":
+    if v.phase is Phase.DRAWN:
         return [("class:hint.turn",
                  f" You drew {card_label(v.drawn or '?')}: Enter plays it · k keeps it")]
     if v.pending:
