@@ -14,15 +14,14 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Callable
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, NamedTuple, TypeVar, dataclass_transform
 
 from unolan.engine.rules import PRESETS, Rules
 
 from . import events as ev
 from . import fields as f
 from .errors import LocalProtocolError, RemoteProtocolError
-from .events import EVENT_CHECKS, check_event
-from .fastpath import MISSING, build, compile_fields, inline
+from .events import check_event
 from .fields import Checker, FrozenDict
 
 
@@ -47,6 +46,18 @@ client folds those facts into its table, so it offers only :data:`PROTOCOL_VERSI
 
 MESSAGE_TYPES: dict[str, type[Message]] = {}
 
+MISSING: Any = object()
+"""The default of a field that must be present."""
+
+
+class Field(NamedTuple):
+    """One field of a message: its checker, and its default (:data:`MISSING`: required;
+    a field whose default is None is left out of the wire map while None)."""
+
+    name: str
+    check: Checker
+    default: Any
+
 
 def req(check: Checker) -> Any:
     """A field that must be present (it may still allow null if ``check`` does)."""
@@ -60,28 +71,23 @@ def opt(check: Checker, default: Any = None) -> Any:
     return dataclasses.field(default=default, metadata={"check": check})
 
 
-M = TypeVar("M", bound="type[Message]")
+M = TypeVar("M", bound="Message")
 
 
-def message(type_name: str, senders: Role | frozenset[Role]) -> Callable[[M], M]:
+@dataclass_transform(frozen_default=True, kw_only_default=True, field_specifiers=(req, opt))
+def message(type_name: str, senders: Role | frozenset[Role]) -> Callable[[type[M]], type[M]]:
     """Make a class a registered message: frozen, slotted, keyword-only, validated."""
 
-    def wrap(cls: M) -> M:
-        cls = dataclasses.dataclass(frozen=True, slots=True, kw_only=True)(cls)  # type: ignore[assignment]
+    def wrap(cls: type[M]) -> type[M]:
+        cls = dataclasses.dataclass(frozen=True, slots=True, kw_only=True)(cls)
         cls.TYPE = type_name
         cls.SENDERS = senders if isinstance(senders, frozenset) else frozenset([senders])
-        fields = dataclasses.fields(cls)
         cls.FIELDS = tuple(
-            (
-                fl.name,
-                fl.metadata["check"],
-                MISSING if fl.default is dataclasses.MISSING else fl.default,
-            )
-            for fl in fields
+            Field(fl.name, fl.metadata["check"],
+                  MISSING if fl.default is dataclasses.MISSING else fl.default)
+            for fl in dataclasses.fields(cls)
         )
-        cls.WIRE_NAMES = frozenset(["type", *(fl.name for fl in fields)])
-        cls.to_wire = _compile_to_wire(cls)  # type: ignore[method-assign]
-        cls.from_wire = staticmethod(_compile_from_wire(cls))  # type: ignore[method-assign,assignment]
+        cls.WIRE_NAMES = frozenset(["type", *(fl.name for fl in cls.FIELDS)])
         MESSAGE_TYPES[type_name] = cls
         return cls
 
@@ -90,61 +96,49 @@ def message(type_name: str, senders: Role | frozenset[Role]) -> Callable[[M], M]
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Message:
-    """Base of all messages."""
+    """Base of all messages. Building one and decoding one check each field with the same
+    checker, from the class's one table of fields (:attr:`FIELDS`)."""
 
     TYPE: ClassVar[str] = ""
     SENDERS: ClassVar[frozenset[Role]] = frozenset()
-    # name, check, default (MISSING: required); a None default is left out of the wire map
-    FIELDS: ClassVar[tuple[tuple[str, Checker, Any], ...]] = ()
+    FIELDS: ClassVar[tuple[Field, ...]] = ()
     WIRE_NAMES: ClassVar[frozenset[str]] = frozenset()
-    # ``_check`` as a statement for the compiled ``from_wire``, if it has one: a template
-    # over the field values (``{name}``, which it may replace) and the constants it uses.
-    # It saves a method call and a second store on the hottest path.
-    FAST_CHECK: ClassVar[tuple[str, dict[str, Any]] | None] = None
 
     def __post_init__(self) -> None:
-        setattr_ = object.__setattr__
-        for name, check, _ in self.FIELDS:
-            value = getattr(self, name)
-            try:
-                checked = check(value)
-            except ValueError as exc:
-                raise LocalProtocolError(
-                    f"{self.TYPE}.{name}: {exc}", "bad_message", id=_request_id(self)
-                ) from None
-            if checked is not value:
-                setattr_(self, name, checked)
+        set_ = object.__setattr__
+        name = ""
         try:
+            for name, check, _ in self.FIELDS:
+                value = getattr(self, name)
+                checked = check(value)
+                if checked is not value:
+                    set_(self, name, checked)
+            name = ""
             self._check()
         except ValueError as exc:
-            raise LocalProtocolError(
-                f"{self.TYPE}: {exc}", "bad_message", id=_request_id(self)
-            ) from None
+            where = f"{self.TYPE}.{name}" if name else self.TYPE
+            raise LocalProtocolError(f"{where}: {exc}", "bad_message", id=_request_id(self)) from None
 
     def _check(self) -> None:
         """Checks across fields; raise ``ValueError``."""
 
     def to_wire(self) -> dict[str, Any]:
         """The map that goes on the wire: ``type``, then the fields in order, those whose
-        default is None left out while None. Each registered class replaces this with a
-        compiled one (see ``_compile_to_wire``)."""
-        raise NotImplementedError(f"{type(self).__name__} is not a registered message")
+        default is None left out while None."""
+        out: dict[str, Any] = {"type": self.TYPE}
+        for name, _, default in self.FIELDS:
+            value = getattr(self, name)
+            if value is not None or default is not None:
+                out[name] = value
+        return out
 
     @classmethod
     def from_wire(cls, data: dict[str, Any]) -> Message:
         """Build from a decoded map (its ``type`` already matched); ``RemoteProtocolError``.
 
-        Each registered class replaces this with a compiled fast path (see ``fastpath``)
-        that falls back to :meth:`checked_from_wire` on any doubt."""
-        return cls.checked_from_wire(data)
-
-    @classmethod
-    def checked_from_wire(cls, data: dict[str, Any]) -> Message:
-        """The general path of :meth:`from_wire`, field by field, with precise errors.
-
         The same checks as construction, without going through ``__init__``."""
         msg = object.__new__(cls)
-        setattr_ = object.__setattr__
+        set_ = object.__setattr__
         get = data.get
         present = 1  # "type"
         name = ""
@@ -154,66 +148,18 @@ class Message:
                 if value is MISSING:
                     if default is MISSING:
                         raise ValueError("missing")
-                    setattr_(msg, name, default)
+                    set_(msg, name, default)
                 else:
                     present += 1
-                    setattr_(msg, name, check(value))
+                    set_(msg, name, check(value))
             name = ""
             msg._check()
         except ValueError as exc:
             where = f"{cls.TYPE}.{name}" if name else cls.TYPE
-            raise RemoteProtocolError(
-                f"{where}: {exc}", "bad_message", id=_wire_id(data)
-            ) from None
+            raise RemoteProtocolError(f"{where}: {exc}", "bad_message", id=_wire_id(data)) from None
         if present != len(data):
             _check_unknown_fields(cls, data)
         return msg
-
-
-def _compile_to_wire(cls: type[Message]) -> Callable[[Message], dict[str, Any]]:
-    """``cls.to_wire`` compiled: the map built field by field in a straight line."""
-    lines = ["def to_wire(self):", f"    out = {{'type': {cls.TYPE!r}}}"]
-    for name, _, default in cls.FIELDS:
-        if default is None:
-            lines += [f"    value = self.{name}", "    if value is not None:",
-                      f"        out[{name!r}] = value"]
-        else:
-            lines.append(f"    out[{name!r}] = self.{name}")
-    lines.append("    return out")
-    return build("\n".join(lines), "to_wire", {}, f"{cls.TYPE}.to_wire")
-
-
-def _compile_from_wire(cls: type[Message]) -> Callable[[dict[str, Any]], Message]:
-    """``cls.from_wire`` compiled: the fields checked inline, the message built without
-    ``__init__`` (whose checks would repeat the ones just done), cross-field checks run."""
-    ns: dict[str, Any] = {"_slow": cls.checked_from_wire, "_new": object.__new__, "_cls": cls}
-    names = [name for name, _, _ in cls.FIELDS]
-
-    def accept(converted: list[tuple[int, str]]) -> list[str]:
-        lines = []
-        if cls.FAST_CHECK is not None:  # the cross-field checks, inline, before building
-            template, consts = cls.FAST_CHECK
-            ns.update(consts)
-            lines.append(template.format(**{name: f"v{i}" for i, name in enumerate(names)}))
-        lines.append("msg = _new(_cls)")
-        for i, name in enumerate(names):
-            # The slot's own setter: what object.__setattr__ ends up calling, minus the
-            # lookup by name (the class is frozen only through its __setattr__).
-            ns[f"_s{i}"] = cls.__dict__[name].__set__
-            lines.append(f"_s{i}(msg, v{i})")
-        if cls.FAST_CHECK is None and cls._check is not Message._check:
-            ns["_check"] = cls._check
-            lines.append("_check(msg)")  # the cross-field checks, on the built message
-        return [*lines, "return msg"]
-
-    fields = (
-        # A nested table (a view) is called through its compiled check: one call fewer.
-        (name, check.check if isinstance(check, ev.Schema) else check,
-         default is MISSING, default)
-        for name, check, default in cls.FIELDS
-    )
-    code = compile_fields("from_wire", fields, "data", accept, ns, frozenset(["type"]))
-    return build(code, "from_wire", ns, f"{cls.TYPE}.from_wire")
 
 
 def _check_unknown_fields(cls: type[Message], data: dict[str, Any]) -> None:
@@ -538,9 +484,6 @@ def _checked_by_kind(value: Any) -> Any:
     return value
 
 
-inline(_checked_by_kind, "True")
-
-
 @message("event", SERVER)
 class Event(Message):
     """One room event; ``seq`` goes up by one per event in the room."""
@@ -548,10 +491,6 @@ class Event(Message):
     seq: int = req(f.seq)
     kind: str = req(f.text(1, 32, r"[a-z][a-z0-9_]*", known=tuple(ev.EVENT_KINDS)))
     data: FrozenDict = opt(_checked_by_kind, f.EMPTY_MAP)
-
-    # When the compiled from_wire gets here, ``kind`` is one of the known kinds (its
-    # inline test), and each has a compiled check.
-    FAST_CHECK = ("{data} = _check_by_kind[{kind}]({data})", {"_check_by_kind": EVENT_CHECKS})
 
     def _check(self) -> None:
         object.__setattr__(self, "data", check_event(self.kind, self.data))
