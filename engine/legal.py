@@ -12,7 +12,7 @@ one card that name no target) are made once, at import, and shared.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from operator import attrgetter
 
@@ -41,8 +41,8 @@ class LegalActions:
     # of ``discard`` only its top card; the other seats are judged by ``_holds_one``.
     rules: Rules
     players: int
-    hands: Sequence[list[Card]]
-    discard: Sequence[Card]
+    hands: list[list[Card]]
+    discard: list[Card]
     color: Color | None
     turn: int
     phase: Phase
@@ -51,9 +51,9 @@ class LegalActions:
     pair: bool  # the pending penalty came from a pair of Draw Twos
     served: bool  # the top card's penalty has been drawn
     drawn: Card | None  # the card the seat in turn just drew
-    called: Sequence[bool]
-    catchable: AbstractSet[int]
-    out: Sequence[bool]
+    called: list[bool]
+    catchable: set[int]
+    out: list[bool]
 
     @property
     def opening(self) -> bool:

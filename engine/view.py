@@ -49,11 +49,12 @@ class View:
 
     @classmethod
     def of(cls, game: State, seat: int | None) -> View:
-        mine = seat is not None and 0 <= seat < game.players
-        drawn = game.drawn.text if game.drawn is not None and mine and seat == game.turn else None
+        if seat is not None and not 0 <= seat < game.players:
+            seat = None  # no such seat: a spectator
+        drawn = game.drawn.text if game.drawn is not None and seat == game.turn else None
         return cls(
-            seat=seat if mine else None,
-            hand=tuple(c.text for c in game.hands[seat]) if mine else (),
+            seat=seat,
+            hand=() if seat is None else tuple(c.text for c in game.hands[seat]),
             counts=tuple(len(h) for h in game.hands),
             top=game.discard[-1].text if game.discard else None,
             color=game.color.value if game.color else None,
@@ -166,9 +167,9 @@ class _ViewTable(LegalActions):
         self.served = view.served
         self.opening = view.opening
         self.drawn = Card.parse(view.drawn) if view.drawn else None
-        self.called = view.called
-        self.catchable = frozenset(view.catchable)
-        self.out = view.out
+        self.called = list(view.called)
+        self.catchable = set(view.catchable)
+        self.out = list(view.out)
 
     def _challengeable(self) -> bool:
         return self.challengeable

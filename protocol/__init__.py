@@ -15,7 +15,7 @@ from .errors import (
     ProtocolError,
     RemoteProtocolError,
 )
-from .events import ENGINE_EVENTS, EVENT_KINDS, SERVER_EVENTS, VIEW, check_event, check_view
+from .events import ENGINE_EVENTS, EVENT_TABLES, SERVER_EVENTS, VIEW, check_event, check_view
 from .fields import FrozenDict
 from .framing import MAX_FRAME_SIZE, decode_body, encode_frame
 from .messages import (
@@ -71,7 +71,7 @@ __all__ = [
     "DEFAULT_PORT",
     "ENGINE_EVENTS",
     "ERROR_CODES",
-    "EVENT_KINDS",
+    "EVENT_TABLES",
     "MAX_FRAME_SIZE",
     "MESSAGE_TYPES",
     "NEED_DATA",

@@ -115,7 +115,8 @@ SERVER_EVENTS: dict[str, Table] = {
     "host": {"seat": f.seat},
 }
 
-EVENT_KINDS: dict[str, Table] = ENGINE_EVENTS | SERVER_EVENTS
+EVENT_TABLES: dict[str, Table] = ENGINE_EVENTS | SERVER_EVENTS
+"""The table of every event kind's data on the wire, the engine's and the server's."""
 
 # A seat's view of the table, as sent in ``snapshot``.
 VIEW: Table = {
@@ -204,7 +205,7 @@ def schema(what: str, table: Table) -> Checker:
     return check
 
 
-EVENT_SCHEMAS: dict[str, Checker] = {kind: schema(kind, t) for kind, t in EVENT_KINDS.items()}
+EVENT_SCHEMAS: dict[str, Checker] = {kind: schema(kind, t) for kind, t in EVENT_TABLES.items()}
 check_view = schema("view", VIEW)
 check_seat = schema("seat", SEAT)
 check_room = schema("room", ROOM)
@@ -216,5 +217,7 @@ def check_event(kind: str, data: Any) -> FrozenDict:
     if check is None:
         if type(data) is not dict and type(data) is not FrozenDict:
             raise ValueError(f"data: expected a map, got {type(data).__name__}")
-        return f.freeze(data, f.MAX_DEPTH - 1)
-    return check(data)
+        generic: FrozenDict = f.freeze(data, f.MAX_DEPTH - 1)
+        return generic
+    checked: FrozenDict = check(data)
+    return checked

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from unolan.engine.cards import ALL_CARDS
 
@@ -28,17 +28,18 @@ MAX_CARDS = 120  # more than any deck holds
 MAX_GENERIC_STR = 1024  # strings in data this package has no table for
 
 
-class FrozenDict(dict):  # type: ignore[type-arg]
+class FrozenDict(dict[str, Any]):
     """A read-only dict: messages are frozen all the way down, and msgpack packs it as is."""
 
     __slots__ = ()
 
-    def _readonly(self, *args: object, **kwargs: object) -> None:
+    def _readonly(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise TypeError("protocol maps are read-only")
 
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly  # type: ignore[assignment]
-    __ior__ = _readonly  # type: ignore[assignment]
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _readonly
 
+    # typeshed declares a dict unhashable (``__hash__: None``); a frozen map hashes by its
+    # items, hence the ignore.
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(frozenset(self.items()))
 
@@ -148,10 +149,12 @@ def cards(low: int = 0, high: int = MAX_CARDS) -> Checker:
             # Only a str equals a str: no other type the decoder builds can slip through.
             try:
                 if CARD_TEXTS.issuperset(value):
-                    return value if kind is tuple else tuple(value)
+                    texts: tuple[str, ...] = value if kind is tuple else tuple(value)
+                    return texts
             except TypeError:  # an unhashable item
                 pass
-        return slow(value)
+        checked: tuple[str, ...] = slow(value)
+        return checked
 
     return check
 
@@ -173,8 +176,10 @@ def _flat_array(
             and (not value or (set(map(type, value)) == types
                                and (bounds is None or (low <= min(value) and max(value) <= high))))
         ):
-            return value if kind is tuple else tuple(value)
-        return slow(value)
+            items: tuple[Any, ...] = value if kind is tuple else tuple(value)
+            return items
+        checked: tuple[Any, ...] = slow(value)
+        return checked
 
     return check
 

@@ -1,9 +1,10 @@
 """Every message as a small frozen dataclass that cannot be built invalid.
 
-Each class names its wire ``type`` and who may send it; each field carries the checker
-that validates it. Constructing a message validates it (``LocalProtocolError``), and so
-does decoding one (``RemoteProtocolError``): the same code path, so what one peer can
-build the other can read. Fields are keyword-only: ``Play(seq=12, cards=("R5",))``.
+Each class names its wire ``type`` and who may send it; each field's annotation carries
+the checker that validates it (``seq: Annotated[int, f.seq]``). Constructing a message
+validates it (``LocalProtocolError``), and so does decoding one (``RemoteProtocolError``):
+the same checkers, so what one peer can build the other can read. Fields are
+keyword-only: ``Play(seq=12, cards=("R5",))``.
 
 On the wire a message is a map: ``type`` plus its fields. Optional fields whose value is
 ``None`` are left out; unknown fields are ignored (but still bounded).
@@ -14,7 +15,15 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Callable
-from typing import Any, ClassVar, NamedTuple, TypeVar, dataclass_transform
+from typing import (
+    Annotated,
+    Any,
+    ClassVar,
+    NamedTuple,
+    TypeVar,
+    dataclass_transform,
+    get_type_hints,
+)
 
 from unolan.engine.rules import PRESETS, Rules
 
@@ -59,39 +68,36 @@ class Field(NamedTuple):
     default: Any
 
 
-def req(check: Checker) -> Any:
-    """A field that must be present (it may still allow null if ``check`` does)."""
-    return dataclasses.field(metadata={"check": check})
-
-
-def opt(check: Checker, default: Any = None) -> Any:
-    """A field that may be absent; ``None`` defaults are left out of the wire map."""
-    if default is None:
-        check = f.nullable(check)
-    return dataclasses.field(default=default, metadata={"check": check})
-
-
 M = TypeVar("M", bound="Message")
 
 
-@dataclass_transform(frozen_default=True, kw_only_default=True, field_specifiers=(req, opt))
+@dataclass_transform(frozen_default=True, kw_only_default=True)
 def message(type_name: str, senders: Role | frozenset[Role]) -> Callable[[type[M]], type[M]]:
-    """Make a class a registered message: frozen, slotted, keyword-only, validated."""
+    """Make a class a registered message: frozen, slotted, keyword-only, validated.
+
+    Each field is annotated with its checker, ``name: Annotated[type, checker]``, and has
+    a default when it may be absent (a None default also allows null, and leaves the field
+    out of the wire map while None)."""
 
     def wrap(cls: type[M]) -> type[M]:
         cls = dataclasses.dataclass(frozen=True, slots=True, kw_only=True)(cls)
+        hints = get_type_hints(cls, include_extras=True)
         cls.TYPE = type_name
         cls.SENDERS = senders if isinstance(senders, frozenset) else frozenset([senders])
-        cls.FIELDS = tuple(
-            Field(fl.name, fl.metadata["check"],
-                  MISSING if fl.default is dataclasses.MISSING else fl.default)
-            for fl in dataclasses.fields(cls)
-        )
+        cls.FIELDS = tuple(_field(fl, hints[fl.name]) for fl in dataclasses.fields(cls))
         cls.WIRE_NAMES = frozenset(["type", *(fl.name for fl in cls.FIELDS)])
         MESSAGE_TYPES[type_name] = cls
         return cls
 
     return wrap
+
+
+def _field(field: dataclasses.Field[Any], hint: Any) -> Field:
+    """A message field's row: its annotation's checker and its default."""
+    (check,) = hint.__metadata__
+    if field.default is None:
+        check = f.nullable(check)
+    return Field(field.name, check, MISSING if field.default is dataclasses.MISSING else field.default)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -221,49 +227,49 @@ _version = f.integer(1, 65535)
 class Hello(Message):
     """The client's first frame: the protocol versions it speaks, and who it is."""
 
-    versions: tuple[int, ...] = req(f.array(_version, 1, 16))
-    name: str = req(_name)
-    client: str | None = opt(f.text(1, 64))
+    versions: Annotated[tuple[int, ...], f.array(_version, 1, 16)]
+    name: Annotated[str, _name]
+    client: Annotated[str | None, f.text(1, 64)] = None
 
 
 @message("welcome", SERVER)
 class Welcome(Message):
     """The server's answer to ``hello``: the version chosen and the limits it enforces."""
 
-    version: int = req(_version)
-    server: str = req(f.text(1, 64))
-    max_frame: int = req(f.integer(1024, 16 * 1024 * 1024))
-    heartbeat: int = req(f.integer(1, 3600))
+    version: Annotated[int, _version]
+    server: Annotated[str, f.text(1, 64)]
+    max_frame: Annotated[int, f.integer(1024, 16 * 1024 * 1024)]
+    heartbeat: Annotated[int, f.integer(1, 3600)]
 
 
 @message("error", BOTH)
 class Error(Message):
     """A refusal: stable ``code``, human ``message``, the request ``id`` if it had one."""
 
-    code: str = req(_code)
-    message: str = req(f.text(0, 500, printable=False))
-    fatal: bool = opt(f.boolean, False)
-    id: int | None = opt(f.request_id)
-    versions: tuple[int, ...] | None = opt(f.array(_version, 1, 16))
+    code: Annotated[str, _code]
+    message: Annotated[str, f.text(0, 500, printable=False)]
+    fatal: Annotated[bool, f.boolean] = False
+    id: Annotated[int | None, f.request_id] = None
+    versions: Annotated[tuple[int, ...] | None, f.array(_version, 1, 16)] = None
 
 
 @message("ping", BOTH)
 class Ping(Message):
     """Are you there? Answer with a ``pong`` carrying the same ``id``."""
 
-    id: int | None = opt(f.request_id)
+    id: Annotated[int | None, f.request_id] = None
 
 
 @message("pong", BOTH)
 class Pong(Message):
-    id: int | None = opt(f.request_id)
+    id: Annotated[int | None, f.request_id] = None
 
 
 @message("bye", BOTH)
 class Bye(Message):
     """An orderly close; the sender closes the stream after it."""
 
-    reason: str | None = opt(f.text(0, 200))
+    reason: Annotated[str | None, f.text(0, 200)] = None
 
 
 # -- lobby: client requests -----------------------------------------------------------
@@ -271,21 +277,21 @@ class Bye(Message):
 
 @message("list_rooms", CLIENT)
 class ListRooms(Message):
-    id: int | None = opt(f.request_id)
+    id: Annotated[int | None, f.request_id] = None
 
 
 @message("create_room", CLIENT)
 class CreateRoom(Message):
     """Open a room and take its first seat as host. Rules: a preset plus options."""
 
-    name: str = req(f.text(1, 40))
-    preset: str = opt(f.choice(*PRESETS), "house")
-    options: FrozenDict = opt(f.scalar_map(), f.EMPTY_MAP)
-    seats: int = opt(f.integer(2, f.MAX_SEATS), 4)
-    password: str | None = opt(f.text(1, 64))
-    timer: int = opt(f.integer(0, 3600), 0)
-    teams: int = opt(f.integer(0, 5), 0)
-    id: int | None = opt(f.request_id)
+    name: Annotated[str, f.text(1, 40)]
+    preset: Annotated[str, f.choice(*PRESETS)] = "house"
+    options: Annotated[FrozenDict, f.scalar_map()] = f.EMPTY_MAP
+    seats: Annotated[int, f.integer(2, f.MAX_SEATS)] = 4
+    password: Annotated[str | None, f.text(1, 64)] = None
+    timer: Annotated[int, f.integer(0, 3600)] = 0
+    teams: Annotated[int, f.integer(0, 5)] = 0
+    id: Annotated[int | None, f.request_id] = None
 
     def _check(self) -> None:
         if "teams" in self.options:
@@ -306,65 +312,65 @@ class CreateRoom(Message):
 
 @message("join", CLIENT)
 class Join(Message):
-    room: str = req(_room_id)
-    role: str = opt(f.choice("player", "spectator"), "player")
-    password: str | None = opt(f.text(1, 64))
-    id: int | None = opt(f.request_id)
+    room: Annotated[str, _room_id]
+    role: Annotated[str, f.choice("player", "spectator")] = "player"
+    password: Annotated[str | None, f.text(1, 64)] = None
+    id: Annotated[int | None, f.request_id] = None
 
 
 @message("leave", CLIENT)
 class Leave(Message):
-    id: int | None = opt(f.request_id)
+    id: Annotated[int | None, f.request_id] = None
 
 
 @message("ready", CLIENT)
 class Ready(Message):
-    ready: bool = opt(f.boolean, True)
-    id: int | None = opt(f.request_id)
+    ready: Annotated[bool, f.boolean] = True
+    id: Annotated[int | None, f.request_id] = None
 
 
 @message("start", CLIENT)
 class Start(Message):
     """The host starts the match (every seated human ready)."""
 
-    id: int | None = opt(f.request_id)
+    id: Annotated[int | None, f.request_id] = None
 
 
 @message("add_bot", CLIENT)
 class AddBot(Message):
     """The host seats a bot: in ``seat``, or the first free seat."""
 
-    seat: int | None = opt(f.seat)
-    level: str | None = opt(f.text(1, 32, r"[a-z][a-z0-9_]*"))
-    id: int | None = opt(f.request_id)
+    seat: Annotated[int | None, f.seat] = None
+    level: Annotated[str | None, f.text(1, 32, r"[a-z][a-z0-9_]*")] = None
+    id: Annotated[int | None, f.request_id] = None
 
 
 @message("remove_bot", CLIENT)
 class RemoveBot(Message):
-    seat: int = req(f.seat)
-    id: int | None = opt(f.request_id)
+    seat: Annotated[int, f.seat]
+    id: Annotated[int | None, f.request_id] = None
 
 
 @message("chat", CLIENT)
 class Chat(Message):
-    text: str = req(f.text(1, 300))
-    id: int | None = opt(f.request_id)
+    text: Annotated[str, f.text(1, 300)]
+    id: Annotated[int | None, f.request_id] = None
 
 
 @message("resume", CLIENT)
 class Resume(Message):
     """Take back a seat after a reconnect: the token from ``joined``, the last seq seen."""
 
-    token: str = req(_token)
-    seq: int = req(f.seq)
-    id: int | None = opt(f.request_id)
+    token: Annotated[str, _token]
+    seq: Annotated[int, f.seq]
+    id: Annotated[int | None, f.request_id] = None
 
 
 @message("sync", CLIENT)
 class Sync(Message):
     """Ask for a fresh ``snapshot`` (after a gap in ``seq``, say)."""
 
-    id: int | None = opt(f.request_id)
+    id: Annotated[int | None, f.request_id] = None
 
 
 # -- game actions: every one names the room seq it was decided on ----------------------
@@ -374,58 +380,58 @@ class Sync(Message):
 class Play(Message):
     """Play cards (last on top). Sent out of turn, it is a jump-in."""
 
-    seq: int = req(f.seq)
-    cards: tuple[str, ...] = req(f.cards(1, 20))
-    color: str | None = opt(f.color)
-    target: int | None = opt(f.seat)
-    uno: bool = opt(f.boolean, False)
-    id: int | None = opt(f.request_id)
+    seq: Annotated[int, f.seq]
+    cards: Annotated[tuple[str, ...], f.cards(1, 20)]
+    color: Annotated[str | None, f.color] = None
+    target: Annotated[int | None, f.seat] = None
+    uno: Annotated[bool, f.boolean] = False
+    id: Annotated[int | None, f.request_id] = None
 
 
 @message("draw", CLIENT)
 class Draw(Message):
-    seq: int = req(f.seq)
-    id: int | None = opt(f.request_id)
+    seq: Annotated[int, f.seq]
+    id: Annotated[int | None, f.request_id] = None
 
 
 @message("pass", CLIENT)
 class Pass(Message):
     """Keep the card just drawn and end the turn."""
 
-    seq: int = req(f.seq)
-    id: int | None = opt(f.request_id)
+    seq: Annotated[int, f.seq]
+    id: Annotated[int | None, f.request_id] = None
 
 
 @message("call_uno", CLIENT)
 class CallUno(Message):
-    seq: int = req(f.seq)
-    id: int | None = opt(f.request_id)
+    seq: Annotated[int, f.seq]
+    id: Annotated[int | None, f.request_id] = None
 
 
 @message("catch", CLIENT)
 class Catch(Message):
     """Catch ``target``, who holds one card and has not called UNO."""
 
-    seq: int = req(f.seq)
-    target: int = req(f.seat)
-    id: int | None = opt(f.request_id)
+    seq: Annotated[int, f.seq]
+    target: Annotated[int, f.seat]
+    id: Annotated[int | None, f.request_id] = None
 
 
 @message("challenge", CLIENT)
 class Challenge(Message):
     """The target of a Wild Draw Four challenges it instead of drawing."""
 
-    seq: int = req(f.seq)
-    id: int | None = opt(f.request_id)
+    seq: Annotated[int, f.seq]
+    id: Annotated[int | None, f.request_id] = None
 
 
 @message("choose_color", CLIENT)
 class ChooseColor(Message):
     """Name the color when a Wild is turned up as the first card."""
 
-    seq: int = req(f.seq)
-    color: str = req(f.color)
-    id: int | None = opt(f.request_id)
+    seq: Annotated[int, f.seq]
+    color: Annotated[str, f.color]
+    id: Annotated[int | None, f.request_id] = None
 
 
 # -- server to client -----------------------------------------------------------------
@@ -435,48 +441,48 @@ class ChooseColor(Message):
 class Ok(Message):
     """A request with an ``id`` was accepted, and it has no other reply."""
 
-    id: int = req(f.request_id)
+    id: Annotated[int, f.request_id]
 
 
 @message("rooms", SERVER)
 class Rooms(Message):
-    rooms: tuple[FrozenDict, ...] = req(f.array(ev.check_room, 0, 256))
-    id: int | None = opt(f.request_id)
+    rooms: Annotated[tuple[FrozenDict, ...], f.array(ev.check_room, 0, 256)]
+    id: Annotated[int | None, f.request_id] = None
 
 
 @message("joined", SERVER)
 class Joined(Message):
     """You are in ``room`` at ``seat`` (null: spectator); keep ``token`` for ``resume``."""
 
-    room: str = req(_room_id)
-    seat: int | None = req(f.seat_or_null)
-    token: str = req(_token)
-    seq: int = req(f.seq)
-    id: int | None = opt(f.request_id)
+    room: Annotated[str, _room_id]
+    seat: Annotated[int | None, f.seat_or_null]
+    token: Annotated[str, _token]
+    seq: Annotated[int, f.seq]
+    id: Annotated[int | None, f.request_id] = None
 
 
 @message("seats", SERVER)
 class Seats(Message):
     """The room as the lobby sees it: who sits where, ready or not, and the rules."""
 
-    seq: int = req(f.seq)
-    room: str = req(_room_id)
-    name: str = req(f.text(1, 40))
-    host: int | None = req(f.seat_or_null)
-    seats: tuple[FrozenDict, ...] = req(f.array(ev.check_seat, 2, f.MAX_SEATS))
-    spectators: int = req(f.count)
-    started: bool = req(f.boolean)
-    rules: FrozenDict = req(f.scalar_map())
-    timer: int = req(f.integer(0, 3600))
+    seq: Annotated[int, f.seq]
+    room: Annotated[str, _room_id]
+    name: Annotated[str, f.text(1, 40)]
+    host: Annotated[int | None, f.seat_or_null]
+    seats: Annotated[tuple[FrozenDict, ...], f.array(ev.check_seat, 2, f.MAX_SEATS)]
+    spectators: Annotated[int, f.count]
+    started: Annotated[bool, f.boolean]
+    rules: Annotated[FrozenDict, f.scalar_map()]
+    timer: Annotated[int, f.integer(0, 3600)]
 
 
 @message("snapshot", SERVER)
 class Snapshot(Message):
     """A seat's whole view of the table as of ``seq``."""
 
-    seq: int = req(f.seq)
-    view: FrozenDict = req(ev.check_view)
-    id: int | None = opt(f.request_id)
+    seq: Annotated[int, f.seq]
+    view: Annotated[FrozenDict, ev.check_view]
+    id: Annotated[int | None, f.request_id] = None
 
 
 def _checked_by_kind(value: Any) -> Any:
@@ -488,9 +494,9 @@ def _checked_by_kind(value: Any) -> Any:
 class Event(Message):
     """One room event; ``seq`` goes up by one per event in the room."""
 
-    seq: int = req(f.seq)
-    kind: str = req(f.text(1, 32, r"[a-z][a-z0-9_]*", known=tuple(ev.EVENT_KINDS)))
-    data: FrozenDict = opt(_checked_by_kind, f.EMPTY_MAP)
+    seq: Annotated[int, f.seq]
+    kind: Annotated[str, f.text(1, 32, r"[a-z][a-z0-9_]*", known=tuple(ev.EVENT_TABLES))]
+    data: Annotated[FrozenDict, _checked_by_kind] = f.EMPTY_MAP
 
     def _check(self) -> None:
         object.__setattr__(self, "data", check_event(self.kind, self.data))

@@ -1,0 +1,3 @@
+"""``unolan.engine`` is the folder engine/ (see [tool.setuptools.package-dir]): mypy reads it there."""
+
+from engine import *

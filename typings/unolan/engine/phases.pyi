@@ -1,0 +1,3 @@
+"""``unolan.engine.phases`` is engine/phases.py (see [tool.setuptools.package-dir]): mypy reads it there."""
+
+from engine.phases import *
