@@ -41,17 +41,18 @@ import argparse
 import random
 import time
 
-from unolan.engine import Deal, Game, Play, Rules
+from unolan.engine import Deal, Game, Phase, Play, Rules
 
 # CPU time of this process: other load on the machine disturbs it far less than wall time.
 clock = time.process_time
+IN_PLAY = (Phase.PLAY, Phase.DRAWN, Phase.COLOR)  # a round is being played
 
 
 def play_round(game: Game, rng: random.Random) -> int:
     """Play the current round to its end with the policy above; return the action count."""
     actions = 0
     choice = rng.choice
-    while game.phase == "play" or game.phase == "drawn" or game.phase == "color":
+    while game.phase in IN_PLAY:
         legal = game.legal_actions(game.turn)
         plays = [a for a in legal if type(a) is Play]
         action = choice(plays) if plays else choice([a for a in legal if a.seat == game.turn])
@@ -74,7 +75,7 @@ def bench_engine(preset: str, players: int, seconds: float, seed: int) -> tuple[
         actions += play_round(game, rng)
         rounds += 1
         # A new match per round keeps dealing cost in; also play on after a Deal now and then.
-        if game.phase == "round_over" and rounds % 2:
+        if game.phase is Phase.ROUND_OVER and rounds % 2:
             game.apply(Deal(game.turn))
             actions += 1 + play_round(game, rng)
             rounds += 1

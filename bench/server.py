@@ -193,7 +193,7 @@ async def _game_bot(port: int, room: int, think: float, meter: Meter, host: bool
     table (kept from the events it receives), and acts when a batch closes on its turn."""
     from unolan.client.mirror import Mirror, SeqGap
     from unolan.engine import Card
-    from unolan.server.bot import to_message
+    from unolan.protocol import to_message
     from unolan.server.policy import choose
 
     from unolan import protocol as pr

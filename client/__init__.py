@@ -9,6 +9,8 @@
 - :mod:`unolan.client.arena`: offline tournaments.
 """
 
+from unolan.protocol import to_message
+
 from .bot import Bot, decide
 from .mirror import Mirror, SeqGap
 from .runner import BOT_LEVELS, launch_bot, play, seat_bots
@@ -19,7 +21,6 @@ from .session import (
     Disconnected,
     Reconnected,
     open_client,
-    to_message,
 )
 from .strategies import STRATEGIES, make_bot
 

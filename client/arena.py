@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
-from unolan.engine import Deal, Game, Rules
+from unolan.engine import Deal, Game, Phase, Rules
 
 from .bot import decide
 from .strategies import make_bot
@@ -58,7 +58,7 @@ def play_match(lineup: Sequence[str], rules: Rules, seed: int | str, index: int 
     tell(game.start_events)
     actions = 0
     while not game.over and actions < MAX_ACTIONS:
-        if game.phase == "round_over":
+        if game.phase is Phase.ROUND_OVER:
             tell(game.apply(Deal(game.turn)))
             continue
         race.shuffle(seats)

@@ -29,7 +29,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from unolan.engine import Action, CallUno, Catch, Deal, Play, View
+from unolan.engine import Action, CallUno, Catch, Deal, Phase, Play, View
 
 
 class Bot:
@@ -98,7 +98,7 @@ def decide(bot: Bot, view: View, legal: Sequence[Action] | None = None) -> Actio
     if not legal:
         return None
     seat = view.seat
-    if view.phase == "round_over":
+    if view.phase is Phase.ROUND_OVER:
         return Deal(seat) if Deal(seat) in legal else None  # type: ignore[arg-type]
     own: list[Action] = []
     for action in legal:

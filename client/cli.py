@@ -8,10 +8,9 @@ import sys
 from typing import Any
 
 from unolan.engine import Rules, RulesError, check_table
+from unolan.protocol import DEFAULT_PORT as DEFAULT_PORT  # the protocol's: servers listen on it
 
 from .strategies import STRATEGIES
-
-DEFAULT_PORT = 7117
 
 
 def add_parser(subparsers: Any) -> None:

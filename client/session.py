@@ -96,22 +96,6 @@ class Reconnected:
     seq: int
 
 
-def to_message(action: en.Action, seq: int, id: int | None = None) -> pr.Message | None:
-    """The protocol message for an engine action decided at ``seq`` (None: ``Deal``,
-    which the server does by itself)."""
-    if isinstance(action, en.Play):
-        return pr.Play(seq=seq, cards=tuple(c.text for c in action.cards),
-                       color=action.color.value if action.color else None,
-                       target=action.target, uno=action.uno, id=id)
-    if isinstance(action, en.Catch):
-        return pr.Catch(seq=seq, target=action.target, id=id)
-    if isinstance(action, en.ChooseColor):
-        return pr.ChooseColor(seq=seq, color=action.color.value, id=id)
-    simple = {en.Draw: pr.Draw, en.Pass: pr.Pass, en.CallUno: pr.CallUno, en.Challenge: pr.Challenge}
-    cls = simple.get(type(action))
-    return cls(seq=seq, id=id) if cls else None
-
-
 class _Slot:
     __slots__ = ("done", "reply")
 
@@ -303,8 +287,7 @@ class Client:
         else a refusal arrives in :meth:`messages` as an ``Error``."""
         if isinstance(action, en.Deal):
             return  # the server deals the next round itself
-        msg = to_message(action, self.seq)
-        assert msg is not None
+        msg = pr.to_message(action, self.seq)
         if wait:
             await self.request(msg)
         else:

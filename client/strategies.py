@@ -27,6 +27,7 @@ from unolan.engine import (
     Color,
     Draw,
     Pass,
+    Phase,
     Play,
     View,
 )
@@ -153,7 +154,7 @@ class GreedyBot(Tracking):
 
     def color_or_challenge(self, view: View, hand: list[Card], legal: list[Action]) -> Action | None:
         """Name the strongest color when asked; challenge a Wild Draw Four when it pays."""
-        if view.phase == "color":
+        if view.phase is Phase.COLOR:
             return ChooseColor(view.seat, self.best_color(hand))  # type: ignore[arg-type]
         if Challenge(view.seat) in legal and self.should_challenge(view):  # type: ignore[arg-type]
             return Challenge(view.seat)  # type: ignore[arg-type]
@@ -164,7 +165,7 @@ class GreedyBot(Tracking):
         if (forced := self.color_or_challenge(view, hand, legal)) is not None:
             return forced
         plays = [a for a in legal if isinstance(a, Play)]
-        if view.phase == "drawn":
+        if view.phase is Phase.DRAWN:
             if plays and (not plays[0].cards[0].is_wild or len(hand) <= 3):
                 return max(plays, key=lambda p: self.play_key(view, hand, p))
             return Pass(view.seat) if Pass(view.seat) in legal else plays[0]  # type: ignore[arg-type]
@@ -281,7 +282,7 @@ class CounterBot(GreedyBot):
         if not plays:
             return Draw(view.seat) if Draw(view.seat) in legal else legal[0]  # type: ignore[arg-type]
         best = max(plays, key=lambda p: self.play_score(view, hand, p))
-        if view.phase == "drawn" and Pass(view.seat) in legal:  # type: ignore[arg-type]
+        if view.phase is Phase.DRAWN and Pass(view.seat) in legal:  # type: ignore[arg-type]
             keep = best.cards[0].is_wild and view.rules.get("deck") != "all_wild"
             if keep and self.danger(view) is None and len(hand) > 2:
                 return Pass(view.seat)  # type: ignore[arg-type]

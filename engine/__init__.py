@@ -23,8 +23,9 @@ from .cards import Card, Color, Kind, all_wild_deck, classic_deck, format_cards,
 from .errors import IllegalAction, NotationError, RulesError
 from .events import EVENT_KINDS, FACTS, Event, EventKind
 from .fold import ViewFold
-from .game import Game, check_table
-from .notation import format_position, parse_position
+from .game import Game, check_table, parse_position
+from .notation import format_position
+from .phases import Phase
 from .rotation import RotationOutcome, TableEvent, TwoTableRotation
 from .rules import OPTIONS, PRESETS, Option, Rules
 from .scoring import RoundResult
@@ -52,6 +53,7 @@ __all__ = [
     "NotationError",
     "Option",
     "Pass",
+    "Phase",
     "Play",
     "RotationOutcome",
     "RoundResult",

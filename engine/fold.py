@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .events import EVENT_KINDS, FACTS
-from .phases import PLAY
+from .phases import PLAY, Phase
 from .rules import Rules
 from .view import View
 
@@ -72,9 +72,10 @@ class ViewFold:
         self.set_rules(data["rules"])
         for name in ("hand", "counts", "called", "catchable", "scores", "out"):
             setattr(self, name, list(data[name]))
-        for name in ("top", "color", "direction", "phase", "pending", "draw_count", "discard_count",
-                     "round", "drawn"):
+        for name in ("top", "color", "direction", "pending", "draw_count", "discard_count", "round",
+                     "drawn"):
             setattr(self, name, data[name])
+        self.phase = Phase(data["phase"])
         self.turn = data["turn"] if data["turn"] is not None else 0
         self.dealer = data["dealer"] if data["dealer"] is not None else 0
         for name, default in _OPTIONAL_VIEW.items():
@@ -174,6 +175,7 @@ class ViewFold:
         for name in FACTS:
             value = data[name]
             setattr(self, name, list(value) if isinstance(value, (list, tuple)) else value)
+        self.phase = Phase(data["phase"])
         self.drawn = data.get("drawn")
 
     def _round_over(self, data: Mapping[str, Any]) -> None:

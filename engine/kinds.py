@@ -6,12 +6,8 @@ the plays) both ask these questions, and must agree.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .cards import NUMBER_KINDS, Card, Kind
-
-if TYPE_CHECKING:
-    from .rules import Rules
+from .rules import Rules
 
 _TARGETED = (Kind.WILD_TARGETED_DRAW_TWO, Kind.WILD_FORCED_SWAP)
 _PLAIN_NUMBER = frozenset(NUMBER_KINDS)
@@ -19,6 +15,9 @@ _PLAIN_NUMBER = frozenset(NUMBER_KINDS)
 _PLAIN_ALL_WILD = frozenset({Kind.WILD})
 # Kinds whose plays name a target seat, without and with seven_zero.
 _TARGET_KINDS = {False: frozenset(_TARGETED), True: frozenset((*_TARGETED, Kind.N7))}
+# Kinds that, played, only pass the turn on, without and with seven_zero (whose 0 and 7 act).
+_NO_EFFECT = {False: frozenset((*NUMBER_KINDS, Kind.WILD)),
+              True: frozenset((*NUMBER_KINDS, Kind.WILD)) - {Kind.N0, Kind.N7}}
 
 
 def _plain(rules: Rules) -> frozenset[Kind]:

@@ -3,30 +3,32 @@
 Its own module because it is a job of its own, apart from applying actions. Two tables
 judge by this code: the :class:`~.game.Game`, which knows every card, and a seat's
 :class:`~.view.View`, which knows its own hand and only the counts of the others (that is
-all legality ever depends on). :class:`LegalActions` is a mixin both inherit; it reads
-their state (``rules``, ``players``, ``hands`` — the acting seat's own hand —, ``turn``,
-``phase``, ``pending``, ``pending_cards``, ``pending_pair``, ``discard`` — its top card
-—, ``color``, ``served``, ``drawn``, ``called``, ``exposed``, ``out``, ``opening``) and
-their ``_challengeable`` and ``_holds_one``, which each answers from what it knows.
+all legality ever depends on). :class:`LegalActions` is a mixin both inherit; it declares
+what it reads of its table, and each table provides it from what it knows.
 
-Bots and simulations call :meth:`LegalActions.legal_actions` for every action, so it
-keeps per-seat tables of ready-made actions and caches of plays.
+Actions are values: the actions that are the same every time (a seat's draw, the plays of
+one card that name no target) are made once, at import, and shared.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
+from operator import attrgetter
 
 from .actions import Action, CallUno, Catch, Challenge, ChooseColor, Deal, Draw, Pass, Play
 from .cards import ALL_CARDS, COLORS, SORT_KEY, Card, Color, Kind
 from .errors import IllegalAction
 from .kinds import _TARGET_KINDS, _action_out
-from .phases import COLOR, DEALER_DRAW, DEALT, DRAWN, MATCH_OVER, PLAY, ROUND_OVER
+from .phases import COLOR, DEALER_DRAW, DEALT, DRAWN, MATCH_OVER, OVER, PLAY, ROUND_OVER, Phase
+from .rules import Rules
 
 _DEFLECTABLE = (Kind.DRAW_TWO, Kind.SKIP, Kind.REVERSE)  # top cards of a pending Draw Two penalty
-_FAULT_CODES = {"rules": "misplay", "turn": "not_your_turn", "false_uno": "false_uno"}  # else "bad_play"
+# The refusal code of each kind of fault of a play (see _check_play).
+FAULT_CODES = {"rules": "misplay", "turn": "not_your_turn", "false_uno": "false_uno", "form": "bad_play",
+               "choice": "bad_play"}
 _BETWEEN_ROUNDS = frozenset({ROUND_OVER, DEALER_DRAW, DEALT})  # a Deal is the only action
-_OVER = (ROUND_OVER, MATCH_OVER)
+_NO_PLAY = OVER | _BETWEEN_ROUNDS  # no card may be played
 Fault = tuple[str, str]  # (reason, code) of a refusal
 
 
@@ -35,10 +37,45 @@ class LegalActions:
 
     __slots__ = ()
 
+    # What the judging reads of its table. Of ``hands`` only the acting seat's own hand,
+    # of ``discard`` only its top card; the other seats are judged by ``_holds_one``.
+    rules: Rules
+    players: int
+    hands: list[list[Card]]
+    discard: list[Card]
+    color: Color | None
+    turn: int
+    phase: Phase
+    pending: int  # cards owed by the seat in turn
+    stack: int  # penalty cards that make up ``pending``
+    pair: bool  # the pending penalty came from a pair of Draw Twos
+    served: bool  # the top card's penalty has been drawn
+    drawn: Card | None  # the card the seat in turn just drew
+    called: list[bool]
+    catchable: set[int]
+    out: list[bool]
+
+    @property
+    def opening(self) -> bool:
+        """The top card is the round's first card."""
+        raise NotImplementedError
+
+    def _challengeable(self) -> bool:
+        """Whether the seat in turn may challenge the Wild Draw Four on top."""
+        raise NotImplementedError
+
+    def _holds_one(self, seat: int) -> bool:
+        """Whether ``seat`` holds exactly one card."""
+        raise NotImplementedError
+
+    def position(self) -> str:
+        """The table in the position notation, for error messages ("" if it has none)."""
+        raise NotImplementedError
+
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now, in and out of turn."""
         phase = self.phase
-        if phase == MATCH_OVER or not 0 <= seat < self.players:
+        if phase is MATCH_OVER or not 0 <= seat < self.players:
             return []
         if phase in _BETWEEN_ROUNDS:
             return [_DEAL[seat]] if seat == self.turn else []
@@ -48,39 +85,31 @@ class LegalActions:
         out: list[Action] = []
         if len(hand) == 1 and not self.called[seat]:
             out.append(_CALL_UNO[seat])
-        if self.exposed:
+        if self.catchable:
             called, catch = self.called, _CATCH[seat]
-            for target in sorted(self.exposed):
+            for target in sorted(self.catchable):
                 if target != seat and not called[target] and self._holds_one(target):
                     out.append(catch[target])
         if seat != self.turn:
-            out += self._legal_jumps(seat)
+            self._plays(seat, self._jump_groups(seat), out)
             return out
-        if phase == COLOR:
+        if phase is COLOR:
             out += _CHOOSE_COLOR[seat]
             return out
-        if phase == DRAWN:
+        if phase is DRAWN:
             drawn = self.drawn
             assert drawn is not None
-            if len(hand) > 1 and drawn.kind not in _TARGET_KINDS[self.rules.seven_zero]:
-                singles = _SINGLES[self.rules.all_wild][len(hand) == 2][seat]
-                plays = singles.get(drawn)
-                if plays is None:
-                    plays = singles[drawn] = self._variants(seat, (drawn,))
-                out += plays
-            else:
-                out += self._variants(seat, (drawn,))
+            self._plays(seat, [(drawn,)], out)
             if not self.rules.forced_play:
                 out.append(_PASS[seat])
             return out
         if self.pending:
-            for group in self._answer_groups(hand):
-                out += self._variants(seat, group)
+            self._plays(seat, self._answer_groups(hand), out)
             out.append(_DRAW[seat])
             if self._challengeable():
                 out.append(_CHALLENGE[seat])
             return out
-        self._plays(seat, hand, out)
+        self._plays(seat, self._play_groups(hand), out)
         out.append(_DRAW[seat])
         return out
 
@@ -105,7 +134,7 @@ class LegalActions:
                 fault = self._fault(play)
                 if fault is None:
                     return None
-                if cards and not self._check_choices(play):
+                if self._check_play(play)[0] != "choice":  # the choices fit: the cards do not
                     return self._illegal(play, *fault)
                 first = first or (play, fault)
         assert first is not None
@@ -119,30 +148,43 @@ class LegalActions:
         seat = action.seat
         if not 0 <= seat < self.players:
             return f"there is no seat {seat}", "bad_seat"
-        cls = action.__class__
-        if self.phase == MATCH_OVER:
+        if self.phase is MATCH_OVER:
             return "the match is over", "match_over"
-        if cls is Play:
-            fault, reason, _ = self._check_play(action)  # type: ignore[arg-type]
-            return (reason, _FAULT_CODES.get(fault, "bad_play")) if fault else None
-        return _FAULTS[cls](self, action)
+        match action:
+            case Play():
+                fault, reason, _ = self._check_play(action)
+                return (reason, FAULT_CODES[fault]) if fault else None
+            case Draw():
+                return self._draw_fault(action)
+            case Pass():
+                return self._pass_fault(action)
+            case Challenge():
+                return self._challenge_fault(action)
+            case CallUno():
+                return self._uno_fault(action)
+            case Catch():
+                return self._catch_fault(action)
+            case ChooseColor():
+                return self._color_fault(action)
+            case Deal():
+                return self._deal_fault(action)
 
-    def _turn_fault(self, action: Action, *phases: str) -> Fault | None:
-        """An in-turn action: the seat in turn, in one of ``phases``."""
-        phase = self.phase
-        if phase in _OVER:
+    def _turn_fault(self, action: Action, phase: Phase) -> Fault | None:
+        """An in-turn action: the seat in turn, in ``phase`` (a phase of play)."""
+        now = self.phase
+        if now is phase and action.seat == self.turn:
+            return None
+        if now in OVER:
             return "the round is over", "round_over"
-        if phase in _BETWEEN_ROUNDS:
+        if now in _BETWEEN_ROUNDS:
             return "the round has not started: it is dealt first", "wrong_phase"
         if action.seat != self.turn:
             return f"it is seat {self.turn}'s turn", "not_your_turn"
-        if phase not in phases:
-            return f"not possible in phase {phase}", "wrong_phase"
-        return None
+        return f"not possible in phase {now}", "wrong_phase"
 
     def _live_fault(self, action: Action) -> Fault | None:
         """An action any seat still in the round may take, in or out of turn."""
-        if self.phase in _OVER:
+        if self.phase in OVER:
             return "the round is over", "round_over"
         if self.phase in _BETWEEN_ROUNDS:
             return "the round has not started: it is dealt first", "wrong_phase"
@@ -186,7 +228,7 @@ class LegalActions:
         target = action.target
         if not 0 <= target < self.players or target == action.seat:
             return "catch another seat", "bad_target"
-        if target not in self.exposed or not self._holds_one(target) or self.called[target]:
+        if target not in self.catchable or not self._holds_one(target) or self.called[target]:
             return f"seat {target} cannot be caught now", "cannot_catch"
         return None
 
@@ -197,28 +239,25 @@ class LegalActions:
 
     # -- judging a play --------------------------------------------------------------
 
-    def matches_top(self, card: Card) -> bool:
-        """Whether a card may be played on the discard with no penalty pending."""
-        if self.rules.all_wild:
-            return True
-        strict = self.served and self.rules.strict_after_penalty
-        if card.is_wild:
-            return not strict
-        if card.color is self.color:
-            return True
-        top = self.discard[-1]
-        return not strict and not top.is_wild and card.kind is top.kind
+    def _playable(self) -> AbstractSet[Card]:
+        """Every card that may be played on the discard now with no penalty pending: the
+        answer of :func:`_matches` for this table, looked up."""
+        rules = self.rules
+        if rules.all_wild:
+            return _EVERY_CARD
+        return _PLAYABLE[self.color, self.discard[-1], self.served and rules.strict_after_penalty]
 
     def _check_play(self, play: Play) -> tuple[str, str, bool]:
-        """("", "", jump) when legal; (fault, reason, jump) when not, fault one of _FAULT_CODES.
+        """("", "", jump) when legal; (fault, reason, jump) when not, fault one of FAULT_CODES.
 
         A "rules" fault is a play of cards the player holds that the rules refuse (it may
-        cost the misplay penalty); a "form" fault is a malformed or impossible action.
+        cost the misplay penalty); a "form" fault is a malformed or impossible action, a
+        "choice" fault a color or target that does not fit the cards.
         """
-        seat, cards, rules = play.seat, play.cards, self.rules
-        if self.phase in _OVER:
-            return "form", "the round is over", False
-        if self.phase in _BETWEEN_ROUNDS:
+        seat, cards, rules, phase = play.seat, play.cards, self.rules, self.phase
+        if phase in _NO_PLAY:
+            if phase in OVER:
+                return "form", "the round is over", False
             return "form", "the round has not started: it is dealt first", False
         if self.out[seat]:
             return "form", "you are out of this round", False
@@ -233,16 +272,30 @@ class LegalActions:
             for card in dict.fromkeys(cards):
                 if cards.count(card) > hand.count(card):
                     return "form", f"you do not hold {card}" + (" twice" if hand.count(card) else ""), False
-        if len(cards) > 1:
             if rules.all_wild or not (rules.multi_play or self._pair_on_four(cards)):
                 return "form", "playing several cards at once is off", False
             if any(c.is_wild for c in cards):
                 return "rules", "wild cards cannot be played together", False
             if any(c.kind is not first.kind for c in cards):
                 return "rules", "cards played together must share a number or symbol", False
-        fault = self._check_choices(play)
-        if fault:
-            return "form", fault, False
+        # The color and target the play names must fit its cards.
+        color, target = play.color, play.target
+        if rules.all_wild:
+            if color is not None:
+                return "choice", "the All Wild deck has no colors to name", False
+        elif first.is_wild:
+            if color is None:
+                return "choice", f"{first} needs a color", False
+        elif color is not None and all(c.color is not color for c in cards):
+            return "choice", f"{color.value} is not a color of the cards played", False
+        if first.kind in _TARGET_KINDS[rules.seven_zero]:
+            if target is None:
+                if first.kind is Kind.WILD_TARGETED_DRAW_TWO or len(cards) != len(hand):
+                    return "choice", f"{first} needs a target seat", False  # going out: no swap
+            elif not 0 <= target < self.players or target == seat or self.out[target]:
+                return "choice", f"seat {target} cannot be the target", False
+        elif target is not None:
+            return "choice", f"{first} takes no target", False
         if play.uno and not rules.false_uno_penalty and len(hand) - len(cards) != 1:
             return "false_uno", "UNO may ride only on a play that leaves one card", False
         if seat != self.turn:
@@ -250,43 +303,20 @@ class LegalActions:
             if not fault and rules.last_card_no_action and _action_out(rules, hand, cards):
                 return "rules", "you may not go out on an action or wild card", False
             return fault, reason, jump
-        if self.phase == COLOR:
+        if phase is COLOR:
             return "form", "name the color first", False
-        if self.phase == DRAWN:
+        if phase is DRAWN:
             if len(cards) != 1 or first is not self.drawn:
                 return "rules", f"after drawing you may play only {self.drawn}, the card drawn", False
         elif self.pending:
             reason = self._check_answer(cards)
             if reason:
                 return "rules", reason, False
-        elif not self.matches_top(first):
+        elif first not in self._playable():
             return "rules", f"{first} does not match {self.discard[-1]} on {self._color_text()}", False
         if rules.last_card_no_action and _action_out(rules, hand, cards):
             return "rules", "you may not go out on an action or wild card", False
         return "", "", False
-
-    def _check_choices(self, play: Play) -> str:
-        """The color and target a play names must fit its cards."""
-        cards, color, target = play.cards, play.color, play.target
-        first = cards[0]
-        if self.rules.all_wild:
-            if color is not None:
-                return "the All Wild deck has no colors to name"
-        elif first.is_wild:
-            if color is None:
-                return f"{first} needs a color"
-        elif color is not None and all(c.color is not color for c in cards):
-            return f"{color.value} is not a color of the cards played"
-        if first.kind in _TARGET_KINDS[self.rules.seven_zero]:
-            if target is None:
-                swap_out = first.kind is not Kind.WILD_TARGETED_DRAW_TWO and \
-                    len(cards) == len(self.hands[play.seat])
-                return "" if swap_out else f"{first} needs a target seat"  # going out: no swap
-            if not 0 <= target < self.players or target == play.seat or self.out[target]:
-                return f"seat {target} cannot be the target"
-        elif target is not None:
-            return f"{first} takes no target"
-        return ""
 
     def _check_jump(self, play: Play) -> tuple[str, str, bool]:
         if not self.rules.jump_in or self.rules.all_wild:
@@ -319,7 +349,7 @@ class LegalActions:
             return "a penalty is pending: draw it" + (" or challenge" if self._challengeable() else "")
         if first.penalty == 0:
             return f"a penalty is pending: only a penalty card may answer it, not {first}"
-        if self.pending_pair and rules.pair_beats_wd4 and len(cards) < 2 and first.kind is Kind.DRAW_TWO:
+        if self.pair and rules.pair_beats_wd4 and len(cards) < 2 and first.kind is Kind.DRAW_TWO:
             return "a single Draw Two may not go on a pair of Draw Twos"
         mode, on_four = rules.stacking, top.kind is Kind.WILD_DRAW_FOUR
         if first.kind is Kind.WILD_DRAW_FOUR:
@@ -347,105 +377,52 @@ class LegalActions:
 
     # -- listing plays ---------------------------------------------------------------
 
-    def _plays(self, seat: int, hand: list[Card], out: list[Action]) -> None:
-        """Add the plays of a turn with no penalty pending: what ``_play_groups`` and
-        ``_variants`` give, with one short path for the usual single card."""
-        rules = self.rules
-        if len(hand) < 2:  # going out: last-card rules and "no target" plays
-            for group in self._play_groups(hand):
-                out += self._variants(seat, group)
-            return
-        all_wild = rules.all_wild
-        multi = rules.multi_play and not all_wild
-        special = _TARGET_KINDS[rules.seven_zero]
-        singles = _SINGLES[all_wild][len(hand) == 2][seat]
-        if all_wild:
-            strict = False
-            color = top_kind = None
-        else:
-            strict = self.served and rules.strict_after_penalty
-            color = self.color
-            top = self.discard[-1]
-            top_kind = None if top.is_wild else top.kind
-        kinds = [c.kind for c in hand] if multi else None
-        for card in dict.fromkeys(hand):  # each distinct card once, in hand order
-            if all_wild:
-                pass
-            elif card.is_wild:
-                if strict:
-                    continue
-            elif card.color is not color and (strict or card.kind is not top_kind):
-                continue
-            kind = card.kind
-            if kind in special:
-                if kinds is not None and not card.is_wild and kinds.count(kind) > 1:
-                    for group in self._extend((card,), hand):
-                        out += self._variants(seat, group)
-                else:
-                    out += self._variants(seat, (card,))
-            elif kinds is not None and not card.is_wild and (same := kinds.count(kind)) > 1:
-                # Several cards of this kind: the groups of _extend. Their plays depend only
-                # on the seat, the card, the colors of the cards of its kind (a number in
-                # base 3: at most two of a color), how many other cards stay in hand when
-                # all of them are played (0, 1 or more: UNO and going out) and the rules.
-                colors = sum([_COLOR_DIGIT[c] for c in hand if c.kind is kind])
-                key = (seat, card, colors, min(len(hand) - same, 2), rules.last_card_no_action)
-                plays = _GROUPS.get(key)
-                if plays is None:
-                    if len(_GROUPS) >= _VARIANTS_LIMIT:
-                        _GROUPS.clear()
-                    plays = _GROUPS[key] = tuple(
-                        play for group in self._extend((card,), hand) for play in self._variants(seat, group))
-                out += plays
-            else:
-                plays = singles.get(card)
-                if plays is None:
-                    plays = singles[card] = _build_variants(seat, (card,), _NO_TARGET, len(hand) == 2,
-                                                            all_wild)
-                out += plays
-
-    def _legal_jumps(self, seat: int) -> Iterator[Action]:
+    def _jump_groups(self, seat: int) -> list[tuple[Card, ...]]:
+        """The groups of cards ``seat`` may jump in with: the top card's twin (and under
+        multi_play the others of its kind beside it)."""
         rules = self.rules
         if not rules.jump_in or rules.all_wild or self.pending or self.phase not in (PLAY, DRAWN):
-            return
-        top = self.discard[-1]
-        if top.is_wild or top not in self.hands[seat] or (top.penalty and self.opening):
-            return
-        groups = [(top,)]
-        if rules.multi_play:
-            groups = list(self._extend((top,), self.hands[seat]))
-        for group in groups:
-            yield from self._variants(seat, group)
+            return []
+        top, hand = self.discard[-1], self.hands[seat]
+        if top.is_wild or top not in hand or (top.penalty and self.opening):
+            return []
+        return self._extend((top,), hand) if rules.multi_play else [(top,)]
 
-    def _play_groups(self, hand: list[Card]) -> Iterator[tuple[Card, ...]]:
-        multi = self.rules.multi_play and not self.rules.all_wild
-        matches = self.matches_top
+    def _play_groups(self, hand: list[Card]) -> list[tuple[Card, ...]]:
+        """Each group of cards the hand may play on the discard, no penalty pending."""
+        playable = self._playable()
+        kinds = list(map(_KIND, hand)) if self.rules.multi_play and not self.rules.all_wild else None
+        groups: list[tuple[Card, ...]] = []
         for card in dict.fromkeys(hand):  # each distinct card once, in hand order
-            if not matches(card):
+            if card not in playable:
                 continue
-            if multi and not card.is_wild:
-                yield from self._extend((card,), hand)
-            else:
-                yield (card,)
+            if kinds is not None and not card.is_wild and kinds.count(card.kind) > 1:
+                groups += self._extend((card,), hand)
+            else:  # what _extend gives for a card with none of its kind beside it
+                groups.append((card,))
+        return groups
 
-    def _extend(self, start: tuple[Card, ...], hand: list[Card]) -> Iterator[tuple[Card, ...]]:
+    def _extend(self, start: tuple[Card, ...], hand: list[Card]) -> list[tuple[Card, ...]]:
         """``start`` plus every sub-multiset of the hand's other cards of the same kind."""
-        rest = list(hand)
-        rest.remove(start[0])
-        same = sorted((c for c in rest if c.kind is start[0].kind and not c.is_wild), key=SORT_KEY.__getitem__)
+        first = start[0]
+        rest = [c for c in hand if c.kind is first.kind and not c.is_wild]
+        rest.remove(first)
+        rest.sort(key=SORT_KEY.__getitem__)
         # A list, not a set: cards hash by identity, so a set's order would differ between
         # processes and so would legal_actions (and every seeded bot's choice).
         groups, seen = [start], {start}
-        for card in same:
+        for card in rest:
             for group in groups[:]:
                 longer = (*group, card)
                 if longer not in seen:
                     seen.add(longer)
                     groups.append(longer)
-        yield from sorted(groups, key=len)
+        groups.sort(key=len)
+        return groups
 
-    def _answer_groups(self, hand: list[Card]) -> Iterator[tuple[Card, ...]]:
-        seen: set[tuple[Card, ...]] = set()
+    def _answer_groups(self, hand: list[Card]) -> list[tuple[Card, ...]]:
+        """Each group of cards the hand may answer the pending penalty with."""
+        groups: list[tuple[Card, ...]] = []
         rules = self.rules
         multi = rules.multi_play and not rules.all_wild
         for card in hand:
@@ -455,35 +432,38 @@ class LegalActions:
             if not multi and hand.count(card) > 1 and self._pair_on_four((card, card)):
                 candidates = [(card,), (card, card)]
             for group in candidates:
-                if group not in seen and not self._check_answer(group):
-                    seen.add(group)
-                    yield group
+                if group not in groups and not self._check_answer(group):
+                    groups.append(group)
+        return groups
 
-    def _variants(self, seat: int, cards: tuple[Card, ...]) -> tuple[Play, ...]:
-        """The plays of one group of cards: each color and target it may name, UNO or not."""
-        first, rules = cards[0], self.rules
-        if first.kind in _TARGET_KINDS[rules.seven_zero]:
-            targets: tuple[int | None, ...] = tuple(
-                s for s in range(self.players) if s != seat and not self.out[s])
-        else:
-            targets = _NO_TARGET
-        hand = self.hands[seat]
-        left = len(hand) - len(cards)
-        if left == 0 and first.kind is not Kind.WILD_TARGETED_DRAW_TWO and targets != _NO_TARGET:
-            targets = (None, *targets)  # going out on a 7 or a Forced Swap: no swap, no target
-        if rules.last_card_no_action and _action_out(rules, hand, cards):
-            return ()
-        # Plays are values: the same request always gives the same (shared) tuple of them.
-        key = (seat, cards, targets, left == 1, rules.all_wild)
-        plays = _VARIANTS.get(key)
-        if plays is None:
-            if len(_VARIANTS) >= _VARIANTS_LIMIT:
-                _VARIANTS.clear()
-            plays = _VARIANTS[key] = _build_variants(*key)
-        return plays
+    def _plays(self, seat: int, groups: list[tuple[Card, ...]], out: list[Action]) -> None:
+        """Add the plays of these groups of cards to ``out``: each color and target a
+        group may name, UNO or not."""
+        if not groups:
+            return
+        rules, hand = self.rules, self.hands[seat]
+        special, all_wild = _TARGET_KINDS[rules.seven_zero], rules.all_wild
+        singles = _SINGLES[all_wild][len(hand) == 2][seat]
+        last_card_rule = rules.last_card_no_action
+        for cards in groups:
+            if last_card_rule and _action_out(rules, hand, cards):
+                continue
+            first = cards[0]
+            if first.kind in special:
+                left = len(hand) - len(cards)
+                targets: tuple[int | None, ...] = tuple(
+                    s for s in range(self.players) if s != seat and not self.out[s])
+                if left == 0 and first.kind is not Kind.WILD_TARGETED_DRAW_TWO:
+                    targets = (None, *targets)  # going out on a 7 or a Forced Swap: no swap, no target
+                out += _build_variants(seat, cards, targets, left == 1, all_wild)
+            elif len(cards) == 1:
+                out += singles[first]
+            else:
+                out += _build_variants(seat, cards, _NO_TARGET, len(hand) - len(cards) == 1, all_wild)
 
 
 _NO_TARGET: tuple[int | None, ...] = (None,)
+_KIND = attrgetter("kind")
 # The actions that are the same value every time, made once per seat (there are at most 10).
 _SEATS = range(10)
 _DRAW = tuple(Draw(s) for s in _SEATS)
@@ -493,15 +473,6 @@ _CALL_UNO = tuple(CallUno(s) for s in _SEATS)
 _DEAL = tuple(Deal(s) for s in _SEATS)
 _CATCH = tuple(tuple(Catch(s, t) for t in _SEATS) for s in _SEATS)
 _CHOOSE_COLOR = tuple(tuple(ChooseColor(s, c) for c in COLORS) for s in _SEATS)
-# The plays of one card not going out and naming no target, by All Wild deck, leaves
-# one card, seat and card: what ``_variants`` gives for them, looked up quicker.
-_SINGLES: tuple[tuple[tuple[dict[Card, tuple[Play, ...]], ...], ...], ...] = tuple(
-    tuple(tuple({} for _ in _SEATS) for _uno in (False, True)) for _all_wild in (False, True))
-# The plays of a card with others of its kind in hand under multi_play (see _plays).
-_GROUPS: dict[tuple[object, ...], tuple[Play, ...]] = {}
-_COLOR_DIGIT = {c: 3 ** COLORS.index(c.color) for c in ALL_CARDS if c.color is not None}
-_VARIANTS: dict[tuple[object, ...], tuple[Play, ...]] = {}
-_VARIANTS_LIMIT = 50_000
 
 
 def _build_variants(seat: int, cards: tuple[Card, ...], targets: tuple[int | None, ...],
@@ -524,13 +495,35 @@ def _build_variants(seat: int, cards: tuple[Card, ...], targets: tuple[int | Non
     return tuple(plays)
 
 
-# The judge of each action but a play (plays: _check_play), as unbound methods.
-_FAULTS = {
-    Draw: LegalActions._draw_fault,
-    Pass: LegalActions._pass_fault,
-    Challenge: LegalActions._challenge_fault,
-    CallUno: LegalActions._uno_fault,
-    Catch: LegalActions._catch_fault,
-    ChooseColor: LegalActions._color_fault,
-    Deal: LegalActions._deal_fault,
+
+
+def _matches(card: Card, color: Color | None, top_kind: Kind | None, strict: bool) -> bool:
+    """The rule: whether ``card`` may be played, no penalty pending, on a discard whose color
+    is ``color`` and whose top card is of ``top_kind`` (None: a wild); ``strict``: only its
+    color may follow (strict_after_penalty, the penalty served). The All Wild deck has no
+    rule: any card may be played."""
+    if card.is_wild:
+        return not strict
+    return card.color is color or (not strict and card.kind is top_kind)
+
+
+# Every card that may be played on each discard, by its color, its top card and
+# strictness: the answers of ``_matches``, made once (one set per top card's kind).
+_MATCHING = {
+    (color, kind, strict): frozenset(c for c in ALL_CARDS if _matches(c, color, kind, strict))
+    for color in (*COLORS, None) for kind in (*Kind, None) for strict in (False, True)
 }
+_PLAYABLE: Mapping[tuple[Color | None, Card, bool], AbstractSet[Card]] = {
+    (color, top, strict): _MATCHING[color, None if top.is_wild else top.kind, strict]
+    for color in (*COLORS, None) for top in ALL_CARDS for strict in (False, True)
+}
+_EVERY_CARD = frozenset(ALL_CARDS)
+
+# The plays of one card that name no target, by All Wild deck, UNO (the play leaves one
+# card), seat and card: what ``_build_variants`` gives for them, made once and shared.
+_SINGLES: tuple[tuple[tuple[Mapping[Card, tuple[Play, ...]], ...], ...], ...] = tuple(
+    tuple(
+        tuple({card: _build_variants(seat, (card,), _NO_TARGET, uno, all_wild) for card in ALL_CARDS}
+              for seat in _SEATS)
+        for uno in (False, True))
+    for all_wild in (False, True))

@@ -9,15 +9,20 @@ Every moment of a round can be written, the ones before its play too: ``phase:
 dealer_draw`` (a match about to start: the players draw for dealer from ``draw``) and
 ``phase: dealt`` (the hands are dealt; the dealer, in turn, turns up the first card from
 ``draw``). Both have an empty discard pile.
+
+The notation writes and reads a :class:`~.state.State`: :func:`read_position` gives the
+fields a state is built from, and :func:`~.game.parse_position` builds the game at them.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from .cards import Card, Color, format_cards, parse_cards
 from .errors import NotationError
-from .game import Game
-from .phases import COLOR, DEALER_DRAW, DEALT, PHASES, PLAY
+from .phases import COLOR, DEALER_DRAW, DEALT, DRAWN, PLAY, Phase
 from .rules import Rules
+from .state import State
 
 _BOOL = {"yes": True, "no": False}
 
@@ -43,8 +48,9 @@ def _int(key: str, text: str) -> int:
         raise NotationError(f"{key}: expected a whole number, got {text!r}") from None
 
 
-def parse_position(text: str) -> Game:
-    """Build a game from a position; raise NotationError naming the faulty line."""
+def read_position(text: str) -> dict[str, Any]:
+    """The fields of the :class:`~.state.State` a position writes down, by name; raise
+    NotationError naming the faulty line."""
     fields: dict[str, str] = {}
     lines = [part for raw in text.splitlines() for part in raw.split("#", 1)[0].split(";")]
     for raw in lines:
@@ -59,14 +65,14 @@ def parse_position(text: str) -> Game:
             raise NotationError(f"{key!r} is given twice")
         fields[key] = value.strip()
     try:
-        return _build(fields)
+        return _read(fields)
     except NotationError:
         raise
     except ValueError as exc:  # rules errors and the like
         raise NotationError(str(exc)) from None
 
 
-def _build(fields: dict[str, str]) -> Game:
+def _read(fields: dict[str, str]) -> dict[str, Any]:
     take = fields.pop
     hand_keys = sorted((k for k in fields if k.startswith("hand ")), key=lambda k: _int(k, k[5:]))
     players = len(hand_keys)
@@ -74,82 +80,84 @@ def _build(fields: dict[str, str]) -> Game:
         raise NotationError(f"a position needs 2 to 10 'hand N' lines, got {players}")
     if [k[5:] for k in hand_keys] != [str(i) for i in range(players)]:
         raise NotationError("hands must be numbered hand 0, hand 1, ... with no gaps")
-    game = Game.__new__(Game)
-    game.rules = Rules.parse(take("rules", "house"))
-    game.players = players
-    seed = take("seed", "0")
-    game.seed = int(seed) if seed.lstrip("-").isdigit() else seed
-    game.hands = [parse_cards(take(k)) for k in hand_keys]
-    game.phase = take("phase", PLAY)
-    if game.phase not in PHASES:
-        raise NotationError(f"phase: expected one of {', '.join(PHASES)}")
-    before_play = game.phase in (DEALER_DRAW, DEALT)
+    rules = Rules.parse(take("rules", "house"))
+    seed_text = take("seed", "0")
+    seed: int | str = int(seed_text) if seed_text.lstrip("-").isdigit() else seed_text
+    hands = [parse_cards(take(k)) for k in hand_keys]
+    try:
+        phase = Phase(take("phase", PLAY))
+    except ValueError:
+        raise NotationError(f"phase: expected one of {', '.join(Phase)}") from None
+    before_play = phase in (DEALER_DRAW, DEALT)
     if "discard" not in fields and not before_play:
         raise NotationError("a position needs a 'discard' line (bottom first, top last)")
-    game.discard = parse_cards(take("discard", "-"))
-    if not game.discard and not before_play:
+    discard = parse_cards(take("discard", "-"))
+    if not discard and not before_play:
         raise NotationError("the discard pile needs at least its top card")
-    if game.discard and before_play:
-        raise NotationError(f"in phase {game.phase} no card is turned up yet: discard: -")
-    game.draw_pile = parse_cards(take("draw", "-"))[::-1]
-    if game.phase == DEALT and not game.draw_pile:
+    if discard and before_play:
+        raise NotationError(f"in phase {phase} no card is turned up yet: discard: -")
+    draw_pile = parse_cards(take("draw", "-"))[::-1]
+    if phase is DEALT and not draw_pile:
         raise NotationError("in phase dealt the first card is turned up from the draw pile: it needs cards")
-    top = game.discard[-1] if game.discard else None
-    color = take("color", top.color.value if top is not None and top.color else "-")
-    game.color = None if color == "-" else Color.parse(color)
-    game.direction = {"cw": 1, "ccw": -1}.get(take("direction", "cw"), 0)
-    if not game.direction:
+    top = discard[-1] if discard else None
+    color_text = take("color", top.color.value if top is not None and top.color else "-")
+    color = None if color_text == "-" else Color.parse(color_text)
+    direction = {"cw": 1, "ccw": -1}.get(take("direction", "cw"), 0)
+    if not direction:
         raise NotationError("direction: expected cw or ccw")
-    game.dealer = _int("dealer", take("dealer", str(players - 1)))
-    game.turn = _int("turn", take("turn", _default_turn(game.phase, game.dealer)))
-    if (game.color is None and top is not None and top.is_wild and not game.rules.all_wild
-            and game.phase != COLOR):
+    dealer = _int("dealer", take("dealer", str(players - 1)))
+    turn = _int("turn", take("turn", _default_turn(phase, dealer)))
+    if color is None and top is not None and top.is_wild and not rules.all_wild and phase is not COLOR:
         raise NotationError("a wild top card needs a 'color' line (unless in phase color)")
-    game.pending = _int("pending", take("pending", "0"))
-    game.pending_cards = _int("stack", take("stack", "1" if game.pending else "0"))
-    game.pending_pair = _flag(take("pair", "no"), "pair")
+    pending = _int("pending", take("pending", "0"))
+    stack = _int("stack", take("stack", "1" if pending else "0"))
+    pair = _flag(take("pair", "no"), "pair")
     offender = take("challengeable", "-")
-    game.wd4_offender = None if offender == "-" else _int("challengeable", offender.split()[0])
-    game.wd4_bluff = offender.endswith("bluff")
-    game.served = _flag(take("served", "no"), "served")
-    drawn = take("drawn", "-")
-    game.drawn = None if drawn == "-" else Card.parse(drawn)
+    wd4_offender = None if offender == "-" else _int("challengeable", offender.split()[0])
+    wd4_bluff = offender.endswith("bluff")
+    served = _flag(take("served", "no"), "served")
+    drawn_text = take("drawn", "-")
+    drawn = None if drawn_text == "-" else Card.parse(drawn_text)
     called = _seats(take("uno", "-"))
-    game.called = [s in called for s in range(players)]
-    game.exposed = set(_seats(take("exposed", "-")))
+    catchable = _seats(take("catchable", "-"))
     outs = _seats(take("out", "-"))
-    game.out = [s in outs for s in range(players)]
-    game.finished = _seats(take("finished", "-"))
-    game.mercy_points = _int("mercy_points", take("mercy_points", "0"))
-    game.reshuffles = _int("reshuffles", take("reshuffles", "0"))
-    game.round = _int("round", take("round", _default_round(game.phase)))
-    units = game.rules.teams or players
-    scores = take("scores", " ".join(["0"] * units)).split()
-    game.scores = [_int("scores", s) for s in scores]
-    if len(game.scores) != units:
+    finished = _seats(take("finished", "-"))
+    mercy_points = _int("mercy_points", take("mercy_points", "0"))
+    reshuffles = _int("reshuffles", take("reshuffles", "0"))
+    round_number = _int("round", take("round", _default_round(phase)))
+    units = rules.teams or players
+    scores = [_int("scores", s) for s in take("scores", " ".join(["0"] * units)).split()]
+    if len(scores) != units:
         raise NotationError(f"scores: expected {units} numbers")
-    game.results = []
-    game.start_events = []
     if fields:
         raise NotationError(f"unknown key(s): {', '.join(fields)}")
-    for name, seat in (("turn", game.turn), ("dealer", game.dealer)):
+    for name, seat in (("turn", turn), ("dealer", dealer)):
         if not 0 <= seat < players:
             raise NotationError(f"{name}: no seat {seat}")
-    if any(not 0 <= s < players for s in [*called, *game.exposed, *outs, *game.finished]):
+    if any(not 0 <= s < players for s in [*called, *catchable, *outs, *finished]):
         raise NotationError("a seat list names a seat that does not exist")
-    if game.phase == "drawn" and game.drawn is None:
+    if phase is DRAWN and drawn is None:
         raise NotationError("phase drawn needs a 'drawn' card")
-    return game
+    return {
+        "rules": rules, "players": players, "seed": seed, "hands": hands, "draw_pile": draw_pile,
+        "discard": discard, "color": color, "direction": direction, "turn": turn, "phase": phase,
+        "pending": pending, "stack": stack, "pair": pair, "wd4_offender": wd4_offender,
+        "wd4_bluff": wd4_bluff, "served": served, "drawn": drawn,
+        "called": [s in called for s in range(players)], "catchable": set(catchable),
+        "out": [s in outs for s in range(players)], "finished": finished,
+        "mercy_points": mercy_points, "reshuffles": reshuffles, "round": round_number,
+        "dealer": dealer, "scores": scores,
+    }
 
 
-def _default_turn(phase: str, dealer: int) -> str:
+def _default_turn(phase: Phase, dealer: int) -> str:
     """Seat 0, but in phase dealt the dealer (who turns up the first card)."""
-    return str(dealer) if phase == DEALT else "0"
+    return str(dealer) if phase is DEALT else "0"
 
 
-def _default_round(phase: str) -> str:
+def _default_round(phase: Phase) -> str:
     """Round 1, but before the first deal of a match (phase dealer_draw) round 0."""
-    return "0" if phase == DEALER_DRAW else "1"
+    return "0" if phase is DEALER_DRAW else "1"
 
 
 def _flag(text: str, key: str) -> bool:
@@ -158,7 +166,7 @@ def _flag(text: str, key: str) -> bool:
     return _BOOL[text]
 
 
-def format_position(game: Game) -> str:
+def format_position(game: State) -> str:
     """The position as text; ``parse_position`` gives back an equal game."""
     lines = [f"rules: {game.rules}"]
     if game.seed != 0:
@@ -178,15 +186,15 @@ def format_position(game: Game) -> str:
     lines.append(f"turn: {game.turn}")
     if game.direction < 0:
         lines.append("direction: ccw")
-    if game.phase != PLAY:
+    if game.phase is not PLAY:
         lines.append(f"phase: {game.phase}")
     if game.pending:
         lines.append(f"pending: {game.pending}")
-        if game.pending_cards != 1:
-            lines.append(f"stack: {game.pending_cards}")
-    elif game.pending_cards:
-        lines.append(f"stack: {game.pending_cards}")
-    if game.pending_pair:
+        if game.stack != 1:
+            lines.append(f"stack: {game.stack}")
+    elif game.stack:
+        lines.append(f"stack: {game.stack}")
+    if game.pair:
         lines.append("pair: yes")
     if game.wd4_offender is not None:
         lines.append(f"challengeable: {game.wd4_offender} {'bluff' if game.wd4_bluff else 'fair'}")
@@ -196,7 +204,7 @@ def format_position(game: Game) -> str:
         lines.append(f"drawn: {game.drawn}")
     optional = (
         ("uno", [s for s in range(game.players) if game.called[s]]),
-        ("exposed", sorted(game.exposed)),
+        ("catchable", sorted(game.catchable)),
         ("out", [s for s in range(game.players) if game.out[s]]),
         ("finished", game.finished),
     )

@@ -1,11 +1,36 @@
 """The phases of a game: what the seat in turn is asked for next.
 
-Their own module because the game, legal-action generation and the notation read them.
-``dealer_draw`` (the players have yet to draw for dealer) and ``dealt`` (the hands are
-dealt, the first card is not turned up yet) are the moments before a round's play: a
-live game passes through them within one action, and a position may stop there.
+Their own module because the game, legal-action generation, the notation, the view and
+every client read them. A :class:`Phase` is a string (``Phase.PLAY == "play"``), and its
+value is what the wire and the position notation write.
 """
 
-PLAY, DRAWN, COLOR, ROUND_OVER, MATCH_OVER = "play", "drawn", "color", "round_over", "match_over"
-DEALER_DRAW, DEALT = "dealer_draw", "dealt"
-PHASES = (PLAY, DRAWN, COLOR, ROUND_OVER, MATCH_OVER, DEALER_DRAW, DEALT)
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Phase(StrEnum):
+    """``dealer_draw`` (the players have yet to draw for dealer) and ``dealt`` (the hands
+    are dealt, the first card is not turned up yet) are the moments before a round's play:
+    a live game passes through them within one action, and a position may stop there."""
+
+    PLAY = "play"  # play a card or draw
+    DRAWN = "drawn"  # play the card just drawn or pass
+    COLOR = "color"  # name the color of a Wild turned up as the first card
+    ROUND_OVER = "round_over"  # the winner deals the next round
+    MATCH_OVER = "match_over"
+    DEALER_DRAW = "dealer_draw"
+    DEALT = "dealt"
+
+
+# The members as plain names, for the engine's hot paths (a member looked up on the class
+# costs several times a comparison).
+PLAY, DRAWN, COLOR = Phase.PLAY, Phase.DRAWN, Phase.COLOR
+ROUND_OVER, MATCH_OVER = Phase.ROUND_OVER, Phase.MATCH_OVER
+DEALER_DRAW, DEALT = Phase.DEALER_DRAW, Phase.DEALT
+
+IN_PLAY = frozenset({Phase.PLAY, Phase.DRAWN, Phase.COLOR})
+"""The phases of a round being played: the seat in turn is asked for an action."""
+OVER = frozenset({Phase.ROUND_OVER, Phase.MATCH_OVER})
+"""A round is over (and maybe the match): nobody plays until the next deal."""

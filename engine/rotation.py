@@ -24,10 +24,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from . import schedule
-from .actions import Action, Deal
+from .actions import Action, Catch, Deal, Play
 from .errors import IllegalAction, RulesError
 from .events import Event
 from .game import Game
+from .phases import ROUND_OVER
 from .rules import OPTION_BY_NAME, Rules
 from .view import View
 
@@ -125,7 +126,7 @@ class TwoTableRotation:
     @property
     def round_over(self) -> bool:
         """Both tables have finished this round (it is scored then)."""
-        return all(game.phase == "round_over" for _, game in self.tables)
+        return all(game.phase is ROUND_OVER for _, game in self.tables)
 
     @property
     def over(self) -> bool:
@@ -242,10 +243,11 @@ class TwoTableRotation:
 
 def _translate(action: Action, seat_of: Callable[[int], int]) -> Action:
     """The same action with its seat (and target) mapped by ``seat_of``."""
-    target = getattr(action, "target", None)  # a Catch's, or a Play's that names one
-    if target is not None:
-        return replace(action, seat=seat_of(action.seat), target=seat_of(target))
-    return replace(action, seat=seat_of(action.seat))
+    seat = seat_of(action.seat)
+    match action:
+        case Catch(target=target) | Play(target=int() as target):
+            return replace(action, seat=seat, target=seat_of(target))
+    return replace(action, seat=seat)
 
 
 def _globalize(event: Event, seats: Seats, offset: int) -> Event:

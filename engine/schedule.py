@@ -24,6 +24,10 @@ Pair = tuple[int, int]
 Table = tuple[Pair, Pair]
 
 
+def _pair(a: int, b: int) -> Pair:
+    return (a, b) if a < b else (b, a)
+
+
 def _check(players: int) -> None:
     if players not in ROTATION_PLAYERS:
         raise ValueError(f"partner rotation is played by 4 or 8 players, not {players}")
@@ -41,8 +45,8 @@ def pairings(players: int) -> list[tuple[Pair, ...]]:
     out: list[tuple[Pair, ...]] = []
     for _ in range(players - 1):
         order = [0, *ring]
-        pairs = [tuple(sorted((order[i], order[players - 1 - i]))) for i in range(players // 2)]
-        out.append(tuple(sorted(pairs)))  # type: ignore[arg-type]
+        pairs = [_pair(order[i], order[players - 1 - i]) for i in range(players // 2)]
+        out.append(tuple(sorted(pairs)))
         ring = ring[-1:] + ring[:-1]
     if players == 4:  # start with 0+2 / 1+3: the seating the room already has
         start = next(i for i, p in enumerate(out) if (0, 2) in p)

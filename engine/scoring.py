@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .schedule import cycle_length
-
-if TYPE_CHECKING:
-    from .game import Game
+from .state import State
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +34,7 @@ class RoundResult:
         }
 
 
-def score_round(game: Game, winner: int) -> RoundResult:
+def score_round(game: State, winner: int) -> RoundResult:
     """Score the round ``winner`` won, under the game's scoring mode."""
     rules, team = game.rules, game.team_of
     hand_points = tuple([sum([c.points for c in hand]) for hand in game.hands])

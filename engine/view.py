@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .actions import Action
 from .cards import Card, Color
 from .errors import IllegalAction
 from .legal import LegalActions
+from .phases import Phase
 from .rules import Rules
-
-if TYPE_CHECKING:
-    from .game import Game
+from .state import State
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +25,7 @@ class View:
     color: str | None
     direction: int
     turn: int
-    phase: str
+    phase: Phase
     pending: int
     called: tuple[bool, ...]
     catchable: tuple[int, ...]
@@ -44,13 +43,18 @@ class View:
     served: bool = False  # the top card's penalty has been drawn
     opening: bool = False  # the top card is the round's first card (no jump-in on its penalty)
 
+    def __post_init__(self) -> None:
+        if type(self.phase) is not Phase:  # a view built from plain values: the phase's text
+            object.__setattr__(self, "phase", Phase(self.phase))
+
     @classmethod
-    def of(cls, game: Game, seat: int | None) -> View:
-        mine = seat is not None and 0 <= seat < game.players
-        drawn = game.drawn.text if game.drawn is not None and mine and seat == game.turn else None
+    def of(cls, game: State, seat: int | None) -> View:
+        if seat is not None and not 0 <= seat < game.players:
+            seat = None  # no such seat: a spectator
+        drawn = game.drawn.text if game.drawn is not None and seat == game.turn else None
         return cls(
-            seat=seat if mine else None,
-            hand=tuple(c.text for c in game.hands[seat]) if mine else (),
+            seat=seat,
+            hand=() if seat is None else tuple(c.text for c in game.hands[seat]),
             counts=tuple(len(h) for h in game.hands),
             top=game.discard[-1].text if game.discard else None,
             color=game.color.value if game.color else None,
@@ -59,7 +63,7 @@ class View:
             phase=game.phase,
             pending=game.pending,
             called=tuple(game.called),
-            catchable=tuple(sorted(game.exposed)),
+            catchable=tuple(sorted(game.catchable)),
             scores=tuple(game.scores),
             draw_count=len(game.draw_pile),
             discard_count=len(game.discard),
@@ -68,8 +72,8 @@ class View:
             drawn=drawn,
             out=tuple(game.out),
             rules=game.rules.to_dict(),
-            stack=game.pending_cards,
-            pair=game.pending_pair,
+            stack=game.stack,
+            pair=game.pair,
             challengeable=game._challengeable(),
             served=game.served,
             opening=game.opening,
@@ -85,7 +89,7 @@ class View:
             "color": self.color,
             "direction": self.direction,
             "turn": self.turn,
-            "phase": self.phase,
+            "phase": self.phase.value,
             "pending": self.pending,
             "called": list(self.called),
             "catchable": list(self.catchable),
@@ -138,9 +142,13 @@ class _ViewTable(LegalActions):
     """A view's table as the judging code reads it: the seat's own hand, and for every
     other seat only what the view says (counts, calls, who may be caught)."""
 
-    __slots__ = ("called", "challengeable", "color", "counts", "discard", "drawn", "exposed",
-                 "hands", "opening", "out", "pending", "pending_cards", "pending_pair", "phase",
-                 "players", "rules", "served", "turn")
+    __slots__ = ("called", "catchable", "challengeable", "color", "counts", "discard", "drawn",
+                 "hands", "opening", "out", "pair", "pending", "phase", "players", "rules",
+                 "served", "stack", "turn")
+
+    counts: tuple[int, ...]
+    challengeable: bool
+    opening: bool  # a plain attribute here: the view says it
 
     def __init__(self, view: View) -> None:
         self.rules = Rules.from_dict(view.rules)
@@ -153,15 +161,15 @@ class _ViewTable(LegalActions):
         self.turn = view.turn
         self.phase = view.phase
         self.pending = view.pending
-        self.pending_cards = view.stack
-        self.pending_pair = view.pair
+        self.stack = view.stack
+        self.pair = view.pair
         self.challengeable = view.challengeable
         self.served = view.served
         self.opening = view.opening
         self.drawn = Card.parse(view.drawn) if view.drawn else None
-        self.called = view.called
-        self.exposed = frozenset(view.catchable)
-        self.out = view.out
+        self.called = list(view.called)
+        self.catchable = set(view.catchable)
+        self.out = list(view.out)
 
     def _challengeable(self) -> bool:
         return self.challengeable

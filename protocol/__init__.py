@@ -5,6 +5,7 @@ feeds it bytes with ``receive_data``, takes messages from ``next_event`` and wri
 bytes ``send`` returns. ``docs/protocol.md`` is the contract for authors of other clients.
 """
 
+from .actions import ActionMessage, to_action, to_message
 from .connection import CONNECTION_CLOSED, NEED_DATA, TRANSITIONS, Connection, State
 from .errors import (
     ERROR_CODES,
@@ -14,13 +15,14 @@ from .errors import (
     ProtocolError,
     RemoteProtocolError,
 )
-from .events import ENGINE_EVENTS, EVENT_KINDS, SERVER_EVENTS, VIEW, check_event, check_view
+from .events import ENGINE_EVENTS, EVENT_TABLES, SERVER_EVENTS, VIEW, check_event, check_view
 from .fields import FrozenDict
 from .framing import MAX_FRAME_SIZE, decode_body, encode_frame
 from .messages import (
     ACTIONS,
     CLIENT,
     CLIENT_TYPES,
+    DEFAULT_PORT,
     MESSAGE_TYPES,
     PROTOCOL_VERSION,
     SERVER,
@@ -66,9 +68,10 @@ __all__ = [
     "CLIENT",
     "CLIENT_TYPES",
     "CONNECTION_CLOSED",
+    "DEFAULT_PORT",
     "ENGINE_EVENTS",
     "ERROR_CODES",
-    "EVENT_KINDS",
+    "EVENT_TABLES",
     "MAX_FRAME_SIZE",
     "MESSAGE_TYPES",
     "NEED_DATA",
@@ -81,6 +84,7 @@ __all__ = [
     "SUPPORTED_VERSIONS",
     "TRANSITIONS",
     "VIEW",
+    "ActionMessage",
     "AddBot",
     "Bye",
     "CallUno",
@@ -124,4 +128,6 @@ __all__ = [
     "decode_body",
     "decode_message",
     "encode_frame",
+    "to_action",
+    "to_message",
 ]

@@ -167,12 +167,13 @@ class Connection:
     def _append(self, data: bytes) -> None:
         """Keep ``data`` after the unconsumed bytes, in a buffer of their own (whose
         consumed part is dropped first, so a stream that never drains cannot grow it)."""
-        if type(self._data) is bytes:
-            self._data = bytearray(memoryview(self._data)[self._start :])
+        buffer = self._data
+        if isinstance(buffer, bytes):
+            buffer = bytearray(memoryview(buffer)[self._start :])
         else:
-            del self._data[: self._start]  # type: ignore[union-attr]
-        self._start = 0
-        self._data += data  # type: ignore[operator]
+            del buffer[: self._start]
+        buffer += data
+        self._data, self._start = buffer, 0
 
     def next_event(self) -> Message | _Sentinel:
         """The next message, ``NEED_DATA`` or ``CONNECTION_CLOSED``.
@@ -274,7 +275,7 @@ class Connection:
         if type(message) in self._quick_send:
             # The common case: the state stays as it is, so there is nothing to check or
             # roll back. Too large a frame is left to encode_frame to refuse.
-            body = pack(message.to_wire())
+            body: bytes = pack(message.to_wire())
             if len(body) <= self.peer_max_frame_size:
                 return _header(len(body)) + body
         if not isinstance(message, Message):
@@ -337,12 +338,12 @@ class Connection:
                 "bad_state",
                 id=getattr(msg, "id", None),
             )
-        if type_name in _SPECIAL:
-            if type_name == "hello":
-                self._on_hello(msg, fault)  # type: ignore[arg-type]
-            elif type_name == "welcome":
-                self._on_welcome(msg, fault)  # type: ignore[arg-type]
-            elif msg.fatal:  # type: ignore[attr-defined]
+        match msg:
+            case Hello():
+                self._on_hello(msg, fault)
+            case Welcome():
+                self._on_welcome(msg, fault)
+            case Error(fatal=True):
                 target = State.CLOSED
         if target is not self._state:
             self.state = target

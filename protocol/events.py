@@ -8,13 +8,12 @@ breaking older clients. A known field that is missing or mistyped is an error.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from unolan.engine.events import EVENT_KINDS, EventKind
+from unolan.engine.phases import Phase
 
 from . import fields as f
-from .fastpath import MISSING, build, compile_fields
 from .fields import Checker, FrozenDict
 
 # Marks a field that may be absent (``drew.cards`` exists only in the drawer's copy).
@@ -28,7 +27,7 @@ _reason = f.text(0, 200)
 _name = f.text(1, 32)
 _opt_seat = f.seat_or_null
 _opt_color = f.color_or_null
-_phase = f.text(1, 32, r"[a-z][a-z0-9_]*", known=("play", "drawn", "color", "round_over", "match_over"))
+_phase = f.choice(*Phase)
 
 
 _pair = f.array(lambda v: v, 2, 2)
@@ -117,7 +116,8 @@ SERVER_EVENTS: dict[str, Table] = {
     "timeout": {"seat": f.seat},  # the turn clock ran out: the server acts for the seat
 }
 
-EVENT_KINDS: dict[str, Table] = ENGINE_EVENTS | SERVER_EVENTS
+EVENT_TABLES: dict[str, Table] = ENGINE_EVENTS | SERVER_EVENTS
+"""The table of every event kind's data on the wire, the engine's and the server's."""
 
 # A seat's view of the table, as sent in ``snapshot``.
 VIEW: Table = {
@@ -171,55 +171,28 @@ ROOM: Table = {
 }
 
 
-class Schema:
-    """A table compiled for checking; unknown keys are kept, frozen and bounded."""
+def schema(what: str, table: Table) -> Checker:
+    """The checker of a map described by ``table``: each field's checker, and whether it
+    must be there. It returns a FrozenDict of the checked fields (lists become tuples,
+    unknown keys are kept, frozen and bounded) or raises ``ValueError`` naming the field."""
+    fields = tuple(
+        (name, spec[0], False) if isinstance(spec, tuple) else (name, spec, True)
+        for name, spec in table.items()
+    )
 
-    __slots__ = ("check", "fields", "what")
-
-    def __init__(self, what: str, table: Table) -> None:
-        self.what = what
-        self.fields = tuple(
-            (name, spec[0], False) if isinstance(spec, tuple) else (name, spec, True)
-            for name, spec in table.items()
-        )
-        self.check = self._compile()
-
-    def _compile(self) -> Callable[[Any], FrozenDict]:
-        """The compiled fast path (see ``fastpath``): a valid, canonical map is copied
-        into a FrozenDict as it is; anything else goes to :meth:`explain`."""
-        ns: dict[str, Any] = {"_slow": self.explain, "_frozen": FrozenDict, "_set": dict.__setitem__}
-
-        def accept(converted: list[tuple[int, str]]) -> list[str]:
-            lines = ["out = _frozen(value)"]
-            for i, key in converted:  # a checker's normalised value replaces the original
-                guard = "" if self.fields[i][2] else f"if v{i} is not _MISSING: "
-                lines.append(f"{guard}_set(out, {key!r}, v{i})")
-            return [*lines, "return out"]
-
-        fields = ((name, check, req, MISSING) for name, check, req in self.fields)
-        is_map = ["if type(value) is not dict and type(value) is not _frozen:", "    return _slow(value)"]
-        code = compile_fields("check", fields, "value", accept, ns, prelude=is_map)
-        return build(code, "check", ns, self.what)
-
-    def __call__(self, value: Any) -> FrozenDict:
-        """Validate ``value``: a FrozenDict of the checked fields, or ``ValueError``."""
-        return self.check(value)
-
-    def explain(self, value: Any) -> FrozenDict:
-        """The general path: field by field, normalising (lists to tuples, unknown keys
-        frozen), with a precise error."""
-        what = self.what
+    def check(value: Any) -> FrozenDict:
         if type(value) is not dict and type(value) is not FrozenDict:
             raise ValueError(f"{what}: expected a map, got {type(value).__name__}")
         out = {}
-        for name, check, required in self.fields:
-            if name in value:
-                try:
-                    out[name] = check(value[name])
-                except ValueError as exc:
-                    raise ValueError(f"{what}.{name}: {exc}") from None
-            elif required:
-                raise ValueError(f"{what}: missing {name}")
+        name = ""
+        try:
+            for name, field, required in fields:
+                if name in value:
+                    out[name] = field(value[name])
+                elif required:
+                    raise ValueError("missing")
+        except ValueError as exc:
+            raise ValueError(f"{what}.{name}: {exc}") from None
         if len(out) != len(value):
             for key, item in value.items():
                 if key not in out:
@@ -231,20 +204,22 @@ class Schema:
                         raise ValueError(f"{what}.{key[:40]}: {exc}") from None
         return FrozenDict(out)
 
+    return check
 
-EVENT_SCHEMAS: dict[str, Schema] = {kind: Schema(kind, t) for kind, t in EVENT_KINDS.items()}
-# The compiled checks themselves, for callers on the hot path (one call fewer).
-EVENT_CHECKS = {kind: schema.check for kind, schema in EVENT_SCHEMAS.items()}
-check_view = Schema("view", VIEW)
-check_seat = Schema("seat", SEAT)
-check_room = Schema("room", ROOM)
+
+EVENT_SCHEMAS: dict[str, Checker] = {kind: schema(kind, t) for kind, t in EVENT_TABLES.items()}
+check_view = schema("view", VIEW)
+check_seat = schema("seat", SEAT)
+check_room = schema("room", ROOM)
 
 
 def check_event(kind: str, data: Any) -> FrozenDict:
     """Validate one event's data by its kind; a kind from a newer server stays generic."""
-    check = EVENT_CHECKS.get(kind)
+    check = EVENT_SCHEMAS.get(kind)
     if check is None:
         if type(data) is not dict and type(data) is not FrozenDict:
             raise ValueError(f"data: expected a map, got {type(data).__name__}")
-        return f.freeze(data, f.MAX_DEPTH - 1)
-    return check(data)
+        generic: FrozenDict = f.freeze(data, f.MAX_DEPTH - 1)
+        return generic
+    checked: FrozenDict = check(data)
+    return checked

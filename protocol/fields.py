@@ -2,21 +2,21 @@
 
 A checker takes a value and returns it (lists become tuples, maps become
 :class:`FrozenDict`) or raises ``ValueError`` with a short reason. Messages, event data
-and snapshot views are all described as tables of these, so validation is data.
+and snapshot views are all described as tables of these, so validation is data, and each
+value is checked by its one checker, whether it is being built or decoded.
 
 Types are checked exactly (``type(v) is int``): ``True`` is not a seat, ``1.0`` is not a
-sequence number.
+sequence number. Arrays of plain items are checked with builtins over the whole array
+first; a precise error names the first item that is wrong.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
-from unolan.engine.cards import ALL_CARDS, Card
-
-from .fastpath import inline
+from unolan.engine.cards import ALL_CARDS
 
 Checker = Callable[[Any], Any]
 
@@ -28,17 +28,18 @@ MAX_CARDS = 120  # more than any deck holds
 MAX_GENERIC_STR = 1024  # strings in data this package has no table for
 
 
-class FrozenDict(dict):  # type: ignore[type-arg]
+class FrozenDict(dict[str, Any]):
     """A read-only dict: messages are frozen all the way down, and msgpack packs it as is."""
 
     __slots__ = ()
 
-    def _readonly(self, *args: object, **kwargs: object) -> None:
+    def _readonly(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise TypeError("protocol maps are read-only")
 
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly  # type: ignore[assignment]
-    __ior__ = _readonly  # type: ignore[assignment]
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _readonly
 
+    # typeshed declares a dict unhashable (``__hash__: None``); a frozen map hashes by its
+    # items, hence the ignore.
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(frozenset(self.items()))
 
@@ -47,6 +48,7 @@ class FrozenDict(dict):  # type: ignore[type-arg]
 
 
 EMPTY_MAP = FrozenDict()
+_STR = {str}
 
 
 def integer(low: int, high: int) -> Checker:
@@ -59,16 +61,13 @@ def integer(low: int, high: int) -> Checker:
             raise ValueError(f"expected {low}..{high}, got {value}")
         return value
 
-    return inline(check, f"type({{v}}) is int and {low} <= {{v}} <= {high}")
+    return check
 
 
 def boolean(value: Any) -> bool:
     if type(value) is not bool:
         raise ValueError(f"expected true or false, got {type(value).__name__}")
     return value
-
-
-inline(boolean, "type({v}) is bool")
 
 
 def text(
@@ -80,12 +79,12 @@ def text(
 ) -> Checker:
     """A string of ``low..high`` characters, printable (no control characters).
 
-    ``known`` values skip the checks (a fast path for the common, valid case)."""
+    ``known``: values that are valid by construction (they need no regex)."""
     regex = re.compile(pattern) if pattern else None
-    fast = frozenset(known)
+    valid = frozenset(known)
 
     def check(value: Any) -> str:
-        if type(value) is str and value in fast:
+        if type(value) is str and value in valid:
             return value
         if type(value) is not str:
             raise ValueError(f"expected a string, got {type(value).__name__}")
@@ -97,14 +96,7 @@ def text(
             raise ValueError("control characters are not allowed")
         return value
 
-    if fast:  # the known values are valid: anything else takes the full check
-        return inline(check, "type({v}) is str and {v} in {known}", known=fast)
-    test = f"type({{v}}) is str and {low} <= len({{v}}) <= {high}"
-    if regex is not None:
-        test += " and {match}({v}) is not None"
-    if printable:
-        test += " and {v}.isprintable()"
-    return inline(check, test, match=regex.fullmatch if regex else None)
+    return check
 
 
 def choice(*values: str) -> Checker:
@@ -115,16 +107,13 @@ def choice(*values: str) -> Checker:
             raise ValueError(f"expected one of {', '.join(values)}, got {_short(value)}")
         return value
 
-    return inline(check, "type({v}) is str and {v} in {allowed}", allowed=allowed)
+    return check
 
 
 def nullable(inner: Checker) -> Checker:
     def check(value: Any) -> Any:
         return None if value is None else inner(value)
 
-    if hasattr(inner, "fast"):
-        template, consts = inner.fast
-        inline(check, f"{{v}} is None or ({template})", **consts)
     return check
 
 
@@ -139,25 +128,15 @@ def array(inner: Checker, low: int = 0, high: int = MAX_CARDS) -> Checker:
     return check
 
 
-# Every card's canonical text, from the engine's table: the fast path for ``card``.
+# Every card's canonical text, from the engine's table.
 CARD_TEXTS = frozenset(c.text for c in ALL_CARDS)
 
 
 def card(value: Any) -> str:
     """A card in engine notation, canonical spelling only (``R5``, not ``r5``)."""
-    if type(value) is str and (value in CARD_TEXTS or _parses(value)):
+    if type(value) is str and value in CARD_TEXTS:
         return value
     raise ValueError(f"not a card: {_short(value)}")
-
-
-inline(card, "type({v}) is str and {v} in {texts}", texts=CARD_TEXTS)
-
-
-def _parses(value: str) -> bool:
-    try:
-        return len(value) <= 4 and Card.parse(value).text == value
-    except ValueError:
-        return False
 
 
 def cards(low: int = 0, high: int = MAX_CARDS) -> Checker:
@@ -170,16 +149,14 @@ def cards(low: int = 0, high: int = MAX_CARDS) -> Checker:
             # Only a str equals a str: no other type the decoder builds can slip through.
             try:
                 if CARD_TEXTS.issuperset(value):
-                    return value if kind is tuple else tuple(value)
+                    texts: tuple[str, ...] = value if kind is tuple else tuple(value)
+                    return texts
             except TypeError:  # an unhashable item
                 pass
-        return slow(value)
+        checked: tuple[str, ...] = slow(value)
+        return checked
 
-    return inline(
-        check,
-        f"type({{v}}) is tuple and {low} <= len({{v}}) <= {high} and {{cards}}({{v}})",
-        cards=CARD_TEXTS.issuperset,
-    )
+    return check
 
 
 def _flat_array(
@@ -199,16 +176,12 @@ def _flat_array(
             and (not value or (set(map(type, value)) == types
                                and (bounds is None or (low <= min(value) and max(value) <= high))))
         ):
-            return value if kind is tuple else tuple(value)
-        return slow(value)
+            items: tuple[Any, ...] = value if kind is tuple else tuple(value)
+            return items
+        checked: tuple[Any, ...] = slow(value)
+        return checked
 
-    in_bounds = "" if bounds is None else f" and {low} <= min({{v}}) and max({{v}}) <= {high}"
-    return inline(
-        check,
-        f"type({{v}}) is tuple and {min_len} <= len({{v}}) <= {max_len} and (not {{v}} or "
-        f"(set(map(type, {{v}})) == {{types}}{in_bounds}))",
-        types=types,
-    )
+    return check
 
 
 def integers(low: int, high: int, min_len: int = 0, max_len: int = MAX_SEATS) -> Checker:
@@ -237,9 +210,6 @@ def direction(value: Any) -> int:
     return value
 
 
-inline(direction, "type({v}) is int and ({v} == 1 or {v} == -1)")
-
-
 def primitive(value: Any) -> Any:
     """A scalar: nil, bool, int, float or a bounded string."""
     if value is None or type(value) in (bool, int, float):
@@ -253,24 +223,27 @@ _SCALARS = frozenset({type(None), bool, int, float, str})
 
 
 def scalar_map(high: int = 64) -> Checker:
-    """A map of short string keys to scalars (rule options).
-
-    The same rules map comes with every snapshot of a room, so the last map accepted is
-    remembered: an equal map of scalars needs no key-by-key check."""
+    """A map of short string keys (1..40 printable characters) to scalars (rule options).
+    The map is checked with builtins over all its keys and values first; a precise error
+    names the first entry that is wrong."""
     key = text(1, 40)
-    last: list[Any] = [EMPTY_MAP]
 
     def check(value: Any) -> FrozenDict:
         kind = type(value)
         if kind is not dict and kind is not FrozenDict:
             raise ValueError(f"expected a map, got {kind.__name__}")
-        if value == last[0] and _SCALARS.issuperset(map(type, value.values())):
-            return value if kind is FrozenDict else FrozenDict(value)
         if len(value) > high:
             raise ValueError(f"expected at most {high} entries")
-        frozen = FrozenDict({key(k): primitive(v) for k, v in value.items()})
-        last[0] = frozen
-        return frozen
+        keys, values = value.keys(), value.values()
+        if not value or (
+            set(map(type, keys)) == _STR
+            and min(map(len, keys)) >= 1 and max(map(len, keys)) <= 40
+            and all(map(str.isprintable, keys))
+            and _SCALARS.issuperset(map(type, values))
+            and max(map(len, map(str, values))) <= MAX_GENERIC_STR  # the strings' length, at most
+        ):
+            return value if kind is FrozenDict else FrozenDict(value)
+        return FrozenDict({key(k): primitive(v) for k, v in value.items()})
 
     return check
 

@@ -35,7 +35,7 @@ pack = msgpack.Packer(use_bin_type=True, autoreset=True).pack
 
 def encode_frame(data: dict[str, Any], max_size: int = MAX_FRAME_SIZE) -> bytes:
     """One frame holding ``data``; ``LocalProtocolError`` if it would be over the limit."""
-    body = pack(data)
+    body: bytes = pack(data)
     if len(body) > max_size:
         raise LocalProtocolError(
             f"frame of {len(body)} bytes is over the {max_size}-byte limit", "frame_too_large"

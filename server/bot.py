@@ -45,27 +45,6 @@ class Observer(Protocol):
     def received(self, bot: Bot, msg: pr.Message) -> None: ...
 
 
-def to_message(action: en.Action, seq: int) -> pr.Message:
-    """The protocol message for an engine action decided at ``seq``."""
-    if isinstance(action, en.Play):
-        return pr.Play(seq=seq, cards=tuple(c.text for c in action.cards),
-                       color=action.color.value if action.color else None,
-                       target=action.target, uno=action.uno)
-    if isinstance(action, en.Draw):
-        return pr.Draw(seq=seq)
-    if isinstance(action, en.Pass):
-        return pr.Pass(seq=seq)
-    if isinstance(action, en.CallUno):
-        return pr.CallUno(seq=seq)
-    if isinstance(action, en.Catch):
-        return pr.Catch(seq=seq, target=action.target)
-    if isinstance(action, en.Challenge):
-        return pr.Challenge(seq=seq)
-    if isinstance(action, en.ChooseColor):
-        return pr.ChooseColor(seq=seq, color=action.color.value)
-    raise ValueError(f"no message for {action}")
-
-
 class Bot:
     """One bot on one connection."""
 
@@ -207,14 +186,14 @@ class Bot:
             target = next((s for s in data["catchable"] if s != self.seat), None)
             if target is not None:
                 await self.send(pr.Catch(seq=msg.seq, target=target))
-        if data["seat"] == self.seat and data["phase"] in ("play", "drawn", "color"):
+        if data["seat"] == self.seat and data["phase"] in (en.Phase.PLAY, en.Phase.DRAWN, en.Phase.COLOR):
             self.retries = 0
             if self.think:
                 await trio.sleep(self.think)
             await self.send(pr.Sync())
 
     async def decide(self, view: en.View, seq: int) -> None:
-        if view.seat is None or view.phase in ("round_over", "match_over"):
+        if view.seat is None or view.phase in (en.Phase.ROUND_OVER, en.Phase.MATCH_OVER):
             return
         mine = view.turn == view.seat
         hand = [en.Card.parse(c) for c in view.hand]
@@ -223,7 +202,7 @@ class Bot:
             return
         self.actions += 1
         self.acted = seq
-        await self.send(to_message(action, seq))
+        await self.send(pr.to_message(action, seq))
 
 
 async def run_bot(*, host: str, port: int, room: str, seat: int, token: str, name: str,

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import trio
-
-DEFAULT_PORT = 7117
+from unolan.protocol import DEFAULT_PORT as DEFAULT_PORT  # the protocol's: clients assume it too
 
 
 @dataclass(frozen=True)

@@ -107,27 +107,6 @@ def frame_for(entry: LogEntry, seat: int | None) -> bytes | None:
     return entry[-1 if seat is None else seat]  # type: ignore[index]
 
 
-def _engine_action(msg: pr.Message, seat: int) -> en.Action:
-    kind = msg.TYPE
-    if kind == "play":
-        return en.Play(seat, tuple(en.Card.parse(c) for c in msg.cards),  # type: ignore[attr-defined]
-                       en.Color(msg.color) if msg.color else None,  # type: ignore[attr-defined]
-                       msg.target, msg.uno)  # type: ignore[attr-defined]
-    if kind == "draw":
-        return en.Draw(seat)
-    if kind == "pass":
-        return en.Pass(seat)
-    if kind == "call_uno":
-        return en.CallUno(seat)
-    if kind == "catch":
-        return en.Catch(seat, msg.target)  # type: ignore[attr-defined]
-    if kind == "challenge":
-        return en.Challenge(seat)
-    if kind == "choose_color":
-        return en.ChooseColor(seat, en.Color(msg.color))  # type: ignore[attr-defined]
-    raise ValueError(kind)
-
-
 class Room:
     """One table. Only :meth:`run` (the room task) changes it; others :meth:`post`."""
 
@@ -578,7 +557,7 @@ class Room:
             return
         self._take_back(seat)
         try:
-            action = _engine_action(msg, seat.index)
+            action = pr.to_action(msg, seat.index)
             events = game.apply(action)
         except en.IllegalAction as exc:
             session.error(exc.code, exc.reason, msg)  # never the position: it holds hidden cards
@@ -643,7 +622,7 @@ class Room:
             for text in record.actions:
                 game.apply(en.parse_action(text))
             self.game, self.actions = game, len(record.actions)
-            self.started = game.phase != "match_over"
+            self.started = game.phase is not en.Phase.MATCH_OVER
             if self.started:
                 self._after_action()
 
@@ -659,14 +638,14 @@ class Room:
         game = self.game
         assert game is not None
         now = trio.current_time()
-        if game.phase == "match_over":
+        if game.phase is en.Phase.MATCH_OVER:
             self.started = False
             self.turn_key = self.turn_deadline = self.pilot_deadline = self.deal_deadline = None
             for seat in self.seats:
                 seat.ready = seat.kind == "bot"
             self._send_seats()
             return
-        if game.phase == "round_over":
+        if game.phase is en.Phase.ROUND_OVER:
             self.turn_key = self.turn_deadline = self.pilot_deadline = None
             self.deal_deadline = now + self.limits.deal_pause
             return
@@ -701,7 +680,7 @@ class Room:
         if self.deal_deadline is not None and now >= self.deal_deadline and game is not None:
             self.deal_deadline = None
             self._apply_for(en.Deal(game.turn))
-        if game is not None and self.started and game.phase not in ("round_over", "match_over"):
+        if game is not None and self.started and game.phase not in (en.Phase.ROUND_OVER, en.Phase.MATCH_OVER):
             seat = self.seats[game.turn]
             if seat.piloted and self.pilot_deadline is None:
                 self.pilot_deadline = self._pilot_at(seat, now)
@@ -747,9 +726,9 @@ class Room:
         assert game is not None
         legal = game.legal_actions(seat.index)
         action: en.Action | None = None
-        if game.phase == "play":
+        if game.phase is en.Phase.PLAY:
             action = next((a for a in legal if isinstance(a, en.Draw)), None)
-        elif game.phase == "drawn":
+        elif game.phase is en.Phase.DRAWN:
             action = next((a for a in legal if isinstance(a, en.Pass)), None)
         if action is None:
             action = choose(legal, game.hands[seat.index], turn=True)

@@ -17,15 +17,16 @@ def play(position: str, actions: str = "") -> tuple[Game, list[Event]]:
     return game, events
 
 
-def refused(game: Game, action: str, code: str | None = None) -> IllegalAction:
-    """Apply an action that must be refused (with ``code``, if given); check that nothing changed."""
+def refused(game: Game, action: str, code: str, reason: str = "") -> IllegalAction:
+    """Apply an action that must be refused with ``code`` (and a reason that says
+    ``reason``, if given); check that nothing changed."""
     before = game.position()
     (parsed,) = parse_actions(action)
     with pytest.raises(IllegalAction) as info:
         game.apply(parsed)
     assert game.position() == before
-    if code is not None:
-        assert info.value.code == code
+    assert info.value.code == code, info.value
+    assert reason in info.value.reason, info.value
     return info.value
 
 

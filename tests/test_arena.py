@@ -10,6 +10,7 @@ from unolan.client.cli import add_parser
 from unolan.engine import Rules
 
 
+@pytest.mark.slow
 def test_greedy_beats_random_significantly() -> None:
     tour = run_tournament(["greedy", "random"], 60, Rules.preset("house", target_score=200),
                           players=4, seed=1)
@@ -20,6 +21,7 @@ def test_greedy_beats_random_significantly() -> None:
     assert greedy.strategy == "greedy" and greedy.interval[0] > rand.interval[1]
 
 
+@pytest.mark.slow
 def test_counter_beats_greedy_significantly() -> None:
     # 1500 two-a-side matches to 200 points under the house rules: counter wins about 55%.
     tour = run_tournament(["counter", "greedy"], 1500, Rules.preset("house", target_score=200),
@@ -29,6 +31,7 @@ def test_counter_beats_greedy_significantly() -> None:
     assert won / decided > 0.52 and p < 0.01, (won, decided, p)
 
 
+@pytest.mark.slow
 def test_results_do_not_depend_on_the_number_of_processes() -> None:
     rules = Rules.preset("party", target_score=100)
     one = run_tournament(["counter", "greedy", "random"], 12, rules, players=3, seed="x")

@@ -34,7 +34,7 @@ def test_decide_adds_the_uno_call_and_reacts_out_of_turn() -> None:
             return False
 
     game.apply(decide(Forgetful(), game.view(0)))
-    assert game.exposed == {0}
+    assert game.catchable == {0}
     # Seat 2, out of turn, catches; seat 0 itself would rather call late.
     assert decide(GreedyBot(), game.view(2)) == Catch(2, 0)
     assert decide(GreedyBot(), game.view(0)) == CallUno(0)

@@ -21,7 +21,7 @@ from unolan.client import (
 )
 from unolan.client.session import CannotConnect
 from unolan.client.strategies import GreedyBot
-from unolan.engine import Rules
+from unolan.engine import PRESETS, Rules
 from unolan.server import serve
 
 from unolan import protocol as pr
@@ -43,6 +43,7 @@ async def start_against_a_greedy_bot(client: Client) -> None:
         await trio.sleep(0.1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["official", "house", "party", "all-wild"])
 async def test_four_bots_finish_a_match_under_each_preset(preset: str, autojump_clock) -> None:
     async with trio.open_nursery() as nursery:
@@ -161,6 +162,7 @@ async def test_a_gap_in_seq_is_repaired_from_a_snapshot(autojump_clock) -> None:
         nursery.cancel_scope.cancel()
 
 
+@pytest.mark.slow
 async def test_the_example_bot_plays_a_whole_match(autojump_clock) -> None:
     spec = importlib.util.spec_from_file_location("simple_bot", EXAMPLE)
     example = importlib.util.module_from_spec(spec)
@@ -220,6 +222,7 @@ async def test_reconnect_resumes_the_seat(autojump_clock) -> None:
         nursery.cancel_scope.cancel()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["party", "house"])
 async def test_fast_bots_are_refused_only_for_lost_races(preset: str, caplog, autojump_clock) -> None:
     """Bots acting at once on every settled table, for several matches: a refusal other
@@ -240,6 +243,7 @@ async def test_fast_bots_are_refused_only_for_lost_races(preset: str, caplog, au
     assert set(codes) <= {"too_late", "cannot_catch"}, [r.getMessage() for r in caplog.records if "refused" in str(r.msg) and r.args[2] != "too_late"]
 
 
+@pytest.mark.slow
 async def test_a_player_and_the_bots_come_back_after_a_server_restart(tmp_path, autojump_clock) -> None:
     db = tmp_path / "rooms.db"
     async with trio.open_nursery() as nursery:
@@ -269,8 +273,12 @@ async def test_a_player_and_the_bots_come_back_after_a_server_restart(tmp_path, 
 
 
 def test_rules_presets_exist() -> None:
-    for preset in ["official", "house", "party", "all-wild"]:
-        Rules.preset(preset)
+    """The four presets a client offers, each its own rule set, named and written as asked."""
+    rule_sets = [Rules.preset(name) for name in ["official", "house", "party", "all-wild"]]
+    assert [rules.preset_name for rules in rule_sets] == list(PRESETS)
+    assert all(Rules.parse(str(rules)) == rules for rules in rule_sets)
+    options = {tuple(sorted(rules.to_dict().items() - {("preset", rules.preset_name)})) for rules in rule_sets}
+    assert len(options) == 4
 
 
 async def test_an_error_in_the_block_comes_out_as_itself(autojump_clock) -> None:

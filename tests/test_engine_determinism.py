@@ -10,6 +10,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 SCRIPT = """
 import hashlib, random
 from unolan.engine import Game, Rules
@@ -32,6 +34,7 @@ def _digest(hash_seed: str) -> str:
     return result.stdout.strip()
 
 
+@pytest.mark.slow
 def test_legal_action_order_is_the_same_across_processes_and_hash_seeds() -> None:
     first = _digest("1")
     assert len(first) == 40

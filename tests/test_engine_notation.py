@@ -101,7 +101,7 @@ POSITIONS = [
     "hand 0: R5\nhand 1: YD2\nhand 2: W4 W4\ndraw: -\ndiscard: Y3 W4\ncolor: G\nturn: 1\n"
     "direction: ccw\npending: 4\nchallengeable: 2 bluff\nuno: 0",
     "rules: official\nhand 0: R5 G7\nhand 1: R1\ndraw: B1\ndiscard: R4\nturn: 0\nphase: drawn\n"
-    "drawn: G7\nexposed: 1",
+    "drawn: G7\ncatchable: 1",
     "rules: house\nhand 0: R5\nhand 1: R1\ndraw: -\ndiscard: BD2\nturn: 1\nserved: yes\nreshuffles: 2",
     "rules: all-wild\nhand 0: WX\nhand 1: WS2\ndraw: W\ndiscard: W\ncolor: -\nturn: 1",
 ]

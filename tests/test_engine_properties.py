@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from random_play import card_count, deck_size, every_legal_action_applies
@@ -130,6 +131,7 @@ def play_rounds(game: Game, rng: random.Random, rounds: int, check=None) -> list
     return log
 
 
+@pytest.mark.slow
 @common
 @given(tables)
 def test_random_play_keeps_the_invariants(table):
@@ -152,6 +154,7 @@ def test_random_play_keeps_the_invariants(table):
     play_rounds(game, rng, 2, check)
 
 
+@pytest.mark.slow
 @common
 @given(tables)
 def test_replaying_the_actions_reproduces_the_position(table):
@@ -164,6 +167,7 @@ def test_replaying_the_actions_reproduces_the_position(table):
     assert again.position() == game.position()
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables)
 def test_every_legal_action_applies(table):
@@ -179,6 +183,7 @@ def test_every_legal_action_applies(table):
     play_rounds(game, rng, 1, check)
 
 
+@pytest.mark.slow
 @common
 @given(tables, st.integers(0, 400))
 def test_a_position_mid_game_continues_like_the_game(table, cut):
@@ -199,6 +204,7 @@ def test_a_position_mid_game_continues_like_the_game(table, cut):
     assert resumed.position() == game.position()
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(tables)
 def test_draws_from_an_exhausted_table_never_stall(table):

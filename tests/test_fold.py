@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from random_play import random_action
@@ -99,6 +100,7 @@ def check_match(rules: Rules, players: int, seed: int, steps: int) -> None:
             assert (game.view(game.turn).play_refusal((card,)) is None) == playable
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(preset=st.sampled_from(PRESETS), options=option_mixes, players=st.integers(2, 8),
        seed=st.integers(0, 2**32))
@@ -111,6 +113,7 @@ def test_the_fold_of_what_a_member_receives_is_its_view(preset, options, players
     check_match(rules, players, seed, steps=250)
 
 
+@pytest.mark.slow
 def test_every_preset_folds_through_whole_matches() -> None:
     for preset in PRESETS:
         for players, seed in ((2, 1), (4, 2), (7, 3)):

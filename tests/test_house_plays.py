@@ -28,23 +28,25 @@ def test_multi_play_the_color_defaults_to_the_last_card_and_must_be_among_the_ca
     game, _ = play("rules: house\nhand 0: R5 G5 Y9\n" + FOUR + "discard: R3", "0 play R5 G5")
     assert game.color.value == "G"
     game = parse_position("rules: house\nhand 0: R5 G5 Y9\n" + FOUR + "discard: R3")
-    refused(game, "0 play R5 G5 B")
+    refused(game, "0 play R5 G5 B", "bad_play", "not a color of the cards played")
 
 
 def test_multi_play_the_first_card_must_be_playable():
     game = parse_position("rules: house\nhand 0: G5 R5 Y9\n" + FOUR + "discard: R3")
-    refused(game, "0 play G5 R5")
+    refused(game, "0 play G5 R5", "misplay", "G5 does not match R3")
 
 
-@pytest.mark.parametrize("cards", ["R5 W", "R5 R6", "W W"])
-def test_multi_play_only_colored_cards_of_one_number_or_symbol(cards):
+@pytest.mark.parametrize(("cards", "reason"), [("R5 W", "wild cards cannot be played together"),
+                                              ("R5 R6", "must share a number or symbol"),
+                                              ("W W", "wild cards cannot be played together")])
+def test_multi_play_only_colored_cards_of_one_number_or_symbol(cards, reason):
     game = parse_position("rules: house\nhand 0: R5 R6 W W Y9\n" + FOUR + "discard: R3")
-    refused(game, f"0 play {cards} R")
+    refused(game, f"0 play {cards} R", "misplay", reason)
 
 
 def test_multi_play_is_off_in_official():
     game = parse_position("rules: official\nhand 0: R5 G5 Y9\n" + FOUR + "discard: R3")
-    refused(game, "0 play R5 G5")
+    refused(game, "0 play R5 G5", "bad_play", "playing several cards at once is off")
     assert not any(" G5" in a for a in legal(game, 0) if "R5" in a)
 
 
@@ -90,7 +92,7 @@ def test_skips_never_skip_the_player_who_played_them():
 
 def test_multi_play_is_never_in_the_all_wild_deck():
     game = parse_position("rules: all-wild multi_play=on\nhand 0: W W WS\nhand 1: W\ndiscard: W")
-    refused(game, "0 play W W")
+    refused(game, "0 play W W", "bad_play", "playing several cards at once is off")
 
 
 # -- jump_in ------------------------------------------------------------------------------
@@ -106,20 +108,20 @@ def test_jump_in_with_an_identical_card_play_continues_from_the_jumper():
 def test_jump_in_needs_the_same_color_and_symbol():
     game = parse_position("rules: house\nhand 0: R1\nhand 1: B1\nhand 2: G5 Y2\nhand 3: G1\n"
                           "discard: R5\nturn: 1")
-    refused(game, "2 play G5")
+    refused(game, "2 play G5", "misplay", "a jump-in needs a card identical to R5")
 
 
 def test_jump_in_is_off_in_official():
     game = parse_position("rules: official\nhand 0: R1\nhand 1: B1\nhand 2: R5 Y2\nhand 3: G1\n"
                           "discard: R5\nturn: 1")
-    assert "it is seat 1's turn" in refused(game, "2 play R5").reason
+    assert "it is seat 1's turn" in refused(game, "2 play R5", "not_your_turn").reason
     assert "2 play R5" not in legal(game, 2)
 
 
 def test_no_jump_in_on_a_wild():
     game = parse_position("rules: house\nhand 0: R1\nhand 1: B1\nhand 2: W Y2\nhand 3: G1\n"
                           "discard: W\ncolor: R\nturn: 1")
-    refused(game, "2 play W R")
+    refused(game, "2 play W R", "misplay", "no jump-in on a wild card")
 
 
 def test_a_jumped_in_skip_skips_the_player_after_the_jumper():
@@ -131,7 +133,7 @@ def test_a_jumped_in_skip_skips_the_player_after_the_jumper():
 def test_no_jump_in_while_a_penalty_is_pending():
     game = parse_position("rules: house\nhand 0: R1\nhand 1: B1\nhand 2: RD2 Y2\nhand 3: G1\n"
                           "discard: RD2\npending: 2\nturn: 3")
-    assert "pending" in refused(game, "2 play RD2").reason
+    refused(game, "2 play RD2", "misplay", "no jump-in while a penalty is pending")
 
 
 def test_jump_in_on_a_served_draw_two_the_player_after_the_jumper_draws_two():
@@ -154,7 +156,7 @@ def test_a_jump_in_may_itself_be_a_multi_play():
     # ... but its first card must be the identical one.
     game = parse_position("rules: house\nhand 0: R1\nhand 1: B1\nhand 2: R5 B5 Y2\nhand 3: G1\n"
                           "discard: R5\nturn: 1")
-    refused(game, "2 play B5 R5")
+    refused(game, "2 play B5 R5", "misplay", "a jump-in needs a card identical to R5")
 
 
 def test_jump_in_while_the_player_in_turn_holds_a_drawn_card():
@@ -166,7 +168,7 @@ def test_jump_in_while_the_player_in_turn_holds_a_drawn_card():
 def test_a_late_play_after_a_jump_in_is_refused():
     game, _ = play("rules: house\nhand 0: R1\nhand 1: R6 B2\nhand 2: R5 Y2\nhand 3: G1 G2\n"
                    + DRAW + "discard: R5\nturn: 1", "2 play R5")
-    refused(game, "1 play R6")  # seat 1's turn was taken
+    refused(game, "1 play R6", "misplay", "a jump-in needs")  # seat 1's turn was taken: out of turn
 
 
 # -- seven_zero ---------------------------------------------------------------------------
@@ -183,8 +185,8 @@ def test_a_seven_swaps_hands_with_a_named_player():
 
 def test_a_seven_needs_a_target_and_takes_no_self_target():
     game = parse_position(SZ + "hand 0: R7 R1\nhand 1: B1\ndiscard: R3")
-    refused(game, "0 play R7")
-    refused(game, "0 play R7 @0")
+    refused(game, "0 play R7", "bad_play", "R7 needs a target seat")
+    refused(game, "0 play R7 @0", "bad_play", "seat 0 cannot be the target")
 
 
 def test_a_zero_passes_every_hand_along_the_direction_of_play():
@@ -224,8 +226,8 @@ def test_a_called_hand_stays_called_when_swapped():
 
 def test_an_uncalled_one_card_hand_can_be_caught_from_its_new_holder():
     game, _ = play(SZ + "hand 0: R7 R1 R2\nhand 1: B1 B2\nhand 2: Y1\n" + DRAW
-                   + "discard: R3\nexposed: 2", "0 play R7 @2")
-    assert not game.called[0] and 0 in game.exposed
+                   + "discard: R3\ncatchable: 2", "0 play R7 @2")
+    assert not game.called[0] and 0 in game.catchable
     game.apply(parse_actions("1 catch 0")[0])
     assert counts(game)[0] == 3
 
@@ -234,7 +236,7 @@ def test_the_new_holder_may_call_before_being_caught():
     game, _ = play(SZ + "hand 0: R7 R1 R2\nhand 1: B1 B2\nhand 2: Y1\n" + DRAW
                    + "discard: R3", "0 play R7 @2; 0 uno")
     assert game.called[0]
-    refused(game, "1 catch 0")
+    refused(game, "1 catch 0", "cannot_catch")
 
 
 # -- misplay_penalty ----------------------------------------------------------------------
@@ -250,7 +252,7 @@ def test_misplay_costs_two_cards_the_card_stays_and_the_turn_stays():
 
 def test_without_misplay_penalty_an_illegal_play_is_refused():
     game = parse_position("rules: house\nhand 0: G7 R1\nhand 1: B1\n" + DRAW + "discard: R5")
-    refused(game, "0 play G7")
+    refused(game, "0 play G7", "misplay", "G7 does not match R5")
 
 
 def test_a_failed_jump_in_costs_two_cards():
@@ -262,7 +264,7 @@ def test_a_failed_jump_in_costs_two_cards():
 def test_a_card_not_held_is_refused_not_penalised():
     game = parse_position("rules: house misplay_penalty=on\nhand 0: R1\nhand 1: B1\n" + DRAW
                           + "discard: R5")
-    refused(game, "0 play R9")
+    refused(game, "0 play R9", "bad_play", "you do not hold R9")
 
 
 # -- UNO calls ----------------------------------------------------------------------------
@@ -276,7 +278,7 @@ def test_a_false_uno_call_costs_the_penalty_in_house():
 
 def test_a_false_uno_call_is_refused_in_official():
     game = parse_position("rules: official\nhand 0: R1 R2 R3\nhand 1: B1\n" + DRAW + "discard: R5")
-    refused(game, "0 uno")
+    refused(game, "0 uno", "false_uno")
 
 
 def test_uno_penalty_sets_the_cards_drawn_when_caught():
@@ -288,7 +290,7 @@ def test_uno_penalty_sets_the_cards_drawn_when_caught():
 def test_the_catch_window_closes_when_the_next_player_plays():
     game, _ = play("rules: house\nhand 0: R1 R2\nhand 1: R7 B2\nhand 2: Y1 Y2\n" + DRAW
                    + "discard: R5", "0 play R1; 1 play R7")
-    refused(game, "2 catch 0")
+    refused(game, "2 catch 0", "cannot_catch")
 
 
 # -- last_card_no_action ------------------------------------------------------------------
@@ -298,7 +300,7 @@ def test_the_catch_window_closes_when_the_next_player_plays():
 def test_last_card_no_action_the_player_must_draw_instead(card):
     game = parse_position(f"rules: house last_card_no_action=on\nhand 0: {card.split()[0]}\n"
                           "hand 1: B1\nhand 2: Y1\n" + DRAW + "discard: R5")
-    refused(game, f"0 play {card}")
+    refused(game, f"0 play {card}", "misplay", "you may not go out on an action or wild card")
     assert legal(game, 0) == {"0 draw"}
 
 
@@ -311,10 +313,10 @@ def test_last_card_no_action_a_number_may_go_out():
 def test_last_card_no_action_applies_to_multi_play_and_jump_ins():
     game = parse_position("rules: house last_card_no_action=on\nhand 0: RS GS\nhand 1: B1\n"
                           "hand 2: Y1\n" + DRAW + "discard: R5")
-    refused(game, "0 play RS GS")
+    refused(game, "0 play RS GS", "misplay", "you may not go out on an action or wild card")
     game = parse_position("rules: house last_card_no_action=on\nhand 0: R1\nhand 1: B1\n"
                           "hand 2: RS\n" + DRAW + "discard: RS\nturn: 1")
-    refused(game, "2 play RS")
+    refused(game, "2 play RS", "misplay", "you may not go out on an action or wild card")
     assert not any("play" in a for a in legal(game, 2))
 
 
@@ -344,7 +346,7 @@ def test_an_unplayable_drawn_card_ends_the_turn():
 
 def test_after_drawing_on_purpose_only_the_drawn_card_may_be_played():
     game, _ = play("rules: official\nhand 0: R9 B9\nhand 1: B1\ndraw: R7 G1\ndiscard: R5", "0 draw")
-    refused(game, "0 play R9")
+    refused(game, "0 play R9", "misplay", "after drawing you may play only R7")
 
 
 def test_draw_until_playable_keeps_drawing():
@@ -372,7 +374,7 @@ def test_drawn_action_stays(drawn, playable):
 def test_forced_play_the_drawn_playable_card_must_be_played():
     game, _ = play("rules: official forced_play=on\nhand 0: B9\nhand 1: B1\ndraw: R7\n"
                    "discard: R5", "0 draw")
-    refused(game, "0 pass")
+    refused(game, "0 pass", "forced_play")
     assert legal(game, 0) == {"0 play R7"}
 
 

@@ -280,7 +280,7 @@ def test_all_wild_the_first_card_is_a_plain_wild(seed):
 def test_all_wild_any_card_plays_on_any_and_one_card_per_play():
     game = parse_position(AW + "hand 0: WS W\nhand 1: W\ndiscard: WD2")
     assert legal(game, 0) == {"0 play WS", "0 play W", "0 draw"}
-    refused(game, "0 play W R")  # no colors to name
+    refused(game, "0 play W R", "bad_play", "the All Wild deck has no colors to name")
 
 
 def test_all_wild_skip_two_skips_two_and_acts_as_a_skip_with_two_players():
@@ -295,7 +295,7 @@ def test_all_wild_targeted_draw_two_the_named_player_draws_and_the_turn_passes_n
                    "0 play WT2 @2")
     assert counts(game) == [1, 1, 3, 1] and game.turn == 1
     game = parse_position(AW + "hand 0: WT2 W\nhand 1: W\ndiscard: W")
-    refused(game, "0 play WT2")
+    refused(game, "0 play WT2", "bad_play", "WT2 needs a target seat")
 
 
 def test_all_wild_forced_swap_swaps_whole_hands():
@@ -308,7 +308,7 @@ def test_all_wild_forced_swap_swaps_whole_hands():
 def test_a_forced_swap_that_leaves_someone_on_one_card_uncalled_can_be_caught():
     game, _ = play(AW + "hand 0: WX W\nhand 1: W W\nhand 2: WS WS WS\n" + DRAW + "discard: W",
                    "0 play WX @2")
-    assert counts(game) == [3, 2, 1] and 2 in game.exposed
+    assert counts(game) == [3, 2, 1] and 2 in game.catchable
     game.apply(parse_actions("1 catch 2")[0])
     assert counts(game)[2] == 3
 
@@ -317,7 +317,7 @@ def test_a_forced_swap_with_uno_called_the_hand_stays_called():
     game, _ = play(AW + "hand 0: WX W\nhand 1: W W\nhand 2: WS WS WS\n" + DRAW + "discard: W",
                    "0 play WX @2 uno")
     assert game.called[2] and not game.called[0]
-    refused(game, "1 catch 2")
+    refused(game, "1 catch 2", "cannot_catch")
 
 
 @pytest.mark.parametrize(("card", "turn", "direction", "drawn"), [
@@ -333,7 +333,7 @@ def test_all_wild_has_no_challenge():
     game = parse_position("rules: all-wild challenge=on stacking=progressive\nhand 0: W\n"
                           "hand 1: W W\ndiscard: W4\npending: 4\nchallengeable: 0 bluff\nturn: 1")
     assert "1 challenge" not in legal(game, 1)
-    refused(game, "1 challenge")
+    refused(game, "1 challenge", "cannot_challenge")
 
 
 def test_all_wild_forced_swap_as_the_last_card_ends_the_round_with_no_swap():

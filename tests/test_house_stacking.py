@@ -24,7 +24,7 @@ def test_stacking_off_the_target_draws_at_once_and_loses_the_turn():
 def test_stacking_off_a_draw_two_cannot_answer_a_pending_one():
     game = parse_position("rules: house stacking=off deflect=on\nhand 0: R1\nhand 1: GD2 B1\n"
                           "discard: RD2\npending: 2\nturn: 1")
-    assert "draw it" in refused(game, "1 play GD2").reason
+    assert "draw it" in refused(game, "1 play GD2", "misplay").reason
 
 
 # -- stacking=progressive (house) -------------------------------------------------------
@@ -40,19 +40,19 @@ def test_progressive_three_draw_twos_in_a_row_the_fourth_player_draws_six():
 def test_progressive_a_wild_draw_four_goes_on_a_draw_two():
     game, _ = play("rules: house\nhand 0: W4 R1\nhand 1: G1\nhand 2: B1\n" + DRAW
                    + "discard: RD2\npending: 2\nturn: 0", "0 play W4 G")
-    assert game.turn == 1 and game.pending == 6 and game.pending_cards == 2
+    assert game.turn == 1 and game.pending == 6 and game.stack == 2
 
 
 def test_progressive_a_draw_two_may_not_go_on_a_wild_draw_four():
     game = parse_position("rules: house\nhand 0: R1\nhand 1: GD2 G1\ndiscard: W4\ncolor: G\n"
                           "pending: 4\nturn: 1")
-    assert "Wild Draw Four" in refused(game, "1 play GD2").reason
+    assert "Wild Draw Four" in refused(game, "1 play GD2", "misplay").reason
 
 
 def test_a_wild_may_not_be_played_while_a_penalty_is_pending():
     game = parse_position("rules: house stacking=mixed\nhand 0: R1\nhand 1: W G1\n"
                           "discard: RD2\npending: 2\nturn: 1")
-    refused(game, "1 play W R")
+    refused(game, "1 play W R", "misplay", "only a penalty card may answer it")
     assert {str(a) for a in game.legal_actions(1)} == {"1 draw"}
 
 
@@ -83,11 +83,11 @@ def test_same_like_on_like_only():
     game, _ = play(base + "discard: RD2\npending: 2\nturn: 1", "1 play GD2")
     assert game.pending == 4 and game.turn == 2
     game = parse_position(base + "discard: RD2\npending: 2\nturn: 1")
-    assert "stacking=same" in refused(game, "1 play W4 G").reason
+    assert "stacking=same" in refused(game, "1 play W4 G", "misplay").reason
     game, _ = play(base + "discard: W4\ncolor: G\npending: 4\nturn: 1", "1 play W4 R")
     assert game.pending == 8 and game.turn == 2
     game = parse_position(base + "discard: W4\ncolor: G\npending: 4\nturn: 1")
-    refused(game, "1 play GD2")
+    refused(game, "1 play GD2", "misplay", "only a Wild Draw Four answers a Wild Draw Four")
 
 
 # -- stacking=mixed ---------------------------------------------------------------------
@@ -96,7 +96,7 @@ def test_same_like_on_like_only():
 def test_mixed_a_draw_two_on_a_wild_draw_four_must_be_of_the_named_color():
     base = "rules: house stacking=mixed\nhand 0: R1\nhand 1: GD2 RD2 G1\nhand 2: B1\n" + DRAW
     game = parse_position(base + "discard: W4\ncolor: G\npending: 4\nturn: 1")
-    assert "must be green" in refused(game, "1 play RD2").reason
+    assert "must be green" in refused(game, "1 play RD2", "misplay").reason
     game.apply(parse_actions("1 play GD2")[0])
     assert game.pending == 6 and game.turn == 2
 
@@ -124,7 +124,7 @@ def test_stacking_with_two_players_the_turn_returns_to_the_one_who_did_not_draw(
 def test_two_draw_twos_played_together_on_a_pending_penalty_add_four():
     game, _ = play("rules: house\nhand 0: R1\nhand 1: GD2 BD2 G1\nhand 2: B1\n" + DRAW
                    + "discard: RD2\npending: 2\nturn: 1", "1 play GD2 BD2 G")
-    assert game.pending == 6 and game.pending_cards == 3 and game.color.value == "G"
+    assert game.pending == 6 and game.stack == 3 and game.color.value == "G"
 
 
 def test_pair_single_effect_two_draw_twos_add_two():
@@ -147,7 +147,7 @@ def test_strict_after_penalty_only_the_same_color_follows(strict, card, ok):
         game.apply(parse_actions(f"0 play {card}")[0])
         assert game.top.text == card.split()[0]
     else:
-        refused(game, f"0 play {card}")
+        refused(game, f"0 play {card}", "misplay", "does not match RD2")
 
 
 def test_strict_after_a_wild_draw_four_only_the_named_color():
@@ -176,12 +176,12 @@ def test_deflect_with_a_reverse_the_player_of_the_draw_two_owes_it():
 
 def test_deflect_needs_the_draw_twos_color():
     game = parse_position(DEFLECT + "discard: RD2\npending: 2\nturn: 1")
-    refused(game, "1 play GS")
+    refused(game, "1 play GS", "misplay", "only a penalty card may answer it")
 
 
 def test_deflect_is_off_by_default():
     game = parse_position(DEFLECT.replace(" deflect=on", "") + "discard: RD2\npending: 2\nturn: 1")
-    refused(game, "1 play RS")
+    refused(game, "1 play RS", "misplay", "only a penalty card may answer it")
 
 
 def test_deflect_works_without_stacking():
@@ -223,19 +223,19 @@ PAIR = "hand 0: R1\nhand 1: GD2 GD2 RD2 RD2 G1\nhand 2: B1\n" + DRAW
 def test_a_pair_of_draw_twos_of_the_named_color_goes_on_a_wild_draw_four():
     game, _ = play("rules: house pair_beats_wd4=on\n" + PAIR
                    + "discard: W4\ncolor: G\npending: 4\nturn: 1", "1 play GD2 GD2")
-    assert game.pending == 8 and game.turn == 2 and game.pending_pair
+    assert game.pending == 8 and game.turn == 2 and game.pair
 
 
 def test_a_pair_of_another_color_does_not():
     game = parse_position("rules: house pair_beats_wd4=on\n" + PAIR
                           + "discard: W4\ncolor: G\npending: 4\nturn: 1")
-    assert "must be green" in refused(game, "1 play RD2 RD2").reason
-    refused(game, "1 play GD2")  # a single one: progressive stacking refuses it
+    assert "must be green" in refused(game, "1 play RD2 RD2", "misplay").reason
+    refused(game, "1 play GD2", "misplay", "only a Wild Draw Four")  # a single one: progressive stacking refuses it
 
 
 def test_without_pair_beats_wd4_a_pair_does_not_answer_a_wild_draw_four():
     game = parse_position("rules: house\n" + PAIR + "discard: W4\ncolor: G\npending: 4\nturn: 1")
-    refused(game, "1 play GD2 GD2")
+    refused(game, "1 play GD2 GD2", "misplay", "only a Wild Draw Four answers a Wild Draw Four")
 
 
 def test_pair_beats_wd4_works_without_stacking_or_multi_play():
@@ -250,9 +250,9 @@ def test_pair_beats_wd4_works_without_stacking_or_multi_play():
 def test_a_single_draw_two_may_not_go_on_a_pair_but_a_wild_draw_four_may():
     base = "rules: house pair_beats_wd4=on\nhand 0: R1\nhand 1: BD2 W4 G1\nhand 2: B1\n" + DRAW
     game = parse_position(base + "discard: RD2 GD2\ncolor: G\npending: 4\nstack: 2\npair: yes\nturn: 1")
-    assert "single Draw Two" in refused(game, "1 play BD2").reason
+    assert "single Draw Two" in refused(game, "1 play BD2", "misplay").reason
     game.apply(parse_actions("1 play W4 B")[0])
-    assert game.pending == 8 and not game.pending_pair
+    assert game.pending == 8 and not game.pair
 
 
 # -- the challenge and stacking -----------------------------------------------------------
@@ -265,7 +265,7 @@ def test_no_challenge_on_a_stacked_wild_draw_four():
     game.apply(parse_actions("1 play W4 B")[0])
     assert game.pending == 8
     assert "2 challenge" not in {str(a) for a in game.legal_actions(2)}
-    refused(game, "2 challenge")
+    refused(game, "2 challenge", "cannot_challenge")
 
 
 def test_all_wild_draw_twos_stack_when_stacking_is_set_on_the_all_wild_preset():

@@ -109,6 +109,7 @@ async def in_namespace(name: str, *command: str, seconds: float = 15) -> subproc
                                       capture_stdout=True, capture_stderr=True, check=False)
 
 
+@pytest.mark.slow
 async def test_a_host_in_one_namespace_is_found_joined_and_withdrawn_from_another(
         namespaces: tuple[str, str, str]) -> None:
     host_ns, peer_ns, bare_ns = namespaces

@@ -40,7 +40,7 @@ from unolan.protocol import (
     decode_message,
     encode_frame,
 )
-from unolan.protocol import EVENT_KINDS as WIRE_KINDS
+from unolan.protocol import EVENT_TABLES as WIRE_KINDS
 from unolan.server import Limits, serve
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"

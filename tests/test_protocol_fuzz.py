@@ -11,6 +11,7 @@ import tracemalloc
 from typing import Any
 
 import msgpack
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_protocol import pair
@@ -128,6 +129,7 @@ def nested(depth: int, leaf: Any = 1) -> Any:
 # -- raw bytes ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @fuzz(4000)
 @given(st.binary(max_size=300), st.booleans())
 def test_random_bytes(data: bytes, handshaken: bool) -> None:
@@ -136,6 +138,7 @@ def test_random_bytes(data: bytes, handshaken: bool) -> None:
     drain(conn)
 
 
+@pytest.mark.slow
 @fuzz(2000)
 @given(st.sampled_from(FRAMES), st.integers(0, 400), st.binary(max_size=20))
 def test_truncated_and_garbled_frames(frame: bytes, cut: int, tail: bytes) -> None:
@@ -148,6 +151,7 @@ def test_truncated_and_garbled_frames(frame: bytes, cut: int, tail: bytes) -> No
         assert results[0].code == "bad_frame"
 
 
+@pytest.mark.slow
 @fuzz(300)
 @given(st.integers(64 * 1024 + 1, 2**32 - 1))
 def test_oversize_declared_length(length: int) -> None:
@@ -160,6 +164,7 @@ def test_oversize_declared_length(length: int) -> None:
 # -- valid msgpack, wrong shapes -----------------------------------------------------------
 
 
+@pytest.mark.slow
 @fuzz(1200)
 @given(values)
 def test_any_msgpack_value_as_a_frame(value: Any) -> None:
@@ -168,6 +173,7 @@ def test_any_msgpack_value_as_a_frame(value: Any) -> None:
         assert isinstance(result, RemoteProtocolError)
 
 
+@pytest.mark.slow
 @fuzz(1500)
 @given(st.sampled_from(EXAMPLES), st.data())
 def test_mutated_examples(example: dict[str, Any], data: st.DataObject) -> None:
@@ -190,6 +196,7 @@ def test_mutated_examples(example: dict[str, Any], data: st.DataObject) -> None:
     decode_or_error(msg)
 
 
+@pytest.mark.slow
 @fuzz(800)
 @given(
     st.dictionaries(
@@ -209,6 +216,7 @@ def test_create_room_rules(options: dict[str, Any], preset: str, seats: int, tea
     )
 
 
+@pytest.mark.slow
 @fuzz(300)
 @given(st.integers(1, 1500), st.sampled_from(["top", "data", "view"]))
 def test_deep_nesting(depth: int, where: str) -> None:
@@ -223,6 +231,7 @@ def test_deep_nesting(depth: int, where: str) -> None:
         assert isinstance(result, RemoteProtocolError)
 
 
+@pytest.mark.slow
 @fuzz(300)
 @given(st.sampled_from(REQUESTS), st.lists(st.integers(1, 64), min_size=1, max_size=20))
 def test_any_chunking_gives_the_same_messages(frame: bytes, sizes: list[int]) -> None:

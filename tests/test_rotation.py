@@ -266,10 +266,12 @@ def test_the_tables_play_two_teams_without_rotation_or_target():
 
 def test_dealing_is_the_rotations_and_waits_for_both_tables():
     rotation = TwoTableRotation(Rules(), seed=5)
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction) as error:
         rotation.apply(Deal(0))
-    with pytest.raises(IllegalAction):
+    assert error.value.code == "wrong_phase"
+    with pytest.raises(IllegalAction) as error:
         rotation.apply(Play(9, ()))
+    assert error.value.code == "bad_seat"
     with pytest.raises(ValueError):
         rotation.next_round()
     assert rotation.outcome() is None

@@ -132,6 +132,7 @@ def rule_sets(draw) -> Rules:
     return Rules.preset(draw(st.sampled_from(PRESETS)), **options)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(rule_sets())
 def test_any_option_on_top_of_any_preset_round_trips_as_text_and_as_data(rules):

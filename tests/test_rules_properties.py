@@ -13,6 +13,7 @@ import os
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from random_play import card_count, deck_size, every_legal_action_applies
@@ -137,6 +138,7 @@ def run(game: Game, rng: random.Random, rounds: int, check=None) -> list:
     return log
 
 
+@pytest.mark.slow
 @fast
 @given(either)
 def test_random_play_keeps_the_invariants(table):
@@ -152,13 +154,14 @@ def test_random_play_keeps_the_invariants(table):
         private_ok(events, action.seat)
         if not game.over:
             assert not game.out[game.turn] or game.phase == "round_over"
-            assert game.pending >= 0 and all(0 <= s < players for s in game.exposed)
+            assert game.pending >= 0 and all(0 <= s < players for s in game.catchable)
         if rng.random() < 0.05:
             views_ok(game)
 
     run(game, rng, 2, check)
 
 
+@pytest.mark.slow
 @fast
 @given(either)
 def test_replay_reproduces_the_position_and_the_position_round_trips(table):
@@ -173,6 +176,7 @@ def test_replay_reproduces_the_position_and_the_position_round_trips(table):
     assert parse_position(text).position() == text
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables())
 def test_every_legal_action_of_every_seat_applies(table):

@@ -15,10 +15,10 @@ def hands(game: Game) -> list[str]:
     return [" ".join(c.text for c in h) for h in game.hands]
 
 
-def refused(game: Game, action: str, code: str | None = None) -> IllegalAction:
-    """Apply an action that must be refused; check that nothing changed and that the
-    refusal names the action."""
-    error = scenario.refused(game, action, code)
+def refused(game: Game, action: str, code: str, reason: str = "") -> IllegalAction:
+    """Apply an action that must be refused with ``code``; check that nothing changed and
+    that the refusal names the action."""
+    error = scenario.refused(game, action, code, reason)
     (parsed,) = parse_actions(action)
     assert str(parsed) in str(error)
     return error
@@ -53,12 +53,12 @@ def test_a_card_of_another_color_and_number_is_refused():
     assert "does not match" in error.reason
     refused(game, "0 play GS", "bad_play")  # not held
     game, _ = play(OFFICIAL + "hand 0: G7 G1\nhand 1: B1\ndiscard: RS")
-    refused(game, "0 play G7")  # a number does not match a symbol
+    refused(game, "0 play G7", "misplay", "G7 does not match RS")  # a number does not match a symbol
 
 
 def test_after_a_wild_only_the_named_color_or_a_wild_matches():
     game, _ = play(OFFICIAL + "hand 0: R5 G5 W\nhand 1: B1\ndiscard: R5 W\ncolor: G")
-    refused(game, "0 play R5")
+    refused(game, "0 play R5", "misplay", "R5 does not match W on green")
     assert {str(a) for a in game.legal_actions(0)} >= {"0 play G5", "0 play W R"}
 
 
@@ -67,7 +67,7 @@ def test_a_wild_names_the_next_color():
     assert game.color.value == "B"
     assert events[0].data == {"seat": 0, "cards": ["W"], "color": "B", "target": None,
                               "jump_in": False}
-    refused(game, "1 play G2")
+    refused(game, "1 play G2", "misplay", "G2 does not match W on blue")
     game, _ = play(OFFICIAL + "hand 0: W R1\nhand 1: B1\ndiscard: R5")
     refused(game, "0 play W", "bad_play")  # a wild needs a color
     refused(game, "0 play R1 G", "bad_play")  # a colored card names no other color
@@ -154,8 +154,8 @@ def test_a_drawn_playable_card_may_be_played_at_once():
     game, _events = play(DRAWING.format(drawn="R7"), "0 draw")
     assert game.phase == "drawn" and game.turn == 0
     assert sorted(map(str, game.legal_actions(0))) == ["0 pass", "0 play R7"]
-    refused(game, "0 play G3")
-    refused(game, "0 draw")
+    refused(game, "0 play G3", "misplay", "after drawing you may play only R7")
+    refused(game, "0 draw", "wrong_phase")
     game.apply(parse_actions("0 play R7")[0])
     assert game.top.text == "R7" and game.turn == 1
 
@@ -173,7 +173,7 @@ def test_a_drawn_card_that_cannot_be_played_ends_the_turn():
 
 def test_a_player_may_draw_while_holding_a_playable_card_then_play_only_the_drawn_card():
     game, _ = play(DRAWING.format(drawn="R7").replace("G3 B4", "R3 B4"), "0 draw")
-    refused(game, "0 play R3")
+    refused(game, "0 play R3", "misplay", "after drawing you may play only R7")
     game.apply(parse_actions("0 play R7")[0])
     assert hands(game)[0] == "R3 B4"
 
@@ -276,7 +276,7 @@ def test_the_player_in_turn_may_catch_too_but_not_themselves():
 def test_calling_late_before_being_caught_avoids_the_penalty():
     game, _ = play(UNO, "0 play R1; 1 play R3; 0 uno")
     assert len(game.hands[0]) == 1
-    refused(game, "2 catch 0")
+    refused(game, "2 catch 0", "cannot_catch")
 
 
 @pytest.mark.parametrize("next_action", ["1 play R3", "1 draw"])
@@ -591,7 +591,7 @@ def test_an_illegal_action_names_action_reason_and_position_and_changes_nothing(
     with pytest.raises(IllegalAction) as info:
         game.apply(parse_actions("0 play G7")[0])
     error = info.value
-    assert str(error.action) == "0 play G7"
+    assert str(error.action) == "0 play G7" and error.code == "bad_play"
     assert "do not hold" in error.reason
     assert error.position == before == game.position()
     assert str(error).startswith("illegal action 0 play G7: ")

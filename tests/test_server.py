@@ -15,8 +15,8 @@ from typing import Any
 import msgpack
 import pytest
 import trio
+from unolan.protocol import to_message
 from unolan.server import DEFAULT_PORT, Bot, Limits, Room, Server, serve
-from unolan.server.bot import to_message
 from unolan.server.policy import choose
 from unolan.server.store import Store
 
@@ -265,6 +265,7 @@ async def _match(server: Server, players: int, preset: str, observer: Any = None
     return bots
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["official", "house", "party", "all-wild"])
 @pytest.mark.parametrize("players", [2, 4, 10])
 async def test_full_match(players: int, preset: str) -> None:
@@ -288,6 +289,7 @@ class Refusals:
             self.codes.append(msg.code)  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["official", "house", "party"])
 async def test_builtin_bots_are_never_refused_in_a_match_of_their_own(preset: str) -> None:
     """The built-in bot acts only on whole tables (a snapshot, a batch's closing ``turn``):
@@ -419,6 +421,7 @@ def audit_frames(seat: int | None, frames: list[pr.Message]) -> int:
     return checked
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["house", "party"])
 async def test_frame_audit_no_hidden_card_leaves_the_server_and_no_seq_is_skipped(
         preset: str) -> None:
@@ -868,7 +871,7 @@ def test_every_engine_refusal_code_is_in_the_protocol_table() -> None:
     source = inspect.getsource(game) + inspect.getsource(legal)
     codes = set(re.findall(r'_illegal\([^)]*?"([a-z_]+)"\)', source, re.S))
     codes |= set(re.findall(r'return f?"[^"\n]*", "([a-z_]+)"$', source, re.M))  # a judge's (reason, code)
-    faults = re.search(r"_FAULT_CODES = \{(.*?)\}", source, re.S)
+    faults = re.search(r"\bFAULT_CODES = \{(.*?)\}", source, re.S)
     assert faults
     codes |= set(re.findall(r':\s*"([a-z_]+)"', faults.group(1))) | {"bad_play", "illegal"}
     assert {"misplay", "not_your_turn", "cannot_catch"} <= codes

@@ -288,7 +288,7 @@ def test_u_on_two_cards_calls_uno_with_the_next_play() -> None:
 
 
 def test_x_catches_the_player_who_forgot_uno_and_the_banner_shows_it_at_once() -> None:
-    with table("hand 0: R5 G7; hand 1: B1; hand 2: G4 G5; discard: R3; turn: 2; exposed: 1") as t:
+    with table("hand 0: R5 G7; hand 1: B1; hand 2: G4 G5; discard: R3; turn: 2; catchable: 1") as t:
         screen = t.screen()
         assert "CATCH bob: press x!" in screen
         assert "NO UNO!" in screen
@@ -297,7 +297,7 @@ def test_x_catches_the_player_who_forgot_uno_and_the_banner_shows_it_at_once() -
 
 
 def test_catch_with_two_candidates_asks_whom() -> None:
-    position = "hand 0: R5 G7; hand 1: B1; hand 2: G4; hand 3: G1 G2; discard: R3; turn: 3; exposed: 1 2"
+    position = "hand 0: R5 G7; hand 1: B1; hand 2: G4; hand 3: G1 G2; discard: R3; turn: 3; catchable: 1 2"
     with table(position) as t:
         t.press("x")
         assert "Catch whom?" in t.screen()

@@ -25,7 +25,8 @@ from pathlib import Path
 import pytest
 
 TMUX = shutil.which("tmux")
-pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed: no real terminal to test in")
+pytestmark = [pytest.mark.skipif(TMUX is None, reason="tmux is not installed: no real terminal to test in"),
+              pytest.mark.slow]
 DEADLINE = 20.0  # seconds, for the whole test
 UNO = Path(sys.executable).with_name("uno")
 

@@ -21,6 +21,7 @@ from unolan.engine import (
     Color,
     Draw,
     Pass,
+    Phase,
     Play,
 )
 
@@ -87,7 +88,7 @@ class Controller:
     def play(self) -> None:
         """Enter: play the marked cards (or the one under the cursor)."""
         s = self.state
-        if s.view is not None and s.view.phase == "match_over":
+        if s.view is not None and s.view.phase is Phase.MATCH_OVER:
             self.after_match(to_lobby=False)
             return
         if s.view is None or s.view.seat is None:
@@ -147,7 +148,7 @@ class Controller:
         twin, the engine's reason."""
         s, v = self.state, self.state.view
         assert v is not None and v.seat is not None
-        if v.turn != v.seat and v.phase not in ("round_over", "match_over") and chosen[0] != v.top:
+        if v.turn != v.seat and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER) and chosen[0] != v.top:
             if s.jump_ins():
                 return f"not your turn: only a jump-in with {card_label(v.top or '?')} (j)"
             return f"not your turn: it is {s.name_of(v.turn)}'s turn"
@@ -156,7 +157,7 @@ class Controller:
             return (f"{card_label(chosen[0])} cannot be played alone, only after {lead} in one "
                     "play: mark both with Space, then Enter")
         reason = s.play_refusal(tuple(Card.parse(c) for c in chosen)) or "not possible now"
-        return reason + (" — or keep it (k)" if v.phase == "drawn" else "")
+        return reason + (" — or keep it (k)" if v.phase is Phase.DRAWN else "")
 
     def _act_if(self, kind: type) -> bool:
         """Send this seat's legal action of ``kind``, if it has one now."""
@@ -210,7 +211,7 @@ class Controller:
             return "no game yet"
         if v.turn != v.seat:
             return f"not your turn: it is {self.state.name_of(v.turn)}'s turn"
-        if v.phase == "color":
+        if v.phase is Phase.COLOR:
             return "choose the color of the first card first"
         return "not possible now"
 
@@ -260,11 +261,11 @@ class Controller:
             s.picker = None
         elif s.marked:
             s.marked = []
-        elif s.show_scores and s.view is not None and s.view.phase not in ("round_over", "match_over"):
+        elif s.show_scores and s.view is not None and s.view.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
             s.show_scores = False
         elif s.view is not None and s.view.seat is None:
             self.leave()  # a spectator: back to the lobby, match or not
-        elif s.view is not None and s.view.phase == "match_over":
+        elif s.view is not None and s.view.phase is Phase.MATCH_OVER:
             self.after_match(to_lobby=True)
         s.uno_armed = False
 
@@ -294,7 +295,7 @@ class Controller:
     def after_match(self, to_lobby: bool) -> None:
         """After the match: back to the room (players), or out to the lobby."""
         s = self.state
-        if s.view is None or s.view.phase != "match_over":
+        if s.view is None or s.view.phase is not Phase.MATCH_OVER:
             return
         if to_lobby or s.view.seat is None:
             self.leave()

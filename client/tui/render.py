@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
-from unolan.engine import Play, Rules, RulesError
+from unolan.engine import Phase, Play, Rules, RulesError
 
 from . import form as create
 from .controller import multi_leads
@@ -160,7 +160,7 @@ def players(state: UIState) -> Fragments:
     catchable = set(state.catchable()) | set(v.catchable)
     rules_teams = v.rules.get("teams") or 0
     for seat, count in enumerate(v.counts):
-        turn = seat == v.turn and v.phase not in ("round_over", "match_over")
+        turn = seat == v.turn and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER)
         mine = seat == v.seat
         row = "class:turn" if turn else ""
         out.append(("class:turn.marker" if turn else "", "▶ " if turn else "  "))
@@ -199,7 +199,7 @@ def table_info(state: UIState) -> Fragments:
             out.append(("class:pending", " · challengeable"))
         out.append(("", "\n"))
     left = state.seconds_left()
-    if left is not None and v.phase not in ("round_over", "match_over"):
+    if left is not None and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
         style = "class:timer.low" if left <= 5 else "class:timer"
         out.append((style, f" ⏱ {left:>3}s for {state.name_of(v.turn)}\n"))
     rules = rules_text(v.rules)
@@ -283,12 +283,12 @@ def hint(state: UIState) -> Fragments:
         leads = multi_leads(state.legal(), chosen)
         if leads:
             about = f"{card_label(chosen)} {card_name(chosen)}, only after {card_label(leads[0])} · "
-    if v.phase == "match_over":
+    if v.phase is Phase.MATCH_OVER:
         if v.seat is None:
             return [("class:hint", " The match is over: Esc back to the lobby · s scoreboard")]
         return [("class:hint", " The match is over: Enter back to the room · Esc to the lobby"
                                " · s scoreboard")]
-    if v.phase == "round_over":
+    if v.phase is Phase.ROUND_OVER:
         return [("class:hint", " Round over: the next round is dealt in a moment · s scoreboard")]
     if v.seat is None:
         return [("class:hint", f" {state.name_of(v.turn)}'s turn · you are watching · Esc leaves")]
@@ -296,9 +296,9 @@ def hint(state: UIState) -> Fragments:
         return [("class:hint", f" {about}sent, waiting for the table…")]
     if not state.my_turn:
         return [("class:hint", f" {about}{state.name_of(v.turn)}'s turn · ? keys")]
-    if v.phase == "color":
+    if v.phase is Phase.COLOR:
         return [("class:hint.turn", " Your turn: choose the color of the first card")]
-    if v.phase == "drawn":
+    if v.phase is Phase.DRAWN:
         return [("class:hint.turn",
                  f" You drew {card_label(v.drawn or '?')}: Enter plays it · k keeps it")]
     if v.pending:
@@ -384,7 +384,7 @@ def scoreboard(state: UIState) -> Fragments:
     if match is not None:
         out.append(("class:overlay.title", f" {state.name_of(match.get('winner'))} won the match!\n"))
     if result is not None:
-        ended = v is not None and v.phase in ("round_over", "match_over")
+        ended = v is not None and v.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER)
         title = f"Round {result.get('round', '')}" if ended else f"Last round ({result.get('round', '')})"
         out.append(("class:overlay.title",
                      f" {title}: {state.name_of(result.get('winner'))} won +{result.get('points')}\n\n"))
@@ -398,7 +398,7 @@ def scoreboard(state: UIState) -> Fragments:
         first, *more = wrap(left, 38, indent=0)
         out.append(("class:overlay", f"  {i:<5}{fit(state.name_of(i), 17)} {score:>7}   {first}\n"))
         out += [("class:overlay", f"{'':35}{line}\n") for line in more]
-    if v is not None and v.phase == "match_over":
+    if v is not None and v.phase is Phase.MATCH_OVER:
         keys = "s closes · Esc to the lobby" if v.seat is None else \
             "s closes · Enter back to the room · Esc to the lobby"
     else:

@@ -16,7 +16,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from unolan.engine import EVENT_KINDS, Action, CallUno, Card, Catch, IllegalAction, Play, View
+from unolan.engine import (
+    EVENT_KINDS,
+    Action,
+    CallUno,
+    Card,
+    Catch,
+    IllegalAction,
+    Phase,
+    Play,
+    View,
+)
 from unolan.engine.cards import ALL_CARDS
 
 from .form import CreateForm
@@ -196,7 +206,7 @@ class UIState:
 
     def set_view(self, view: View | None) -> None:
         """A new view of the table (after each event or a snapshot)."""
-        if view is not None and view.phase == "match_over" and self.match_left:
+        if view is not None and view.phase is Phase.MATCH_OVER and self.match_left:
             return  # the player left this match's table for the room
         old = self.hand()
         selected = old[self.cursor] if 0 <= self.cursor < len(old) else None

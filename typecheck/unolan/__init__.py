@@ -1,0 +1,1 @@
+../../unolan/__init__.py

@@ -1,0 +1,1 @@
+../../unolan/__main__.py

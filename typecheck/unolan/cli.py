@@ -1,0 +1,1 @@
+../../unolan/cli.py

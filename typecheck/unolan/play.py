@@ -1,0 +1,1 @@
+../../unolan/play.py

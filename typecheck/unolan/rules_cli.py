@@ -1,0 +1,1 @@
+../../unolan/rules_cli.py
