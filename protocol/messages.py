@@ -16,6 +16,7 @@ import enum
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
+from unolan.engine.game import check_table
 from unolan.engine.rules import PRESETS, Rules
 
 from . import events as ev
@@ -341,9 +342,10 @@ class CreateRoom(Message):
         ):
             raise ValueError(f"{self.seats} seats do not split into {self.teams} teams of 2+")
         try:
-            self.rules()
+            rules = self.rules()
         except (ArithmeticError, TypeError) as exc:  # e.g. an infinite float for a number
             raise ValueError(f"bad rule options: {exc}") from None
+        check_table(rules, self.seats)  # e.g. partner_rotation needs 4 seats
 
     def rules(self) -> Rules:
         """The engine's rule set for this room (``ValueError`` if the options are bad)."""

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import signal
-import sqlite3
+import socket
 import sys
 from functools import partial
 from pathlib import Path
@@ -13,8 +14,8 @@ from pathlib import Path
 import trio
 
 from .app import BotLauncher, serve
-from .limits import DEFAULT_PORT
-from .store import default_path
+from .limits import DEFAULT_PORT, raise_descriptor_limit
+from .store import StoreError, default_path
 
 EPILOG = f"""\
 examples:
@@ -76,16 +77,16 @@ def run(args: argparse.Namespace, bot_launcher: BotLauncher | None = None) -> in
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     log = logging.getLogger("unolan.server")
-
     db_path = db_for(args)
-    if db_path:
-        log.info("rooms are kept in %s", db_path)
+    raise_descriptor_limit()
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:
             with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
                 start = partial(serve, seed=args.seed, bot_launcher=bot_launcher, db_path=db_path)
                 port = await nursery.start(start, args.host, args.port)
+                if db_path:
+                    log.info("rooms are kept in %s", db_path)
                 log.info("uno server on %s:%d%s", args.host, port,
                          " (this machine only; --host 0.0.0.0 for the LAN)"
                          if args.host in ("127.0.0.1", "localhost", "::1") else "")
@@ -94,12 +95,28 @@ def run(args: argparse.Namespace, bot_launcher: BotLauncher | None = None) -> in
                     nursery.cancel_scope.cancel()
                     break
 
+    # Errors leave the nurseries as exception groups: each ordinary failure is one line.
+    failure = None
     try:
         trio.run(main)
-    except OSError as exc:
-        log.error("cannot serve on %s:%d: %s", args.host, args.port, exc)
-        return 1
-    except sqlite3.Error as exc:
-        log.error("cannot use the database %s: %s", db_path, exc)
+    except* StoreError as group:
+        failure = str(group.exceptions[0])
+    except* OSError as group:
+        failure = _listen_error(args.host, args.port, group.exceptions[0])
+    if failure is not None:
+        print(f"uno host: {failure}", file=sys.stderr)
         return 1
     return 0
+
+
+def _listen_error(host: str, port: int, exc: BaseException) -> str:
+    code = getattr(exc, "errno", None)
+    if code == errno.EADDRINUSE:
+        why = f"port {port} is in use (another uno host?); choose another with --port"
+    elif code == errno.EACCES:
+        why = f"port {port} needs privileges; choose one above 1023 with --port"
+    elif code == errno.EADDRNOTAVAIL or isinstance(exc, socket.gaierror):
+        why = f"{host} is not an address of this machine; try --host 0.0.0.0"
+    else:
+        why = getattr(exc, "strerror", None) or str(exc)
+    return f"cannot listen on {host}:{port}: {why}"

@@ -6,21 +6,38 @@ applied actions (the engine is deterministic), so that is what is kept:
 - ``rooms``: id, name, preset, rules (JSON), number of seats, turn timer, the password's
   hash (never the password), the host's seat, the room's seed, the number of matches
   played, the current match's seed and the room's last ``seq``;
-- ``seats``: kind, name, bot level and token of every seat (a player resumes with the
-  same token after a restart);
+- ``seats``: kind, name and bot level of every seat, and the SHA-256 of its token (a
+  player resumes with the same token after a restart; the token itself is never stored);
+- ``spectators``: the SHA-256 of each spectator's token, and its name;
 - ``actions``: the current match's applied actions in order, in the action notation
-  (``str(action)``, read back with :func:`unolan.engine.parse_action`).
+  (``str(action)``, read back with :func:`unolan.engine.parse_action`), each with the
+  room's ``seq`` after its events;
+- ``rooms_aside``, ``seats_aside``, ``spectators_aside``, ``actions_aside``: the rows of a
+  room that could not be restored, moved there as they were (with the reason), never
+  deleted, for whoever wants to look at them.
 
-The room task never touches the disk: it calls the ``Store`` methods, which only queue
-an operation and wake the writer task. The writer runs each batch of queued operations in
-one transaction on a worker thread (``trio.to_thread.run_sync``); on shutdown it writes
-whatever is still queued. The database is in WAL mode, so a crash loses at most the last
-batch, never the file's consistency.
+The file carries its schema version (``PRAGMA user_version``); a file of the first
+version (tokens in clear, no action seqs, no spectators) is migrated in place when it is
+opened. The server holds the file's lock while it runs (``locking_mode=EXCLUSIVE``), so a
+second server on the same file stops at once instead of writing over the first one.
+
+Writes are write-ahead and group-committed. The room task never touches the disk: it
+calls the ``Store`` methods, which only queue an operation and wake the writer task. The
+writer runs everything queued since its last wake-up, for every room, in one transaction
+on a worker thread; :attr:`Store.ticket` names that transaction before it starts, and the
+store's listener hears :meth:`StoreListener.committed` once it is on disk, which is when
+the server lets the frames that depend on it go out. A transaction that fails is rolled
+back and retried, with what was queued meanwhile, until it succeeds; the listener hears
+:meth:`StoreListener.saving_failed` and then :meth:`StoreListener.saving_works`. The
+database is in WAL mode with ``synchronous=NORMAL``: a committed transaction survives the
+server being killed; a crash of the whole machine may lose the last moments, never the
+file's consistency.
 """
 
 from __future__ import annotations
 
 import contextlib
+import datetime
 import hashlib
 import hmac
 import json
@@ -28,46 +45,54 @@ import logging
 import os
 import secrets
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import trio
 
 log = logging.getLogger("unolan.server.store")
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS rooms (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    preset TEXT NOT NULL,
-    rules TEXT NOT NULL,
-    seats INTEGER NOT NULL,
-    timer INTEGER NOT NULL,
-    password TEXT,
-    host INTEGER,
-    seed TEXT NOT NULL,
-    matches INTEGER NOT NULL DEFAULT 0,
-    match_seed TEXT,
-    seq INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS seats (
-    room TEXT NOT NULL,
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    name TEXT,
-    level TEXT,
-    token TEXT,
-    ready INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (room, seat)
-);
-CREATE TABLE IF NOT EXISTS actions (
-    room TEXT NOT NULL,
-    n INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    PRIMARY KEY (room, n)
-);
+SCHEMA_VERSION = 2
+
+_ROOM_COLUMNS = ("id TEXT PRIMARY KEY, name TEXT NOT NULL, preset TEXT NOT NULL, rules TEXT NOT NULL,"
+                 " seats INTEGER NOT NULL, timer INTEGER NOT NULL, password TEXT, host INTEGER,"
+                 " seed TEXT NOT NULL, matches INTEGER NOT NULL DEFAULT 0, match_seed TEXT,"
+                 " seq INTEGER NOT NULL DEFAULT 0")
+_SEAT_COLUMNS = ("room TEXT NOT NULL, seat INTEGER NOT NULL, kind TEXT NOT NULL, name TEXT,"
+                 " level TEXT, token_hash TEXT, ready INTEGER NOT NULL DEFAULT 0,"
+                 " PRIMARY KEY (room, seat)")
+_SPECTATOR_COLUMNS = "room TEXT NOT NULL, token_hash TEXT NOT NULL, name TEXT, PRIMARY KEY (room, token_hash)"
+_ACTION_COLUMNS = "room TEXT NOT NULL, n INTEGER NOT NULL, action TEXT NOT NULL, seq INTEGER, PRIMARY KEY (room, n)"
+
+SCHEMA = f"""
+CREATE TABLE rooms ({_ROOM_COLUMNS});
+CREATE TABLE seats ({_SEAT_COLUMNS});
+CREATE TABLE spectators ({_SPECTATOR_COLUMNS});
+CREATE TABLE actions ({_ACTION_COLUMNS});
+CREATE TABLE rooms_aside ({_ROOM_COLUMNS}, reason TEXT NOT NULL, set_aside TEXT NOT NULL);
+CREATE TABLE seats_aside ({_SEAT_COLUMNS});
+CREATE TABLE spectators_aside ({_SPECTATOR_COLUMNS});
+CREATE TABLE actions_aside ({_ACTION_COLUMNS});
 """
+
+# The columns of every table, by schema version: a file that holds anything else is not ours.
+_ROOMS = ("id", "name", "preset", "rules", "seats", "timer", "password", "host", "seed",
+          "matches", "match_seed", "seq")
+_SEATS = ("room", "seat", "kind", "name", "level", "token_hash", "ready")
+_SPECTATORS = ("room", "token_hash", "name")
+_ACTIONS = ("room", "n", "action", "seq")
+_TABLES = {
+    "rooms": _ROOMS, "seats": _SEATS, "spectators": _SPECTATORS, "actions": _ACTIONS,
+    "rooms_aside": (*_ROOMS, "reason", "set_aside"), "seats_aside": _SEATS,
+    "spectators_aside": _SPECTATORS, "actions_aside": _ACTIONS,
+}
+_V1_TABLES = {
+    "rooms": _ROOMS,
+    "seats": ("room", "seat", "kind", "name", "level", "token", "ready"),
+    "actions": ("room", "n", "action"),
+}
 
 
 def default_path() -> Path:
@@ -76,18 +101,24 @@ def default_path() -> Path:
     return Path(base) / "unolan" / "server.db"
 
 
-# -- passwords ---------------------------------------------------------------------------
+class StoreError(Exception):
+    """The database cannot be used; the message says why and what to do about it."""
+
+
+# -- secrets -----------------------------------------------------------------------------
 
 _ITERATIONS = 20_000  # a LAN game's password: enough not to keep it readable on disk
 
 
 def hash_password(password: str) -> str:
+    """A salted PBKDF2 hash (slow on purpose: call it off the event loop)."""
     salt = secrets.token_bytes(16)
     digest = hashlib.pbkdf2_hmac("sha256", password.encode(), salt, _ITERATIONS)
     return f"pbkdf2_sha256${_ITERATIONS}${salt.hex()}${digest.hex()}"
 
 
 def check_password(stored: str, password: str | None) -> bool:
+    """Whether ``password`` matches the hash (slow on purpose: call it off the event loop)."""
     if password is None:
         return False
     try:
@@ -96,6 +127,12 @@ def check_password(stored: str, password: str | None) -> bool:
     except ValueError:
         return False
     return hmac.compare_digest(got.hex(), digest)
+
+
+def token_hash(token: str) -> str:
+    """What the server keeps of a token. Tokens are 144 random bits: a plain SHA-256
+    cannot be turned back into one, so a copy of the database resumes nobody's seat."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 # -- what is stored ----------------------------------------------------------------------
@@ -107,7 +144,7 @@ class SeatRecord:
     kind: str
     name: str | None
     level: str | None
-    token: str | None
+    token_hash: str | None
     ready: bool
 
 
@@ -126,46 +163,150 @@ class RoomRecord:
     match_seed: int | str | None
     seq: int
     seat_records: list[SeatRecord] = field(default_factory=list)
+    spectators: list[tuple[str, str | None]] = field(default_factory=list)  # token hash, name
     actions: list[str] = field(default_factory=list)
+    action_seqs: list[int | None] = field(default_factory=list)  # the room's seq after each
+
+
+@dataclass
+class Stored:
+    """Everything :meth:`Store.load` found."""
+
+    rooms: list[RoomRecord]
+    unreadable: dict[str, str]  # room id -> why its rows cannot be read
+    aside: dict[str, list[str]]  # id of a room set aside -> its token hashes
+
+
+class StoreListener(Protocol):
+    """What the store tells the server (from the store's task, never from a thread)."""
+
+    def committed(self, ticket: int) -> None:
+        """Every operation queued under ``ticket`` or before is on disk."""
+
+    def saving_failed(self, error: str) -> None:
+        """A transaction failed; it is being retried."""
+
+    def saving_works(self) -> None:
+        """A transaction succeeded after failures."""
+
+
+RETRY_DELAYS = (0.25, 0.5, 1.0, 2.0, 4.0)  # between attempts at a failed transaction (then 4 s)
+_NOTE_EVERY = 60.0  # while saving fails, the log repeats it this often (seconds)
 
 
 class Store:
-    """One SQLite file. Build, then ``await nursery.start(store.run)``; read the rooms with
+    """One SQLite file. Build, then ``await nursery.start(store.run)`` (which opens the
+    file and raises :class:`StoreError` if it cannot be used); read the rooms with
     :meth:`load`; queue writes with the other methods (they never wait)."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], listener: StoreListener | None = None,
+                 *, lock_timeout: float = 1.0) -> None:
         self.path = Path(path)
+        self.listener = listener
+        self.lock_timeout = lock_timeout  # how long to wait for another program's lock at open
         self._db: sqlite3.Connection | None = None
         self._ops: list[tuple[str, tuple[Any, ...]]] = []
         self._wake = trio.Event()
+        self._thread = trio.CapacityLimiter(1)
+        self.queued = 0  # operations queued so far (a change tells a caller it wrote)
+        self.ticket = 1  # the transaction that will hold what is queued now
+        self.failing = False
 
     # -- the writer task -------------------------------------------------------------
 
     async def run(self, *, task_status: trio.TaskStatus[Store] = trio.TASK_STATUS_IGNORED) -> None:
-        await trio.to_thread.run_sync(self._open)
+        await trio.to_thread.run_sync(self._open, limiter=self._thread)
         try:
             task_status.started(self)
             while True:
                 await self._wake.wait()
                 self._wake = trio.Event()
-                await self.flush()
+                await self._commit(retry=True)
         finally:
             with trio.CancelScope(shield=True):
-                await self.flush()
-                await trio.to_thread.run_sync(self._close)
+                if self._ops:
+                    await self._commit(retry=False)
+                await trio.to_thread.run_sync(self._close, limiter=self._thread)
 
     async def flush(self) -> None:
-        """Write everything queued so far (in a worker thread)."""
-        while self._ops:
+        """Write everything queued so far (retrying until it is written)."""
+        if self._ops:
+            await self._commit(retry=True)
+
+    async def _commit(self, retry: bool) -> None:
+        """One transaction with everything queued; on failure, roll back and try again
+        (with what was queued meanwhile) until it succeeds, or once if not ``retry``."""
+        attempt = 0
+        noted = trio.current_time()
+        while True:
             ops, self._ops = self._ops, []
-            await trio.to_thread.run_sync(self._write, ops)
+            ticket = self.ticket
+            self.ticket += 1
+            try:
+                await trio.to_thread.run_sync(self._write, ops, limiter=self._thread)
+            except sqlite3.Error as exc:
+                self._ops[:0] = ops  # rolled back: they go again, first
+                if not self.failing or trio.current_time() - noted >= _NOTE_EVERY:
+                    noted = trio.current_time()
+                    log.error("cannot save to %s: %s; the rooms are paused and the server keeps "
+                              "trying%s", self.path, _describe(exc),
+                              f" ({attempt} attempts so far)" if attempt else "")
+                if not self.failing:
+                    self.failing = True
+                    if self.listener is not None:
+                        self.listener.saving_failed(_describe(exc))
+                if not retry:
+                    log.error("stopping with %d changes unsaved", len(self._ops))
+                    return
+                await trio.sleep(RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)])
+                attempt += 1
+                continue
+            if self.failing:
+                self.failing = False
+                log.warning("saving to %s works again (after %d failed attempts); play resumes",
+                            self.path, attempt)
+                if self.listener is not None:
+                    self.listener.saving_works()
+            if self.listener is not None:
+                self.listener.committed(ticket)
+            return
 
     def _open(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")
-        db.executescript(SCHEMA)
+        path = self.path
+        if path.is_dir():
+            raise StoreError(f"the database path {path} is a directory; give a file (--db PATH)")
+        try:
+            if not path.parent.exists():
+                path.parent.mkdir(mode=0o700, parents=True)
+            if path.parent == default_path().parent:
+                os.chmod(path.parent, 0o700)  # the data directory: its owner's only
+            if not path.exists():
+                os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+            for name in (path, Path(f"{path}-wal")):
+                if name.exists():
+                    os.chmod(name, 0o600)  # the log holds seeds: readable by its owner only
+        except OSError as exc:
+            raise StoreError(f"cannot use the database {path}: {exc.strerror or exc}") from None
+        db = None
+        try:
+            db = sqlite3.connect(path, check_same_thread=False, isolation_level=None,
+                                 timeout=self.lock_timeout)
+            # Exclusive: the lock is kept from the first write on, so a second server on
+            # the same file fails here, and WAL needs no shared-memory file.
+            db.execute("PRAGMA locking_mode=EXCLUSIVE")
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("BEGIN IMMEDIATE")
+            _prepare_schema(db, path)
+            db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if db is not None:
+                db.close()
+            raise StoreError(_open_error(path, exc)) from None
+        except StoreError:
+            if db is not None:
+                db.close()
+            raise
         self._db = db
 
     def _close(self) -> None:
@@ -176,21 +317,22 @@ class Store:
     def _write(self, ops: list[tuple[str, tuple[Any, ...]]]) -> None:
         db = self._db
         if db is None:
-            return
+            raise sqlite3.OperationalError("the database is closed")
         try:
             db.execute("BEGIN")
             for op, args in ops:
                 getattr(self, "_do_" + op)(db, *args)
             db.execute("COMMIT")
         except sqlite3.Error:
-            log.exception("could not save %d changes to %s", len(ops), self.path)
             with contextlib.suppress(sqlite3.Error):
                 db.execute("ROLLBACK")
+            raise
 
     # -- queueing (called from room tasks; never waits) --------------------------------
 
     def _put(self, op: str, *args: Any) -> None:
         self._ops.append((op, args))
+        self.queued += 1
         self._wake.set()
 
     def save_room(self, record: RoomRecord) -> None:
@@ -200,12 +342,19 @@ class Store:
     def save_seats(self, room: str, host: int | None, seats: list[SeatRecord]) -> None:
         self._put("seats", room, host, seats)
 
+    def save_spectator(self, room: str, token_hash: str, name: str | None) -> None:
+        self._put("spectator", room, token_hash, name)
+
+    def drop_spectator(self, room: str, token_hash: str) -> None:
+        self._put("drop_spectator", room, token_hash)
+
     def start_match(self, room: str, matches: int, seed: int | str, seq: int) -> None:
         """A new match: its seed; the previous match's actions are dropped."""
         self._put("match", room, matches, json.dumps(seed), seq)
 
     def action(self, room: str, n: int, action: str, seq: int) -> None:
-        """The ``n``-th action applied in the room's current match (from 0)."""
+        """The ``n``-th action applied in the room's current match (from 0); ``seq``: the
+        room's seq after its events."""
         self._put("action", room, n, action, seq)
 
     def seq(self, room: str, seq: int) -> None:
@@ -214,6 +363,10 @@ class Store:
 
     def delete_room(self, room: str) -> None:
         self._put("delete", room)
+
+    def set_aside(self, room: str, reason: str) -> None:
+        """Move a room's rows to the ``*_aside`` tables (it could not be restored)."""
+        self._put("aside", room, reason)
 
     # -- the operations (worker thread) -----------------------------------------------
 
@@ -226,6 +379,9 @@ class Store:
              json.dumps(r.seed), r.matches,
              None if r.match_seed is None else json.dumps(r.match_seed), r.seq))
         Store._do_seats(db, r.id, r.host, r.seat_records)
+        db.execute("DELETE FROM spectators WHERE room = ?", (r.id,))
+        db.executemany("INSERT INTO spectators (room, token_hash, name) VALUES (?, ?, ?)",
+                       [(r.id, token, name) for token, name in r.spectators])
 
     @staticmethod
     def _do_seats(db: sqlite3.Connection, room: str, host: int | None,
@@ -233,9 +389,18 @@ class Store:
         db.execute("UPDATE rooms SET host = ? WHERE id = ?", (host, room))
         db.execute("DELETE FROM seats WHERE room = ?", (room,))
         db.executemany(
-            "INSERT INTO seats (room, seat, kind, name, level, token, ready)"
+            "INSERT INTO seats (room, seat, kind, name, level, token_hash, ready)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(room, s.seat, s.kind, s.name, s.level, s.token, int(s.ready)) for s in seats])
+            [(room, s.seat, s.kind, s.name, s.level, s.token_hash, int(s.ready)) for s in seats])
+
+    @staticmethod
+    def _do_spectator(db: sqlite3.Connection, room: str, token: str, name: str | None) -> None:
+        db.execute("INSERT OR REPLACE INTO spectators (room, token_hash, name) VALUES (?, ?, ?)",
+                   (room, token, name))
+
+    @staticmethod
+    def _do_drop_spectator(db: sqlite3.Connection, room: str, token: str) -> None:
+        db.execute("DELETE FROM spectators WHERE room = ? AND token_hash = ?", (room, token))
 
     @staticmethod
     def _do_match(db: sqlite3.Connection, room: str, matches: int, seed: str, seq: int) -> None:
@@ -245,8 +410,8 @@ class Store:
 
     @staticmethod
     def _do_action(db: sqlite3.Connection, room: str, n: int, action: str, seq: int) -> None:
-        db.execute("INSERT OR REPLACE INTO actions (room, n, action) VALUES (?, ?, ?)",
-                   (room, n, action))
+        db.execute("INSERT OR REPLACE INTO actions (room, n, action, seq) VALUES (?, ?, ?, ?)",
+                   (room, n, action, seq))
         db.execute("UPDATE rooms SET seq = ? WHERE id = ?", (seq, room))
 
     @staticmethod
@@ -255,33 +420,115 @@ class Store:
 
     @staticmethod
     def _do_delete(db: sqlite3.Connection, room: str) -> None:
-        for table, key in (("actions", "room"), ("seats", "room"), ("rooms", "id")):
+        for table, key in (("actions", "room"), ("spectators", "room"), ("seats", "room"),
+                           ("rooms", "id")):
             db.execute(f"DELETE FROM {table} WHERE {key} = ?", (room,))
+
+    @staticmethod
+    def _do_aside(db: sqlite3.Connection, room: str, reason: str) -> None:
+        now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+        db.execute("INSERT OR REPLACE INTO rooms_aside SELECT *, ?, ? FROM rooms WHERE id = ?",
+                   (reason, now, room))
+        for table in ("seats", "spectators", "actions"):
+            db.execute(f"INSERT OR REPLACE INTO {table}_aside SELECT * FROM {table} WHERE room = ?",
+                       (room,))
+        Store._do_delete(db, room)
 
     # -- reading (at start-up) ----------------------------------------------------------
 
-    async def load(self) -> list[RoomRecord]:
-        """Every stored room, with its seats and its current match's actions."""
+    async def load(self) -> Stored:
+        """Every stored room, with its seats, spectators and current match's actions."""
         await self.flush()
-        return await trio.to_thread.run_sync(self._load)
+        return await trio.to_thread.run_sync(self._load, limiter=self._thread)
 
-    def _load(self) -> list[RoomRecord]:
+    def _load(self) -> Stored:
         db = self._db
         assert db is not None, "the store is not open"
         rooms: dict[str, RoomRecord] = {}
-        for row in db.execute(
-                "SELECT id, name, preset, rules, seats, timer, password, host, seed, matches,"
-                " match_seed, seq FROM rooms"):
-            rid, name, preset, rules, seats, timer, password, host, seed, matches, match_seed, seq = row
-            rooms[rid] = RoomRecord(
-                rid, name, preset, json.loads(rules), seats, timer, password, host,
-                json.loads(seed), matches, None if match_seed is None else json.loads(match_seed),
-                seq)
+        unreadable: dict[str, str] = {}
+        for row in db.execute(f"SELECT {', '.join(_ROOMS)} FROM rooms"):
+            try:
+                rooms[row[0]] = _room_record(row)
+            except (ValueError, TypeError) as exc:  # bad JSON, a value of the wrong type
+                unreadable[row[0]] = f"its settings cannot be read ({type(exc).__name__})"
         for rid, seat, kind, name, level, token, ready in db.execute(
-                "SELECT room, seat, kind, name, level, token, ready FROM seats ORDER BY room, seat"):
+                f"SELECT {', '.join(_SEATS)} FROM seats ORDER BY room, seat"):
             if rid in rooms:
                 rooms[rid].seat_records.append(SeatRecord(seat, kind, name, level, token, bool(ready)))
-        for rid, action in db.execute("SELECT room, action FROM actions ORDER BY room, n"):
+        for rid, token, name in db.execute("SELECT room, token_hash, name FROM spectators"):
+            if rid in rooms:
+                rooms[rid].spectators.append((token, name))
+        for rid, action, seq in db.execute("SELECT room, action, seq FROM actions ORDER BY room, n"):
             if rid in rooms:
                 rooms[rid].actions.append(action)
-        return list(rooms.values())
+                rooms[rid].action_seqs.append(seq)
+        aside: dict[str, list[str]] = {rid: [] for (rid,) in db.execute("SELECT id FROM rooms_aside")}
+        for rid, token in db.execute(
+                "SELECT room, token_hash FROM seats_aside WHERE token_hash IS NOT NULL UNION ALL"
+                " SELECT room, token_hash FROM spectators_aside"):
+            aside.setdefault(rid, []).append(token)
+        return Stored(list(rooms.values()), unreadable, aside)
+
+
+def _room_record(row: tuple[Any, ...]) -> RoomRecord:
+    rid, name, preset, rules, seats, timer, password, host, seed, matches, match_seed, seq = row
+    record = RoomRecord(
+        rid, name, preset, json.loads(rules), seats, timer, password, host, json.loads(seed),
+        matches, None if match_seed is None else json.loads(match_seed), seq)
+    if not isinstance(record.rules, dict) or not all(
+            type(v) is int for v in (record.seats, record.timer, record.matches, record.seq)):
+        raise TypeError("a field of the wrong type")
+    return record
+
+
+def _columns(db: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
+    names = [n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    return {n: tuple(c[1] for c in db.execute(f"PRAGMA table_info({n})")) for n in names}
+
+
+def _prepare_schema(db: sqlite3.Connection, path: Path) -> None:
+    """Create the tables in a new file, migrate a first-version file, check any other."""
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    tables = _columns(db)
+    if version == SCHEMA_VERSION and tables == _TABLES:
+        return
+    if version == 0 and not tables:
+        _create(db, _TABLES)
+    elif version == 0 and tables == _V1_TABLES:
+        log.info("migrating %s to schema version %d (tokens stored hashed)", path, SCHEMA_VERSION)
+        db.create_function("token_hash", 1, token_hash, deterministic=True)
+        db.execute("ALTER TABLE seats RENAME COLUMN token TO token_hash")
+        db.execute("UPDATE seats SET token_hash = token_hash(token_hash) WHERE token_hash IS NOT NULL")
+        db.execute("ALTER TABLE actions ADD COLUMN seq INTEGER")
+        _create(db, set(_TABLES) - set(_V1_TABLES))
+    else:
+        raise StoreError(
+            f"{path} is a SQLite file but not a unolan database of a version this server knows"
+            f" (schema version {version}); move it aside or choose another --db")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _create(db: sqlite3.Connection, tables: Iterable[str]) -> None:
+    """Create these tables of :data:`SCHEMA` (statement by statement: ``executescript``
+    would commit the transaction that holds the lock)."""
+    for statement in SCHEMA.split(";"):
+        words = statement.split()
+        if words and words[2] in tables:
+            db.execute(statement)
+
+
+def _describe(exc: sqlite3.Error) -> str:
+    return str(exc) or type(exc).__name__
+
+
+def _open_error(path: Path, exc: sqlite3.Error) -> str:
+    text = _describe(exc)
+    if "locked" in text or "busy" in text:
+        return (f"the database {path} is locked by another program (another `uno host` on the"
+                " same file?); stop it or choose another --db")
+    if "not a database" in text or "malformed" in text:
+        return (f"{path} is not a usable SQLite database ({text}); move it aside (it may be"
+                " damaged) or choose another --db")
+    if "readonly" in text:
+        return f"the database {path} is read-only; make it writable or choose another --db"
+    return f"cannot use the database {path}: {text}"

@@ -1,4 +1,13 @@
 import pytest
+import trio.testing
 
 # Shared helpers imported by the test modules: rewrite their asserts too, for clear failures.
 pytest.register_assert_rewrite("scenario", "random_play")
+
+
+@pytest.fixture
+def disk_clock() -> trio.testing.MockClock:
+    """Trio's mock clock for a test whose server keeps a database: it jumps ahead only when
+    nothing happened for 50 ms of real time, never while a write is in its worker thread
+    (the ``autojump_clock`` would jump at once, firing timers early)."""
+    return trio.testing.MockClock(autojump_threshold=0.05)
