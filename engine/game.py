@@ -24,7 +24,7 @@ import random
 from . import schedule
 from .actions import Action, CallUno, Catch, Challenge, ChooseColor, Deal, Draw, Pass, Play
 from .cards import COLORS, Card, Color, Kind, all_wild_deck, classic_deck
-from .errors import IllegalAction
+from .errors import IllegalAction, Reason, public_reason
 from .events import Event
 from .kinds import _PLAIN_NUMBER, _TARGET_KINDS, _action_out, _plain
 from .legal import LegalActions
@@ -40,6 +40,9 @@ _DEFLECTABLE = (Kind.DRAW_TWO, Kind.SKIP, Kind.REVERSE)  # top cards of a pendin
 _NO_EFFECT = _PLAIN_NUMBER | {Kind.WILD}  # played, they only pass the turn on (but seven_zero's 0 and 7)
 _COLOR_TEXT: dict[Color | None, str | None] = {None: None, **{c: c.value for c in COLORS}}
 _FAULT_CODES = {"rules": "misplay", "turn": "not_your_turn", "false_uno": "false_uno"}  # else "bad_play"
+# The public words of some misplays (see Reason): what was tried stays with its player.
+_TOGETHER = "those cards may not be played together"
+_NO_ACTION_OUT = Reason("you may not go out on an action or wild card", "that play may not go out")
 
 
 class Game(LegalActions):
@@ -345,7 +348,8 @@ class Game(LegalActions):
         fault, reason, jump = self._check_play(action)
         if fault == "rules" and self.rules.misplay_penalty:
             penalty = 2
-            events.append(Event("misplay", {"seat": action.seat, "penalty": penalty, "reason": reason}))
+            events.append(Event("misplay", {"seat": action.seat, "penalty": penalty,
+                                            "reason": public_reason(reason)}))
             self._give(action.seat, penalty, "misplay", events)
             return
         if fault:
@@ -383,9 +387,10 @@ class Game(LegalActions):
             if rules.all_wild or not (rules.multi_play or self._pair_on_four(cards)):
                 return "form", "playing several cards at once is off", False
             if any(c.is_wild for c in cards):
-                return "rules", "wild cards cannot be played together", False
+                return "rules", Reason("wild cards cannot be played together", _TOGETHER), False
             if any(c.kind is not first.kind for c in cards):
-                return "rules", "cards played together must share a number or symbol", False
+                return "rules", Reason("cards played together must share a number or symbol",
+                                       _TOGETHER), False
         fault = self._check_choices(play)
         if fault:
             return "form", fault, False
@@ -394,21 +399,24 @@ class Game(LegalActions):
         if seat != self.turn:
             fault, reason, jump = self._check_jump(play)
             if not fault and rules.last_card_no_action and _action_out(rules, hand, cards):
-                return "rules", "you may not go out on an action or wild card", False
+                return "rules", _NO_ACTION_OUT, False
             return fault, reason, jump
         if self.phase == COLOR:
             return "form", "name the color first", False
         if self.phase == DRAWN:
             if len(cards) != 1 or first is not self.drawn:
-                return "rules", f"after drawing only the drawn card {self.drawn} may be played", False
+                return "rules", Reason(f"after drawing only the drawn card {self.drawn} may be played",
+                                       "after drawing only the drawn card may be played"), False
         elif self.pending:
             reason = self._check_answer(cards)
             if reason:
-                return "rules", reason, False
+                return "rules", Reason(reason, "a penalty is pending: that play does not answer it"), False
         elif not self.matches_top(first):
-            return "rules", f"{first} does not match {self.top} on {self._color_text()}", False
+            table = f"{self.top} on {self._color_text()}"
+            return "rules", Reason(f"{first} does not match {table}",
+                                   f"that play does not match {table}"), False
         if rules.last_card_no_action and _action_out(rules, hand, cards):
-            return "rules", "you may not go out on an action or wild card", False
+            return "rules", _NO_ACTION_OUT, False
         return "", "", False
 
     def _check_choices(self, play: Play) -> str:

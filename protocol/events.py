@@ -103,6 +103,9 @@ SERVER_EVENTS: dict[str, Table] = {
     "player_left": {"seat": _opt_seat, "name": _name},
     "connection": {"seat": f.seat, "state": f.choice("connected", "away", "autopilot")},
     "host": {"seat": f.seat},
+    # The server cannot save the room's game: nothing is played until it can (``resumed``).
+    "paused": {"reason": _reason},
+    "resumed": {"reason": _reason},
 }
 
 EVENT_KINDS: dict[str, Table] = ENGINE_EVENTS | SERVER_EVENTS

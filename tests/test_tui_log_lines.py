@@ -17,3 +17,9 @@ def test_verbs_agree_with_you_and_with_other_players() -> None:
     line, _ = describe("round_started", {"round": 2, "dealer": 0}, name_of, 0)
     assert line == "— round 2 · dealer: you —"
 
+
+
+def test_a_pause_and_its_end_get_a_line_each() -> None:
+    assert describe("paused", {"reason": "the server cannot save the game; paused"}, name_of, 0) \
+        == ("the server cannot save the game; paused", "error")
+    assert describe("resumed", {"reason": "saving works again"}, name_of, 0) == ("saving works again", "info")

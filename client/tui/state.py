@@ -400,4 +400,6 @@ def describe(
         return f"{data.get('name')} joined" + (" (bot)" if data.get("bot") else ""), ""
     if kind == "connection":
         return f"{who} is {data.get('state')}", ""
+    if kind in ("paused", "resumed"):  # the server cannot save the game / can again
+        return str(data.get("reason")), "error" if kind == "paused" else "info"
     return None
