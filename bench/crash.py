@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import contextlib
 import json
 import os
 import random
@@ -234,7 +235,7 @@ async def _wait_for_acks(acks: trio.MemoryReceiveChannel[int], n: int) -> None:
 
 def _check(db: Path, room: str, players: list[Player], report: Report) -> None:
     """Replay the stored match; every player's acknowledged actions and tables against it."""
-    with sqlite3.connect(db) as conn:
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
         rules, seats, match_seed = conn.execute(
             "SELECT rules, seats, match_seed FROM rooms WHERE id = ?", (room,)).fetchone()
         stored = conn.execute("SELECT action, seq FROM actions WHERE room = ? ORDER BY n",

@@ -100,13 +100,21 @@ def run(args: argparse.Namespace, bot_launcher: BotLauncher | None = None) -> in
     try:
         trio.run(main)
     except* StoreError as group:
-        failure = str(group.exceptions[0])
+        failure = str(_first(group))
     except* OSError as group:
-        failure = _listen_error(args.host, args.port, group.exceptions[0])
+        failure = _listen_error(args.host, args.port, _first(group))
     if failure is not None:
         print(f"uno host: {failure}", file=sys.stderr)
         return 1
     return 0
+
+
+def _first(group: BaseExceptionGroup) -> BaseException:
+    """The first error in a (nested) exception group."""
+    error: BaseException = group
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    return error
 
 
 def _listen_error(host: str, port: int, exc: BaseException) -> str:
