@@ -41,7 +41,10 @@ class Limits:
     lobby_rate: float = 1.0  # joins, leaves, resumes and room creations per second, per address
     lobby_burst: float = 20.0
     rooms_per_address: int = 8  # open rooms created from one address
-    connections_per_address: int = 64  # not for loopback: the server's own bots connect from there
+    connections_per_address: int = 64
+    # Loopback addresses are not held to connections_per_address: the server's own bots
+    # (and `uno play`'s) connect from there, all at once after a restart.
+    exempt_loopback: bool = True
     password_failures: int = 5  # wrong room passwords from one address before a lockout
     password_lockout: float = 60.0
     max_strikes: int = 10  # non-fatal protocol errors before the connection is closed
@@ -107,8 +110,8 @@ class Peer:
     )
 
     def __init__(self, address: str, limits: Limits) -> None:
-        self.address = address
-        self.local = is_loopback(address)
+        self.address = address  # ``local``: a loopback address, exempt from the connection cap
+        self.local = limits.exempt_loopback and is_loopback(address)
         self.connections = 0
         self.rooms = 0  # open rooms created from here
         self.lobby = TokenBucket(limits.lobby_rate, limits.lobby_burst)

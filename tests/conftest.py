@@ -6,8 +6,9 @@ pytest.register_assert_rewrite("scenario", "random_play")
 
 
 @pytest.fixture
-def disk_clock() -> trio.testing.MockClock:
-    """Trio's mock clock for a test whose server keeps a database: it jumps ahead only when
-    nothing happened for 50 ms of real time, never while a write is in its worker thread
-    (the ``autojump_clock`` would jump at once, firing timers early)."""
+def thread_clock() -> trio.testing.MockClock:
+    """Trio's mock clock for a test whose server works in threads (database writes,
+    password hashes): it jumps ahead only when nothing happened for 50 ms of real time,
+    never while a thread is at work (the ``autojump_clock`` would jump at once, firing
+    timers early)."""
     return trio.testing.MockClock(autojump_threshold=0.05)

@@ -59,7 +59,7 @@ async def load(db: Path) -> Any:
 
 
 async def test_a_failing_write_pauses_the_room_and_nothing_unsaved_is_played(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, disk_clock: trio.abc.Clock) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, thread_clock: trio.abc.Clock) -> None:
     failing = failing_writes(monkeypatch)
     db = tmp_path / "s.db"
     async with running(QUIET, db_path=db) as server:
@@ -107,7 +107,7 @@ async def test_a_failing_write_pauses_the_room_and_nothing_unsaved_is_played(
 
 
 async def test_writes_are_group_committed_and_frames_wait_for_them(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, disk_clock: trio.abc.Clock) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, thread_clock: trio.abc.Clock) -> None:
     """While a transaction is on its way, two rooms' actions queue up and go in the next
     one together; neither ok (nor event) arrives before its write is on disk."""
     batches: list[list[str]] = []
@@ -192,7 +192,7 @@ async def test_a_room_that_cannot_be_restored_is_set_aside_and_its_players_told(
 
 
 async def test_spectator_tokens_survive_a_restart_and_dropped_ones_are_forgotten(
-        tmp_path: Path, disk_clock: trio.abc.Clock) -> None:
+        tmp_path: Path, thread_clock: trio.abc.Clock) -> None:
     db = tmp_path / "w.db"
     limits = Limits(deal_pause=0.0, autopilot_delay=600, grace=30, heartbeat=3600)
     async with running(limits, db_path=db) as server:
