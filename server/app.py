@@ -493,7 +493,8 @@ class Server:
     def __init__(self, *, seed: int | None = None, bot_launcher: BotLauncher | None = None,
                  limits: Limits | None = None, db_path: str | os.PathLike[str] | None = None) -> None:
         self.limits = limits or Limits()
-        self.store: Store | None = Store(db_path, self) if db_path else None
+        self.store: Store | None = (
+            Store(db_path, self, window=self.limits.commit_window) if db_path else None)
         self.seed = seed
         self.bot_launcher = bot_launcher
         self.rooms: dict[str, Room] = {}

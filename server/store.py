@@ -5,7 +5,9 @@ applied actions (the engine is deterministic), so that is what is kept:
 
 - ``rooms``: id, name, preset, rules (JSON), number of seats, turn timer, the password's
   hash (never the password), the host's seat, the room's seed, the number of matches
-  played, the current match's seed and the room's last ``seq``;
+  played, the current match's seed and the room's ``seq`` after its last event that is
+  not an action's (chat, presence; the stored seq is the larger of that and the last
+  action's);
 - ``seats``: kind, name and bot level of every seat, and the SHA-256 of its token (a
   player resumes with the same token after a restart; the token itself is never stored);
 - ``spectators``: the SHA-256 of each spectator's token, and its name;
@@ -23,8 +25,8 @@ second server on the same file stops at once instead of writing over the first o
 
 Writes are write-ahead and group-committed. The room task never touches the disk: it
 calls the ``Store`` methods, which only queue an operation and wake the writer task. The
-writer runs everything queued since its last wake-up, for every room, in one transaction
-on a worker thread; :attr:`Store.ticket` names that transaction before it starts, and the
+writer gathers writes for a moment (``window``), then runs everything queued since its
+last wake-up, for every room, in one transaction on the store's own thread; :attr:`Store.ticket` names that transaction before it starts, and the
 store's listener hears :meth:`StoreListener.committed` once it is on disk, which is when
 the server lets the frames that depend on it go out. A transaction that fails is rolled
 back and retried, with what was queued meanwhile, until it succeeds; the listener hears
@@ -43,13 +45,16 @@ import hmac
 import json
 import logging
 import os
+import queue
 import secrets
 import sqlite3
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+import outcome
 import trio
 
 log = logging.getLogger("unolan.server.store")
@@ -70,7 +75,7 @@ SCHEMA = f"""
 CREATE TABLE rooms ({_ROOM_COLUMNS});
 CREATE TABLE seats ({_SEAT_COLUMNS});
 CREATE TABLE spectators ({_SPECTATOR_COLUMNS});
-CREATE TABLE actions ({_ACTION_COLUMNS});
+CREATE TABLE actions ({_ACTION_COLUMNS}) WITHOUT ROWID;
 CREATE TABLE rooms_aside ({_ROOM_COLUMNS}, reason TEXT NOT NULL, set_aside TEXT NOT NULL);
 CREATE TABLE seats_aside ({_SEAT_COLUMNS});
 CREATE TABLE spectators_aside ({_SPECTATOR_COLUMNS});
@@ -200,14 +205,17 @@ class Store:
     :meth:`load`; queue writes with the other methods (they never wait)."""
 
     def __init__(self, path: str | os.PathLike[str], listener: StoreListener | None = None,
-                 *, lock_timeout: float = 1.0) -> None:
+                 *, window: float = 0.0, lock_timeout: float = 1.0) -> None:
+        """``window``: how long the writer gathers writes after the first one before its
+        transaction (a transaction costs far more than a row in it)."""
         self.path = Path(path)
         self.listener = listener
+        self.window = window
         self.lock_timeout = lock_timeout  # how long to wait for another program's lock at open
         self._db: sqlite3.Connection | None = None
         self._ops: list[tuple[str, tuple[Any, ...]]] = []
         self._wake = trio.Event()
-        self._thread = trio.CapacityLimiter(1)
+        self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()  # for the writer thread
         self.queued = 0  # operations queued so far (a change tells a caller it wrote)
         self.ticket = 1  # the transaction that will hold what is queued now
         self.failing = False
@@ -215,18 +223,50 @@ class Store:
     # -- the writer task -------------------------------------------------------------
 
     async def run(self, *, task_status: trio.TaskStatus[Store] = trio.TASK_STATUS_IGNORED) -> None:
-        await trio.to_thread.run_sync(self._open, limiter=self._thread)
+        thread = threading.Thread(target=self._serve_jobs, args=(trio.lowlevel.current_trio_token(),),
+                                  name=f"store {self.path.name}", daemon=True)
+        thread.start()
         try:
+            await self._in_thread(self._open)
             task_status.started(self)
             while True:
                 await self._wake.wait()
+                if self.window:
+                    await trio.sleep(self.window)  # let more rooms' writes join this one
                 self._wake = trio.Event()
                 await self._commit(retry=True)
         finally:
             with trio.CancelScope(shield=True):
-                if self._ops:
+                if self._ops and self._db is not None:
                     await self._commit(retry=False)
-                await trio.to_thread.run_sync(self._close, limiter=self._thread)
+                await self._in_thread(self._close)
+                self._jobs.put(None)
+
+    # The database lives in one thread of its own for the store's life: a job goes to it
+    # and its outcome comes back through the Trio token (cheaper than a worker thread per
+    # transaction, and the connection never changes threads).
+
+    def _serve_jobs(self, token: trio.lowlevel.TrioToken) -> None:
+        while (job := self._jobs.get()) is not None:
+            fn, args, deliver = job
+            result = outcome.capture(fn, *args)
+            with contextlib.suppress(trio.RunFinishedError):
+                token.run_sync_soon(deliver, result)
+
+    async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in the store's thread. Not cancellable: a transaction under way
+        is waited out (it takes milliseconds)."""
+        done = trio.Event()
+        box: list[outcome.Outcome[Any]] = []
+
+        def deliver(result: outcome.Outcome[Any]) -> None:
+            box.append(result)
+            done.set()
+
+        self._jobs.put((fn, args, deliver))
+        with trio.CancelScope(shield=True):
+            await done.wait()
+        return box[0].unwrap()
 
     async def flush(self) -> None:
         """Write everything queued so far (retrying until it is written)."""
@@ -243,7 +283,7 @@ class Store:
             ticket = self.ticket
             self.ticket += 1
             try:
-                await trio.to_thread.run_sync(self._write, ops, limiter=self._thread)
+                await self._in_thread(self._write, ops)
             except sqlite3.Error as exc:
                 self._ops[:0] = ops  # rolled back: they go again, first
                 if not self.failing or trio.current_time() - noted >= _NOTE_EVERY:
@@ -315,13 +355,28 @@ class Store:
             self._db = None
 
     def _write(self, ops: list[tuple[str, tuple[Any, ...]]]) -> None:
+        """One transaction. The actions queued one after another go in one statement:
+        this thread takes the GIL back after every statement, and each time it may wait
+        for the event loop to let go of it, so statements are what a transaction costs."""
         db = self._db
         if db is None:
             raise sqlite3.OperationalError("the database is closed")
+        if all(op == "action" for op, _ in ops) and len(ops) <= _ACTIONS_PER_INSERT:
+            _insert_actions(db, [args for _, args in ops])  # one statement: its own transaction
+            return
         try:
             db.execute("BEGIN")
+            actions: list[tuple[Any, ...]] = []
             for op, args in ops:
+                if op == "action":
+                    actions.append(args)
+                    continue
+                if actions:
+                    _insert_actions(db, actions)
+                    actions = []
                 getattr(self, "_do_" + op)(db, *args)
+            if actions:
+                _insert_actions(db, actions)
             db.execute("COMMIT")
         except sqlite3.Error:
             with contextlib.suppress(sqlite3.Error):
@@ -354,7 +409,8 @@ class Store:
 
     def action(self, room: str, n: int, action: str, seq: int) -> None:
         """The ``n``-th action applied in the room's current match (from 0); ``seq``: the
-        room's seq after its events."""
+        room's seq after its events (the room's stored seq is the larger of its own and
+        its last action's)."""
         self._put("action", room, n, action, seq)
 
     def seq(self, room: str, seq: int) -> None:
@@ -409,12 +465,6 @@ class Store:
                    (matches, seed, seq, room))
 
     @staticmethod
-    def _do_action(db: sqlite3.Connection, room: str, n: int, action: str, seq: int) -> None:
-        db.execute("INSERT OR REPLACE INTO actions (room, n, action, seq) VALUES (?, ?, ?, ?)",
-                   (room, n, action, seq))
-        db.execute("UPDATE rooms SET seq = ? WHERE id = ?", (seq, room))
-
-    @staticmethod
     def _do_seq(db: sqlite3.Connection, room: str, seq: int) -> None:
         db.execute("UPDATE rooms SET seq = ? WHERE id = ?", (seq, room))
 
@@ -439,7 +489,7 @@ class Store:
     async def load(self) -> Stored:
         """Every stored room, with its seats, spectators and current match's actions."""
         await self.flush()
-        return await trio.to_thread.run_sync(self._load, limiter=self._thread)
+        return await self._in_thread(self._load)
 
     def _load(self) -> Stored:
         db = self._db
@@ -460,14 +510,27 @@ class Store:
                 rooms[rid].spectators.append((token, name))
         for rid, action, seq in db.execute("SELECT room, action, seq FROM actions ORDER BY room, n"):
             if rid in rooms:
-                rooms[rid].actions.append(action)
-                rooms[rid].action_seqs.append(seq)
+                record = rooms[rid]
+                record.actions.append(action)
+                record.action_seqs.append(seq)
+                if seq is not None and seq > record.seq:
+                    record.seq = seq
         aside: dict[str, list[str]] = {rid: [] for (rid,) in db.execute("SELECT id FROM rooms_aside")}
         for rid, token in db.execute(
                 "SELECT room, token_hash FROM seats_aside WHERE token_hash IS NOT NULL UNION ALL"
                 " SELECT room, token_hash FROM spectators_aside"):
             aside.setdefault(rid, []).append(token)
         return Stored(list(rooms.values()), unreadable, aside)
+
+
+_ACTIONS_PER_INSERT = 250
+
+
+def _insert_actions(db: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> None:
+    for start in range(0, len(rows), _ACTIONS_PER_INSERT):
+        chunk = rows[start:start + _ACTIONS_PER_INSERT]
+        db.execute("INSERT OR REPLACE INTO actions (room, n, action, seq) VALUES "
+                   + ", ".join(["(?, ?, ?, ?)"] * len(chunk)), [v for row in chunk for v in row])
 
 
 def _room_record(row: tuple[Any, ...]) -> RoomRecord:
