@@ -141,18 +141,21 @@ class Player:
             self.seat = joined.seat
             self.ready.set()
             acted = -1
-            back = False  # reconnected, the resume's snapshot not in yet
+            back = ""  # "reconnected", then "snapshot": the resume's table is the next one
             async for msg in client.messages():
                 if isinstance(msg, Reconnected):
                     self.reconnects += 1
-                    back = True
+                    back = "reconnected"
+                elif back and isinstance(msg, pr.Snapshot):
+                    back = "snapshot"
                 view = client.view()
                 if view is None:
                     continue
-                if back and isinstance(msg, pr.Snapshot):
+                if back == "snapshot":
                     self.resumed.append(len(self.tables))
-                    back = False
-                if not self.tables or self.tables[-1][0] != client.seq or self.resumed[-1:] == [len(self.tables)]:
+                    self.tables.append((client.seq, view.to_dict()))
+                    back = ""
+                elif not self.tables or self.tables[-1][0] != client.seq:
                     self.tables.append((client.seq, view.to_dict()))
                 mine = view.turn == view.seat and view.phase in _TURN_PHASES
                 actions = view.legal_actions()
@@ -238,7 +241,8 @@ def _check(db: Path, room: str, players: list[Player], report: Report) -> None:
     with contextlib.closing(sqlite3.connect(db)) as conn, conn:
         rules, seats, match_seed = conn.execute(
             "SELECT rules, seats, match_seed FROM rooms WHERE id = ?", (room,)).fetchone()
-        stored = conn.execute("SELECT action, seq FROM actions WHERE room = ? ORDER BY n",
+        stored = conn.execute("SELECT a.action, a.seq FROM actions a JOIN rooms r ON r.id = a.room"
+                              " AND r.matches = a.match WHERE a.room = ? ORDER BY a.n",
                               (room,)).fetchall()
     game = en.Game(en.Rules.from_dict(json.loads(rules)), seats, seed=json.loads(match_seed))
     views = [[game.view(s).to_dict() for s in range(seats)]]

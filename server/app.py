@@ -29,6 +29,7 @@ from collections.abc import Awaitable
 from typing import Any, Protocol
 
 import trio
+from unolan.engine.game import check_table
 
 from unolan import __version__
 from unolan import engine as en
@@ -494,7 +495,8 @@ class Server:
                  limits: Limits | None = None, db_path: str | os.PathLike[str] | None = None) -> None:
         self.limits = limits or Limits()
         self.store: Store | None = (
-            Store(db_path, self, window=self.limits.commit_window) if db_path else None)
+            Store(db_path, self, window=self.limits.commit_window, batch=self.limits.commit_batch)
+            if db_path else None)
         self.seed = seed
         self.bot_launcher = bot_launcher
         self.rooms: dict[str, Room] = {}
@@ -586,6 +588,7 @@ class Server:
             self._note_room_id(record.id)
             try:
                 rules = en.Rules.from_dict(record.rules)
+                check_table(rules, record.seats)  # a room whose rules cannot start is no room
                 room = Room(self, record.id, name=record.name, preset=record.preset, rules=rules,
                             seats=record.seats, timer=record.timer, password=record.password,
                             seed=record.seed)

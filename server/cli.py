@@ -27,7 +27,9 @@ examples:
 
 Ctrl-C stops the server; connected clients are told it is shutting down. Rooms and their
 games are kept in the database, so the next `uno host` on it resumes them: players take
-their seats back where they were (their clients resume with their tokens).
+their seats back where they were (their clients resume with their tokens). Every action
+is saved before anyone hears of it; if saving fails, the rooms pause (and say so) until
+it works again. One `uno host` per database file: a second one stops at once.
 """
 
 

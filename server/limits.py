@@ -52,9 +52,10 @@ class Limits:
     room_idle: float = 120.0  # a room with no connected human expires after this long
     grace: float = 60.0  # a disconnected player's seat (a spectator's token) is kept this long
     linger: float = 1.0  # after the last frame to a closing client, read what it still sends
-    # The store gathers writes this long after the first before committing them: a
-    # transaction costs far more than a row in it, and rooms' actions arrive together.
+    # The store gathers writes for up to this long after the first, until commit_batch are
+    # queued, before committing them: a transaction costs far more than a row in it.
     commit_window: float = 0.002
+    commit_batch: int = 16
     # A restored room's seq goes on this far above the stored one, so that no seq a client
     # may have seen is given out again (a room announces a pause only within this margin).
     restart_gap: int = 10_000

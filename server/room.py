@@ -650,7 +650,7 @@ class Room:
         in order; the store writes it later), then the timers for what comes next."""
         self._emit(events)
         if self.store is not None:
-            self.store.action(self.id, self.actions, str(action), self.seq)
+            self.store.action(self.id, self.matches, self.actions, str(action), self.seq)
         self.actions += 1
         self._after_action()
 

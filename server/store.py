@@ -11,9 +11,12 @@ applied actions (the engine is deterministic), so that is what is kept:
 - ``seats``: kind, name and bot level of every seat, and the SHA-256 of its token (a
   player resumes with the same token after a restart; the token itself is never stored);
 - ``spectators``: the SHA-256 of each spectator's token, and its name;
-- ``actions``: the current match's applied actions in order, in the action notation
-  (``str(action)``, read back with :func:`unolan.engine.parse_action`), each with the
-  room's ``seq`` after its events;
+- ``actions``: the applied actions, in the action notation (``str(action)``, read back
+  with :func:`unolan.engine.parse_action`), each with its room, match, number in the
+  match and the room's ``seq`` after its events. It is a log: rows are only appended
+  (a commit writes the log's last page, whichever rooms acted), and the rows of finished
+  matches and closed rooms are swept away now and then (:data:`SWEEP_EVERY`), and when
+  the file is opened;
 - ``rooms_aside``, ``seats_aside``, ``spectators_aside``, ``actions_aside``: the rows of a
   room that could not be restored, moved there as they were (with the reason), never
   deleted, for whoever wants to look at them.
@@ -51,6 +54,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -69,13 +73,13 @@ _SEAT_COLUMNS = ("room TEXT NOT NULL, seat INTEGER NOT NULL, kind TEXT NOT NULL,
                  " level TEXT, token_hash TEXT, ready INTEGER NOT NULL DEFAULT 0,"
                  " PRIMARY KEY (room, seat)")
 _SPECTATOR_COLUMNS = "room TEXT NOT NULL, token_hash TEXT NOT NULL, name TEXT, PRIMARY KEY (room, token_hash)"
-_ACTION_COLUMNS = "room TEXT NOT NULL, n INTEGER NOT NULL, action TEXT NOT NULL, seq INTEGER, PRIMARY KEY (room, n)"
+_ACTION_COLUMNS = "room TEXT NOT NULL, match INTEGER NOT NULL, n INTEGER NOT NULL, action TEXT NOT NULL, seq INTEGER"
 
 SCHEMA = f"""
 CREATE TABLE rooms ({_ROOM_COLUMNS});
 CREATE TABLE seats ({_SEAT_COLUMNS});
 CREATE TABLE spectators ({_SPECTATOR_COLUMNS});
-CREATE TABLE actions ({_ACTION_COLUMNS}) WITHOUT ROWID;
+CREATE TABLE actions ({_ACTION_COLUMNS});
 CREATE TABLE rooms_aside ({_ROOM_COLUMNS}, reason TEXT NOT NULL, set_aside TEXT NOT NULL);
 CREATE TABLE seats_aside ({_SEAT_COLUMNS});
 CREATE TABLE spectators_aside ({_SPECTATOR_COLUMNS});
@@ -87,7 +91,7 @@ _ROOMS = ("id", "name", "preset", "rules", "seats", "timer", "password", "host",
           "matches", "match_seed", "seq")
 _SEATS = ("room", "seat", "kind", "name", "level", "token_hash", "ready")
 _SPECTATORS = ("room", "token_hash", "name")
-_ACTIONS = ("room", "n", "action", "seq")
+_ACTIONS = ("room", "match", "n", "action", "seq")
 _TABLES = {
     "rooms": _ROOMS, "seats": _SEATS, "spectators": _SPECTATORS, "actions": _ACTIONS,
     "rooms_aside": (*_ROOMS, "reason", "set_aside"), "seats_aside": _SEATS,
@@ -205,18 +209,21 @@ class Store:
     :meth:`load`; queue writes with the other methods (they never wait)."""
 
     def __init__(self, path: str | os.PathLike[str], listener: StoreListener | None = None,
-                 *, window: float = 0.0, lock_timeout: float = 1.0) -> None:
-        """``window``: how long the writer gathers writes after the first one before its
-        transaction (a transaction costs far more than a row in it)."""
+                 *, window: float = 0.0, batch: int = 16, lock_timeout: float = 1.0) -> None:
+        """``window``: how long the writer may gather writes after the first one, until
+        ``batch`` are queued, before its transaction (a transaction costs far more than a
+        row in it)."""
         self.path = Path(path)
         self.listener = listener
         self.window = window
+        self.batch = batch
         self.lock_timeout = lock_timeout  # how long to wait for another program's lock at open
         self._db: sqlite3.Connection | None = None
         self._ops: list[tuple[str, tuple[Any, ...]]] = []
         self._wake = trio.Event()
         self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()  # for the writer thread
         self.queued = 0  # operations queued so far (a change tells a caller it wrote)
+        self._appended = 0  # actions queued since the last sweep
         self.ticket = 1  # the transaction that will hold what is queued now
         self.failing = False
 
@@ -231,9 +238,13 @@ class Store:
             task_status.started(self)
             while True:
                 await self._wake.wait()
-                if self.window:
-                    await trio.sleep(self.window)  # let more rooms' writes join this one
                 self._wake = trio.Event()
+                if self.window and len(self._ops) < self.batch:
+                    # Let more rooms' writes join this transaction, for a moment at most.
+                    with trio.move_on_after(self.window):
+                        while len(self._ops) < self.batch:
+                            await self._wake.wait()
+                            self._wake = trio.Event()
                 await self._commit(retry=True)
         finally:
             with trio.CancelScope(shield=True):
@@ -256,17 +267,9 @@ class Store:
     async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` in the store's thread. Not cancellable: a transaction under way
         is waited out (it takes milliseconds)."""
-        done = trio.Event()
-        box: list[outcome.Outcome[Any]] = []
-
-        def deliver(result: outcome.Outcome[Any]) -> None:
-            box.append(result)
-            done.set()
-
-        self._jobs.put((fn, args, deliver))
-        with trio.CancelScope(shield=True):
-            await done.wait()
-        return box[0].unwrap()
+        task = trio.lowlevel.current_task()
+        self._jobs.put((fn, args, partial(trio.lowlevel.reschedule, task)))
+        return await trio.lowlevel.wait_task_rescheduled(lambda _: trio.lowlevel.Abort.FAILED)
 
     async def flush(self) -> None:
         """Write everything queued so far (retrying until it is written)."""
@@ -334,10 +337,14 @@ class Store:
             # Exclusive: the lock is kept from the first write on, so a second server on
             # the same file fails here, and WAL needs no shared-memory file.
             db.execute("PRAGMA locking_mode=EXCLUSIVE")
+            # Small pages for a new file: each room's actions fill their own pages, and a
+            # commit writes every page it touched, whole, to the log.
+            db.execute(f"PRAGMA page_size = {_PAGE_SIZE}")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("BEGIN IMMEDIATE")
             _prepare_schema(db, path)
+            db.execute(_SWEEP)
             db.execute("COMMIT")
         except sqlite3.Error as exc:
             if db is not None:
@@ -404,14 +411,19 @@ class Store:
         self._put("drop_spectator", room, token_hash)
 
     def start_match(self, room: str, matches: int, seed: int | str, seq: int) -> None:
-        """A new match: its seed; the previous match's actions are dropped."""
+        """A new match (the ``matches``-th): its seed; the previous match's actions are
+        left to the sweep."""
         self._put("match", room, matches, json.dumps(seed), seq)
 
-    def action(self, room: str, n: int, action: str, seq: int) -> None:
-        """The ``n``-th action applied in the room's current match (from 0); ``seq``: the
-        room's seq after its events (the room's stored seq is the larger of its own and
-        its last action's)."""
-        self._put("action", room, n, action, seq)
+    def action(self, room: str, match: int, n: int, action: str, seq: int) -> None:
+        """The ``n``-th action applied in the room's ``match`` (from 0); ``seq``: the room's
+        seq after its events (the room's stored seq is the larger of its own and its
+        current match's last action's)."""
+        self._put("action", room, match, n, action, seq)
+        self._appended += 1
+        if self._appended >= SWEEP_EVERY:
+            self._appended = 0
+            self._put("sweep")
 
     def seq(self, room: str, seq: int) -> None:
         """The room's last seq, after an event that is not an action's (chat, presence)."""
@@ -460,9 +472,13 @@ class Store:
 
     @staticmethod
     def _do_match(db: sqlite3.Connection, room: str, matches: int, seed: str, seq: int) -> None:
-        db.execute("DELETE FROM actions WHERE room = ?", (room,))
         db.execute("UPDATE rooms SET matches = ?, match_seed = ?, seq = ? WHERE id = ?",
                    (matches, seed, seq, room))
+
+    @staticmethod
+    def _do_sweep(db: sqlite3.Connection) -> None:
+        """Drop the actions of finished matches and of rooms that are gone."""
+        db.execute(_SWEEP)
 
     @staticmethod
     def _do_seq(db: sqlite3.Connection, room: str, seq: int) -> None:
@@ -470,8 +486,8 @@ class Store:
 
     @staticmethod
     def _do_delete(db: sqlite3.Connection, room: str) -> None:
-        for table, key in (("actions", "room"), ("spectators", "room"), ("seats", "room"),
-                           ("rooms", "id")):
+        """The room's rows (its actions are left to the sweep)."""
+        for table, key in (("spectators", "room"), ("seats", "room"), ("rooms", "id")):
             db.execute(f"DELETE FROM {table} WHERE {key} = ?", (room,))
 
     @staticmethod
@@ -479,9 +495,11 @@ class Store:
         now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
         db.execute("INSERT OR REPLACE INTO rooms_aside SELECT *, ?, ? FROM rooms WHERE id = ?",
                    (reason, now, room))
-        for table in ("seats", "spectators", "actions"):
+        for table in ("seats", "spectators"):
             db.execute(f"INSERT OR REPLACE INTO {table}_aside SELECT * FROM {table} WHERE room = ?",
                        (room,))
+        db.execute("INSERT INTO actions_aside SELECT a.* FROM actions a JOIN rooms r"
+                   " ON r.id = a.room AND r.matches = a.match WHERE a.room = ?", (room,))
         Store._do_delete(db, room)
 
     # -- reading (at start-up) ----------------------------------------------------------
@@ -508,7 +526,9 @@ class Store:
         for rid, token, name in db.execute("SELECT room, token_hash, name FROM spectators"):
             if rid in rooms:
                 rooms[rid].spectators.append((token, name))
-        for rid, action, seq in db.execute("SELECT room, action, seq FROM actions ORDER BY room, n"):
+        for rid, action, seq in db.execute(
+                "SELECT a.room, a.action, a.seq FROM actions a JOIN rooms r"
+                " ON r.id = a.room AND r.matches = a.match ORDER BY a.room, a.n"):
             if rid in rooms:
                 record = rooms[rid]
                 record.actions.append(action)
@@ -524,13 +544,17 @@ class Store:
 
 
 _ACTIONS_PER_INSERT = 250
+SWEEP_EVERY = 50_000  # actions appended between two sweeps of the log
+_SWEEP = ("DELETE FROM actions WHERE NOT EXISTS (SELECT 1 FROM rooms r"
+          " WHERE r.id = actions.room AND r.matches = actions.match)")
+_PAGE_SIZE = 1024
 
 
 def _insert_actions(db: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> None:
     for start in range(0, len(rows), _ACTIONS_PER_INSERT):
         chunk = rows[start:start + _ACTIONS_PER_INSERT]
-        db.execute("INSERT OR REPLACE INTO actions (room, n, action, seq) VALUES "
-                   + ", ".join(["(?, ?, ?, ?)"] * len(chunk)), [v for row in chunk for v in row])
+        db.execute("INSERT INTO actions (room, match, n, action, seq) VALUES "
+                   + ", ".join(["(?, ?, ?, ?, ?)"] * len(chunk)), [v for row in chunk for v in row])
 
 
 def _room_record(row: tuple[Any, ...]) -> RoomRecord:
@@ -562,8 +586,11 @@ def _prepare_schema(db: sqlite3.Connection, path: Path) -> None:
         db.create_function("token_hash", 1, token_hash, deterministic=True)
         db.execute("ALTER TABLE seats RENAME COLUMN token TO token_hash")
         db.execute("UPDATE seats SET token_hash = token_hash(token_hash) WHERE token_hash IS NOT NULL")
-        db.execute("ALTER TABLE actions ADD COLUMN seq INTEGER")
-        _create(db, set(_TABLES) - set(_V1_TABLES))
+        db.execute("ALTER TABLE actions RENAME TO actions_v1")
+        _create(db, set(_TABLES) - {"rooms", "seats"})
+        db.execute("INSERT INTO actions SELECT a.room, r.matches, a.n, a.action, NULL"
+                   " FROM actions_v1 a JOIN rooms r ON r.id = a.room ORDER BY a.room, a.n")
+        db.execute("DROP TABLE actions_v1")
     else:
         raise StoreError(
             f"{path} is a SQLite file but not a unolan database of a version this server knows"

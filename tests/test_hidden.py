@@ -198,7 +198,7 @@ async def test_no_frame_names_a_card_its_audience_may_not_know(preset: str, tmp_
     db = tmp_path / "audit.db"
     async with running(LIMITS, seed=17, db_path=db) as server:
         bots, recorder = await play_match(server, preset, seed=17,
-                                          target_score=1500 if preset == "all-wild" else 500)
+                                          target_score=1000 if preset == "all-wild" else 250)
     (record,) = (await load(db)).rooms
     rules = en.Rules.from_dict(record.rules)
     knowledge = Knowledge(rules, 4, record.match_seed, record.actions, record.action_seqs)
@@ -206,7 +206,7 @@ async def test_no_frame_names_a_card_its_audience_may_not_know(preset: str, tmp_
     for bot in bots:
         audience = 4 if bot.seat is None else bot.seat
         checked += audit(recorder.frames[id(bot)], knowledge, audience)
-    assert checked > 500
+    assert checked > 300
     counts = knowledge.counts
     if preset == "party":  # seven-zero and misplay_penalty: swaps, rotations, misplays
         assert counts["misplay"] and counts["swapped"] and counts["rotated"], counts

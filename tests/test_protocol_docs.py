@@ -75,3 +75,18 @@ def test_documented_generic_event_is_accepted() -> None:
     data = next(d for n, d in EXAMPLES if n == "event/future_kind")
     msg = Event.from_wire(data)
     assert msg.data["colors"] == ("R", "G")
+
+
+def test_the_budgets_table_gives_the_servers_numbers() -> None:
+    """Each row names the server's Limits fields and states their values, in order."""
+    from unolan.server import Limits
+
+    text = DOC.read_text()
+    table = text[text.index("<!-- budgets -->"):].split("\n\n", 1)[0]
+    rows = [line.split(" | ") for line in table.splitlines() if line.startswith("| ")][2:]
+    assert len(rows) >= 15
+    limits = Limits()
+    for _, fields, value, _ in rows:
+        names = re.findall(r"`([a-z_]+)`", fields)
+        numbers = [float(n) for n in re.findall(r"\d+(?:\.\d+)?", value)]
+        assert names and numbers[:len(names)] == [getattr(limits, n) for n in names], (fields, value)

@@ -340,3 +340,46 @@ def test_uno_host_database_path_is_checked_before_anything_is_announced(tmp_path
     result = host("--db", str(file / "sub" / "s.db"))  # a file where a directory must be
     one_line_failure(result, "cannot use the database")
     assert not os.path.exists(file / "sub")
+
+
+async def test_the_action_log_keeps_each_rooms_current_match_and_sweeps_the_rest(tmp_path: Path) -> None:
+    """Actions are only appended; a finished match's and a closed room's are swept away
+    when the file is opened, and every SWEEP_EVERY actions."""
+    from unolan.server.store import SWEEP_EVERY, RoomRecord
+
+    db = tmp_path / "log.db"
+
+    def room(rid: str) -> RoomRecord:
+        return RoomRecord(rid, rid, "official", en.Rules.preset("official").to_dict(), 2, 0,
+                          None, None, "s", 0, None, 0)
+
+    async def rows(store: Store) -> list[tuple[Any, ...]]:
+        def read() -> list[tuple[Any, ...]]:
+            assert store._db is not None
+            return list(store._db.execute("SELECT room, match, n FROM actions ORDER BY rowid"))
+        return await store._in_thread(read)
+
+    async with trio.open_nursery() as nursery:
+        store = await nursery.start(Store(db).run)
+        for rid in ("r1", "r2"):
+            store.save_room(room(rid))
+            store.start_match(rid, 1, 5, 10)
+        for n in range(3):
+            store.action("r1", 1, n, f"0 draw #{n}", 11 + n)
+            store.action("r2", 1, n, f"1 draw #{n}", 11 + n)
+        store.start_match("r1", 2, 6, 20)  # a new match in r1
+        store.action("r1", 2, 0, "0 draw", 21)
+        store.delete_room("r2")  # r2 closes
+        (r1,) = (await store.load()).rooms
+        assert r1.actions == ["0 draw"] and r1.seq == 21  # the current match only
+        assert len(await rows(store)) == 7  # nothing deleted: the log is only appended to
+        nursery.cancel_scope.cancel()
+    async with trio.open_nursery() as nursery:
+        store = await nursery.start(Store(db).run)
+        assert await rows(store) == [("r1", 2, 0)]  # swept when opened
+        store.start_match("r1", 3, 7, 30)
+        store._appended = SWEEP_EVERY - 1
+        store.action("r1", 3, 0, "0 pass", 31)  # the SWEEP_EVERY-th action: a sweep follows
+        await store.flush()
+        assert await rows(store) == [("r1", 3, 0)]
+        nursery.cancel_scope.cancel()
