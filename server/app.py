@@ -798,7 +798,7 @@ class Server:
                 batch = []
                 for session in dirty:
                     frames, session.corked = session.corked, None
-                    if frames:
+                    if frames and not session.shut:
                         batch.append((session, frames))
                 if queue is None:
                     queue = self.held[room] = deque()
@@ -806,7 +806,7 @@ class Server:
                 return
         for session in dirty:
             frames, session.corked = session.corked, None
-            if frames:
+            if frames and not session.shut:  # closed meanwhile: its fatal error was the last
                 session._write(frames)
 
     def unsaved(self, room: Room) -> int:
@@ -821,7 +821,7 @@ class Server:
         for room, queue in list(self.held.items()):
             while queue and queue[0][0] <= ticket:
                 for session, frames in queue.popleft()[2]:
-                    if not session.dropped and session.fd >= 0:
+                    if not session.shut:
                         session._write(frames)
             if not queue:
                 del self.held[room]

@@ -237,14 +237,15 @@ class Store:
             await self._in_thread(self._open)
             task_status.started(self)
             while True:
-                await self._wake.wait()
+                if not self._ops:
+                    await self._wake.wait()  # set by the first write
                 self._wake = trio.Event()
                 if self.window and len(self._ops) < self.batch:
-                    # Let more rooms' writes join this transaction, for a moment at most.
+                    # Let more rooms' writes join this transaction, for a moment at most
+                    # (the batch-th write ends it early).
                     with trio.move_on_after(self.window):
-                        while len(self._ops) < self.batch:
-                            await self._wake.wait()
-                            self._wake = trio.Event()
+                        await self._wake.wait()
+                    self._wake = trio.Event()
                 await self._commit(retry=True)
         finally:
             with trio.CancelScope(shield=True):
@@ -393,9 +394,11 @@ class Store:
     # -- queueing (called from room tasks; never waits) --------------------------------
 
     def _put(self, op: str, *args: Any) -> None:
-        self._ops.append((op, args))
+        ops = self._ops
+        ops.append((op, args))
         self.queued += 1
-        self._wake.set()
+        if len(ops) == 1 or len(ops) == self.batch:  # the writer waits for these two
+            self._wake.set()
 
     def save_room(self, record: RoomRecord) -> None:
         """A room's settings (and its seats), as when it was created or reloaded."""

@@ -383,3 +383,29 @@ async def test_the_action_log_keeps_each_rooms_current_match_and_sweeps_the_rest
         await store.flush()
         assert await rows(store) == [("r1", 3, 0)]
         nursery.cancel_scope.cancel()
+
+
+async def test_a_pause_seen_but_never_saved_is_not_given_out_again_after_a_restart(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, thread_clock: trio.abc.Clock) -> None:
+    """The server stops while saving fails: its clients saw the `paused` event's seq,
+    which never reached the disk. The restarted room's seqs start above it, and a resume
+    from a seq ahead of the room's gets a snapshot, not a catch-up."""
+    failing = failing_writes(monkeypatch)
+    db = tmp_path / "p.db"
+    async with running(QUIET, db_path=db) as server:
+        clients, room_id = await table(server, 2, "official")
+        await settle(*clients)
+        failing[0] = True
+        await clients[0].send(pr.Chat(text="unsaved", id=1))
+        paused = await clients[0].expect("event", kind="paused")
+    failing[0] = False
+    async with running(QUIET, db_path=db) as server:
+        room = server.rooms[room_id]
+        assert room.seq > paused.seq  # type: ignore[attr-defined]
+        back = await Raw.connect(server.port, "p0")
+        before = room.seq
+        joined = await back.reply(pr.Resume(token=clients[0].token, seq=before + 7, id=1))
+        assert joined.TYPE == "joined" and joined.seq == before  # type: ignore[attr-defined]
+        snap = await back.expect("snapshot")
+        assert snap.seq == before and wire(snap.view) == room.game.view(0).to_dict()  # type: ignore[attr-defined]
+        assert not [m for m in back.seen if m.TYPE == "event" and m.seq <= before]  # type: ignore[attr-defined]
