@@ -286,8 +286,11 @@ class Store:
             ops, self._ops = self._ops, []
             ticket = self.ticket
             self.ticket += 1
+            prepared = None
+            if len(ops) <= _ACTIONS_PER_INSERT and all(op == "action" for op, _ in ops):
+                prepared = _actions_statement([args for _, args in ops])
             try:
-                await self._in_thread(self._write, ops)
+                await self._in_thread(self._write, ops, prepared)
             except sqlite3.Error as exc:
                 self._ops[:0] = ops  # rolled back: they go again, first
                 if not self.failing or trio.current_time() - noted >= _NOTE_EVERY:
@@ -362,15 +365,18 @@ class Store:
             self._db.close()
             self._db = None
 
-    def _write(self, ops: list[tuple[str, tuple[Any, ...]]]) -> None:
-        """One transaction. The actions queued one after another go in one statement:
-        this thread takes the GIL back after every statement, and each time it may wait
-        for the event loop to let go of it, so statements are what a transaction costs."""
+    def _write(self, ops: list[tuple[str, tuple[Any, ...]]],
+               prepared: tuple[str, list[Any]] | None = None) -> None:
+        """One transaction. This thread takes the GIL back after every statement, and each
+        time it may wait for the event loop to let go of it, so statements are what a
+        transaction costs: the actions queued one after another go in one statement, and
+        the usual transaction, actions only, comes ``prepared`` (made on the event loop)
+        as a single statement, its own transaction."""
         db = self._db
         if db is None:
             raise sqlite3.OperationalError("the database is closed")
-        if all(op == "action" for op, _ in ops) and len(ops) <= _ACTIONS_PER_INSERT:
-            _insert_actions(db, [args for _, args in ops])  # one statement: its own transaction
+        if prepared is not None:
+            db.execute(*prepared)
             return
         try:
             db.execute("BEGIN")
@@ -547,17 +553,23 @@ class Store:
 
 
 _ACTIONS_PER_INSERT = 250
+_INSERT_ACTIONS = "INSERT INTO actions (room, match, n, action, seq) VALUES "
+_ACTION_VALUES = "(?, ?, ?, ?, ?)"
 SWEEP_EVERY = 50_000  # actions appended between two sweeps of the log
 _SWEEP = ("DELETE FROM actions WHERE NOT EXISTS (SELECT 1 FROM rooms r"
           " WHERE r.id = actions.room AND r.matches = actions.match)")
 _PAGE_SIZE = 1024
 
 
+def _actions_statement(rows: list[tuple[Any, ...]]) -> tuple[str, list[Any]]:
+    """One INSERT of these actions (at most _ACTIONS_PER_INSERT)."""
+    return (_INSERT_ACTIONS + ", ".join([_ACTION_VALUES] * len(rows)),
+            [value for row in rows for value in row])
+
+
 def _insert_actions(db: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> None:
     for start in range(0, len(rows), _ACTIONS_PER_INSERT):
-        chunk = rows[start:start + _ACTIONS_PER_INSERT]
-        db.execute("INSERT INTO actions (room, match, n, action, seq) VALUES "
-                   + ", ".join(["(?, ?, ?, ?, ?)"] * len(chunk)), [v for row in chunk for v in row])
+        db.execute(*_actions_statement(rows[start:start + _ACTIONS_PER_INSERT]))
 
 
 def _room_record(row: tuple[Any, ...]) -> RoomRecord:

@@ -33,10 +33,10 @@ def failing_writes(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     flag = [False]
     write = Store._write
 
-    def maybe_failing(self: Store, ops: list[tuple[str, tuple[Any, ...]]]) -> None:
+    def maybe_failing(self: Store, *args: Any) -> None:
         if flag[0]:
             raise sqlite3.OperationalError("disk I/O error")
-        write(self, ops)
+        write(self, *args)
 
     monkeypatch.setattr(Store, "_write", maybe_failing)
     return flag
@@ -115,10 +115,10 @@ async def test_writes_are_group_committed_and_frames_wait_for_them(
     gate.set()
     write = Store._write
 
-    def gated(self: Store, ops: list[tuple[str, tuple[Any, ...]]]) -> None:
+    def gated(self: Store, ops: list[tuple[str, tuple[Any, ...]]], *prepared: Any) -> None:
         entered.set()
         gate.wait()
-        write(self, ops)
+        write(self, ops, *prepared)
         batches.append([op for op, _ in ops])
 
     monkeypatch.setattr(Store, "_write", gated)
