@@ -24,6 +24,7 @@ import gc
 import logging
 import os
 import socket
+import sys
 from collections import deque
 from collections.abc import Awaitable
 from typing import Any, Protocol
@@ -529,6 +530,9 @@ class Server:
         thresholds = gc.get_threshold()
         if self.limits.gc_threshold > thresholds[0]:
             gc.set_threshold(self.limits.gc_threshold, *thresholds[1:])
+        interval = sys.getswitchinterval()
+        if self.store is not None:
+            sys.setswitchinterval(min(interval, self.limits.switch_interval))
         started = False
         try:
             async with trio.open_nursery() as outer:
@@ -551,6 +555,7 @@ class Server:
                 outer.cancel_scope.cancel()
         finally:
             gc.set_threshold(*thresholds)
+            sys.setswitchinterval(interval)
             if started:
                 log.info("server stopped")
 

@@ -56,6 +56,10 @@ class Limits:
     # queued, before committing them: a transaction costs far more than a row in it.
     commit_window: float = 0.002
     commit_batch: int = 16
+    # Python's thread switch interval while the server keeps a database. The store's
+    # thread takes the GIL back after each statement, and every action's frames wait for
+    # it: with the default 5 ms it may wait that long behind a busy event loop.
+    switch_interval: float = 0.001
     # A restored room's seq goes on this far above the stored one, so that no seq a client
     # may have seen is given out again (a room announces a pause only within this margin).
     restart_gap: int = 10_000
