@@ -13,6 +13,11 @@ Then the same load shape against a baseline server in its own process: bare Trio
 msgpack, no game, no validation: one frame in, one ~100-byte event packed once and sent
 to the 4 clients of the "room", whose next member then acts.
 
+The game server runs twice, interleaved: with its database (a file in a temporary
+directory, write-ahead: every action is committed before its ``ok`` and its events go
+out) and with ``--no-db`` (memory only), so that the cost of persistence is measured on
+the same machine in the same minutes.
+
 Reported per server: actions/s; server CPU microseconds per action (utime + stime of the
 server process from /proc/<pid>/stat over the measuring window); p50/p99 latency from an
 action sent to the last of the 4 room members receiving its event; server RSS per
@@ -23,15 +28,17 @@ Fairness: both servers get the same generator processes (rooms dealt round-robin
 process connecting after another, since the baseline groups rooms by arrival) with the
 same settings, including a rarely running garbage collector, so that the generators' own
 pauses weigh as little as possible on the latencies. The game server runs with its own
-defaults (among them ``Limits.gc_threshold``); the baseline runs as specified, with
-Python's.
+defaults (among them ``Limits.gc_threshold``), and the baseline with the same collector
+threshold, so that neither pays for garbage collection passes the other is spared.
 
 Targets (2 cores): CPU per action at 100 clients <= 2x the baseline's; 1000 clients
 (250 rooms) with 100 ms think time all served, none dropped, p99 <= 1.5x the baseline's;
-<= 25 KiB server memory per connected client.
+<= 25 KiB server memory per connected client; persistence costs at most +15% CPU per
+action at 100 clients (database on / --no-db).
 
     python bench/server.py                          # 25 rooms (100 clients), no think time
     python bench/server.py --rooms 250 --think 100  # 1000 clients, 100 ms think time
+    python bench/server.py --rounds 3               # each server 3 times, interleaved: medians
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ import os
 import statistics
 import struct
 import sys
+import tempfile
 import time
 from typing import Any
 
@@ -79,15 +87,16 @@ class _Frames:
 # -- the two servers, each in its own process --------------------------------------------
 
 
-def _game_server(conn: Any) -> None:
+def _game_server(conn: Any, db_path: str | None = None) -> None:
     from unolan.server import Limits, Server
 
     limits = Limits(request_rate=1e9, request_burst=1e9, deal_pause=0.05, autopilot_delay=0.5,
-                    room_idle=3600, max_rooms=10_000, max_connections=20_000)
+                    room_idle=3600, max_rooms=10_000, max_connections=20_000,
+                    rooms_per_address=10_000, lobby_burst=1e9)
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:
-            server = await nursery.start(Server(limits=limits).run, "127.0.0.1", 0)
+            server = await nursery.start(Server(limits=limits, db_path=db_path).run, "127.0.0.1", 0)
             conn.send(server.port)
             await trio.to_thread.run_sync(conn.recv)  # any message: stop
             nursery.cancel_scope.cancel()
@@ -96,7 +105,11 @@ def _game_server(conn: Any) -> None:
 
 
 def _baseline_server(conn: Any) -> None:
-    """Bare fan-out: connections grouped by 4 in arrival order; a frame in, an event out."""
+    """Bare fan-out: connections grouped by 4 in arrival order; a frame in, an event out.
+    Its garbage collector runs as the game server's does (``Limits.gc_threshold``)."""
+    from unolan.server import Limits
+
+    gc.set_threshold(Limits().gc_threshold, *gc.get_threshold()[1:])
     rooms: list[list[trio.SocketStream]] = []
     locks: dict[trio.SocketStream, trio.Lock] = {}
     counter = [0]
@@ -385,11 +398,12 @@ def _generator(kind: str, port: int, rooms: list[int], think: float, conn: Any) 
 
 
 def run_one(kind: str, rooms: int, think_ms: float, warmup: float, duration: float,
-            procs: int) -> dict[str, Any]:
+            procs: int, db_path: str | None = None) -> dict[str, Any]:
     ctx = mp.get_context("spawn")
     parent, child = ctx.Pipe()
     target = _game_server if kind == "server" else _baseline_server
-    proc = ctx.Process(target=target, args=(child,), daemon=True)
+    args = (child, db_path) if kind == "server" else (child,)
+    proc = ctx.Process(target=target, args=args, daemon=True)
     proc.start()
     port = parent.recv()
     time.sleep(0.2)
@@ -456,29 +470,50 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--procs", type=int, default=0, metavar="N",
                         help="load-generator processes (default: one per 60 rooms, at most 4)")
     parser.add_argument("--no-baseline", action="store_true", help="skip the bare fan-out baseline")
+    parser.add_argument("--no-db", action="store_true",
+                        help="run the game server without its database only (no persistence cost)")
+    parser.add_argument("--rounds", type=int, default=1, metavar="N",
+                        help="run each server N times, interleaved, and report medians (default 1)")
     args = parser.parse_args(argv)
 
     procs = args.procs or max(1, min(4, args.rooms // 60))
-    rows = {"server": run_one("server", args.rooms, args.think, args.warmup, args.duration, procs)}
-    if not args.no_baseline:
-        rows["baseline"] = run_one("baseline", args.rooms, args.think, args.warmup, args.duration,
-                                   procs)
+    kinds = ([] if args.no_db else ["server"]) + ["server --no-db"]
+    kinds += [] if args.no_baseline else ["baseline"]
+    runs: dict[str, list[dict[str, Any]]] = {kind: [] for kind in kinds}
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(args.rounds):
+            for kind in kinds:  # interleaved: each round runs every server once
+                db = f"{tmp}/bench{r}.db" if kind == "server" else None
+                runs[kind].append(run_one(kind.split()[0], args.rooms, args.think, args.warmup,
+                                          args.duration, procs, db))
+    rows = {kind: _median(results) for kind, results in runs.items()}
     print(f"rooms={args.rooms} clients={4 * args.rooms} think={args.think:g} ms "
-          f"window={args.duration:g} s generator processes={procs}")
+          f"window={args.duration:g} s generator processes={procs} rounds={args.rounds}")
     keys = ["clients", "actions_per_s", "cpu_us_per_action", "server_cpu_share", "p50_ms",
             "p99_ms", "rss_per_client_kib", "dropped", "refused", "generator_cpu_share"]
-    print(f"{'':<22}" + "".join(f"{name:>12}" for name in rows))
+    print(f"{'':<22}" + "".join(f"{name:>16}" for name in rows))
     for key in keys:
-        print(f"{key:<22}" + "".join(f"{row[key]:>12.1f}" if isinstance(row[key], float)
-                                     else f"{row[key]:>12}" for row in rows.values()))
+        print(f"{key:<22}" + "".join(f"{row[key]:>16.1f}" if isinstance(row[key], float)
+                                     else f"{row[key]:>16}" for row in rows.values()))
+    server = rows.get("server", rows["server --no-db"])
     if "baseline" in rows:
-        s, b = rows["server"], rows["baseline"]
-        print(f"ratio cpu/action server/baseline: {s['cpu_us_per_action'] / b['cpu_us_per_action']:.2f}"
+        b = rows["baseline"]
+        print(f"ratio cpu/action server/baseline: {server['cpu_us_per_action'] / b['cpu_us_per_action']:.2f}"
               f"  (target <= 2 at 100 clients)")
-        print(f"ratio p99 server/baseline:        {s['p99_ms'] / b['p99_ms']:.2f}"
+        print(f"ratio p99 server/baseline:        {server['p99_ms'] / b['p99_ms']:.2f}"
               f"  (target <= 1.5 at 1000 clients, 100 ms think)")
-    print(f"server rss per client: {rows['server']['rss_per_client_kib']:.1f} KiB (target <= 25)")
+    if "server" in rows:
+        cost = rows["server"]["cpu_us_per_action"] / rows["server --no-db"]["cpu_us_per_action"]
+        print(f"ratio cpu/action database/--no-db: {cost:.2f} ({(cost - 1) * 100:+.0f}%)"
+              f"  (target <= 1.15 at 100 clients)")
+    print(f"server rss per client: {server['rss_per_client_kib']:.1f} KiB (target <= 25)")
     return 0
+
+
+def _median(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each figure's median over the rounds (the first round's for whole numbers)."""
+    return {key: statistics.median(r[key] for r in results) if isinstance(value, float) else value
+            for key, value in results[0].items()}
 
 
 if __name__ == "__main__":

@@ -259,8 +259,9 @@ class Client:
         resumed, self._resume_seq = self._resume_seq, None
         if not same_seat:
             self.mirror = Mirror(reply.seat)
-            # After a join, events go on from the reply's seq; after a resume, from ours.
-            self.mirror.seq = reply.seq if resumed is None else resumed
+            # After a join, events go on from the reply's seq; after a resume, from ours
+            # (unless ours is ahead of the room's, as after a restart: then from the room's).
+            self.mirror.seq = reply.seq if resumed is None or resumed > reply.seq else resumed
             if self.seats is not None and self.seats.room == reply.room:
                 self.mirror.set_rules(self.seats.rules)
         return reply

@@ -27,3 +27,22 @@ class IllegalAction(ValueError):
         if position:
             text += f"\nposition:\n{position}"
         super().__init__(text)
+
+
+class Reason(str):
+    """Why a play breaks the rules, as its player reads it (it may name the player's own
+    cards), carrying ``public``: the same fault told without them. A misplay under
+    ``misplay_penalty`` is told to every seat, and other seats may not learn a card from
+    its words."""
+
+    public: str
+
+    def __new__(cls, private: str, public: str) -> Reason:
+        reason = super().__new__(cls, private)
+        reason.public = public
+        return reason
+
+
+def public_reason(reason: str) -> str:
+    """What every seat may read of a refusal's reason."""
+    return reason.public if isinstance(reason, Reason) else reason

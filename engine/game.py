@@ -24,6 +24,7 @@ from typing import Any
 
 from .actions import Action, CallUno, Catch, Challenge, ChooseColor, Deal, Draw, Pass, Play
 from .cards import COLORS, Card, Color, Kind, all_wild_deck, classic_deck
+from .errors import public_reason
 from .events import Event, TurnEvent, closing_data
 from .kinds import _NO_EFFECT, _plain
 from .legal import FAULT_CODES, LegalActions
@@ -230,7 +231,8 @@ class Game(State, LegalActions):
             if fault != "rules" or not rules.misplay_penalty:
                 raise self._illegal(play, reason, FAULT_CODES[fault])
             penalty = 2  # a misplay: the cards stay in hand
-            events.append(Event("misplay", {"seat": seat, "penalty": penalty, "reason": reason}))
+            events.append(Event("misplay", {"seat": seat, "penalty": penalty,
+                                            "reason": public_reason(reason)}))
             self._give(seat, penalty, "misplay", events)
             return
         if self.catchable:  # a play closes the window to catch anyone

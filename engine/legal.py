@@ -18,7 +18,7 @@ from operator import attrgetter
 
 from .actions import Action, CallUno, Catch, Challenge, ChooseColor, Deal, Draw, Pass, Play
 from .cards import ALL_CARDS, COLORS, SORT_KEY, Card, Color, Kind
-from .errors import IllegalAction
+from .errors import IllegalAction, Reason
 from .kinds import _TARGET_KINDS, _action_out
 from .phases import COLOR, DEALER_DRAW, DEALT, DRAWN, MATCH_OVER, OVER, PLAY, ROUND_OVER, Phase
 from .rules import Rules
@@ -27,6 +27,9 @@ _DEFLECTABLE = (Kind.DRAW_TWO, Kind.SKIP, Kind.REVERSE)  # top cards of a pendin
 # The refusal code of each kind of fault of a play (see _check_play).
 FAULT_CODES = {"rules": "misplay", "turn": "not_your_turn", "false_uno": "false_uno", "form": "bad_play",
                "choice": "bad_play"}
+# The public words of some misplays (see Reason): what was tried stays with its player.
+_TOGETHER = "those cards may not be played together"
+_NO_ACTION_OUT = Reason("you may not go out on an action or wild card", "that play may not go out")
 _BETWEEN_ROUNDS = frozenset({ROUND_OVER, DEALER_DRAW, DEALT})  # a Deal is the only action
 _NO_PLAY = OVER | _BETWEEN_ROUNDS  # no card may be played
 Fault = tuple[str, str]  # (reason, code) of a refusal
@@ -275,9 +278,10 @@ class LegalActions:
             if rules.all_wild or not (rules.multi_play or self._pair_on_four(cards)):
                 return "form", "playing several cards at once is off", False
             if any(c.is_wild for c in cards):
-                return "rules", "wild cards cannot be played together", False
+                return "rules", Reason("wild cards cannot be played together", _TOGETHER), False
             if any(c.kind is not first.kind for c in cards):
-                return "rules", "cards played together must share a number or symbol", False
+                return "rules", Reason("cards played together must share a number or symbol",
+                                       _TOGETHER), False
         # The color and target the play names must fit its cards.
         color, target = play.color, play.target
         if rules.all_wild:
@@ -301,21 +305,23 @@ class LegalActions:
         if seat != self.turn:
             fault, reason, jump = self._check_jump(play)
             if not fault and rules.last_card_no_action and _action_out(rules, hand, cards):
-                return "rules", "you may not go out on an action or wild card", False
+                return "rules", _NO_ACTION_OUT, False
             return fault, reason, jump
         if phase is COLOR:
             return "form", "name the color first", False
         if phase is DRAWN:
             if len(cards) != 1 or first is not self.drawn:
-                return "rules", f"after drawing you may play only {self.drawn}, the card drawn", False
+                return "rules", Reason(f"after drawing you may play only {self.drawn}, the card drawn",
+                                       "after drawing you may play only the card drawn"), False
         elif self.pending:
             reason = self._check_answer(cards)
             if reason:
-                return "rules", reason, False
+                return "rules", Reason(reason, "a penalty is pending: that play does not answer it"), False
         elif first not in self._playable():
-            return "rules", f"{first} does not match {self.discard[-1]} on {self._color_text()}", False
+            table = f"{self.discard[-1]} on {self._color_text()}"
+            return "rules", Reason(f"{first} does not match {table}", f"that play does not match {table}"), False
         if rules.last_card_no_action and _action_out(rules, hand, cards):
-            return "rules", "you may not go out on an action or wild card", False
+            return "rules", _NO_ACTION_OUT, False
         return "", "", False
 
     def _check_jump(self, play: Play) -> tuple[str, str, bool]:

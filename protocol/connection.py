@@ -142,6 +142,11 @@ class Connection:
         self._quick_send: frozenset[type[Message]] = _QUICK_SEND.get((state, self.role), frozenset())
         self._decoders = _QUICK_RECEIVE.get((state, self.their_role), _NO_DECODERS)
 
+    @property
+    def buffered(self) -> int:
+        """Bytes received and not yet returned as messages: part of a frame still coming."""
+        return len(self._data) - self._start
+
     # -- receiving ---------------------------------------------------------------------
 
     def receive_data(self, data: bytes) -> None:

@@ -114,6 +114,9 @@ SERVER_EVENTS: dict[str, Table] = {
     "connection": {"seat": f.seat, "state": f.choice("connected", "away", "autopilot")},
     "host": {"seat": f.seat},
     "timeout": {"seat": f.seat},  # the turn clock ran out: the server acts for the seat
+    # The server cannot save the room's game: nothing is played until it can (``resumed``).
+    "paused": {"reason": _reason},
+    "resumed": {"reason": _reason},
 }
 
 EVENT_TABLES: dict[str, Table] = ENGINE_EVENTS | SERVER_EVENTS

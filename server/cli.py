@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import signal
-import sqlite3
+import socket
 import sys
 from collections.abc import Sequence
 from functools import partial
@@ -14,8 +15,8 @@ from pathlib import Path
 import trio
 
 from .app import BOT_LEVELS, BotLauncher, Server
-from .limits import DEFAULT_PORT
-from .store import default_path
+from .limits import DEFAULT_PORT, raise_descriptor_limit
+from .store import StoreError, default_path
 
 EPILOG = f"""\
 examples:
@@ -32,7 +33,9 @@ its address). A server on 127.0.0.1 is for this machine only and is not announce
 
 Ctrl-C stops the server; connected clients are told it is shutting down. Rooms and their
 games are kept in the database, so the next `uno host` on it resumes them: players take
-their seats back where they were (their clients resume with their tokens).
+their seats back where they were (their clients resume with their tokens). Every action
+is saved before anyone hears of it; if saving fails, the rooms pause (and say so) until
+it works again. One `uno host` per database file: a second one stops at once.
 """
 
 
@@ -91,10 +94,8 @@ def run(args: argparse.Namespace, bot_launcher: BotLauncher | None = None,
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     log = logging.getLogger("unolan.server")
-
     db_path = db_for(args)
-    if db_path:
-        log.info("rooms are kept in %s", db_path)
+    raise_descriptor_limit()
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:
@@ -103,6 +104,8 @@ def run(args: argparse.Namespace, bot_launcher: BotLauncher | None = None,
                                 bot_levels=bot_levels, db_path=db_path)
                 await nursery.start(server.run, args.host, args.port)
                 port = server.port
+                if db_path:
+                    log.info("rooms are kept in %s", db_path)
                 log.info("uno server on %s:%d%s", args.host, port,
                          " (this machine only; --host 0.0.0.0 for the LAN)"
                          if args.host in ("127.0.0.1", "localhost", "::1") else "")
@@ -115,12 +118,36 @@ def run(args: argparse.Namespace, bot_launcher: BotLauncher | None = None,
                     nursery.cancel_scope.cancel()
                     break
 
+    # Errors leave the nurseries as exception groups: each ordinary failure is one line.
+    failure = None
     try:
         trio.run(main)
-    except OSError as exc:
-        log.error("cannot serve on %s:%d: %s", args.host, args.port, exc)
-        return 1
-    except sqlite3.Error as exc:
-        log.error("cannot use the database %s: %s", db_path, exc)
+    except* StoreError as group:
+        failure = str(_first(group))
+    except* OSError as group:
+        failure = _listen_error(args.host, args.port, _first(group))
+    if failure is not None:
+        print(f"uno host: {failure}", file=sys.stderr)
         return 1
     return 0
+
+
+def _first(group: BaseExceptionGroup) -> BaseException:
+    """The first error in a (nested) exception group."""
+    error: BaseException = group
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    return error
+
+
+def _listen_error(host: str, port: int, exc: BaseException) -> str:
+    code = getattr(exc, "errno", None)
+    if code == errno.EADDRINUSE:
+        why = f"port {port} is in use (another uno host?); choose another with --port"
+    elif code == errno.EACCES:
+        why = f"port {port} needs privileges; choose one above 1023 with --port"
+    elif code == errno.EADDRNOTAVAIL or isinstance(exc, socket.gaierror):
+        why = f"{host} is not an address of this machine; try --host 0.0.0.0"
+    else:
+        why = getattr(exc, "strerror", None) or str(exc)
+    return f"cannot listen on {host}:{port}: {why}"

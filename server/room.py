@@ -42,8 +42,9 @@ from unolan.protocol.framing import encode_frame
 from unolan import engine as en
 from unolan import protocol as pr
 
+from .limits import Peer, TokenBucket
 from .policy import choose
-from .store import RoomRecord, SeatRecord, check_password
+from .store import RoomRecord, SeatRecord, token_hash
 
 if TYPE_CHECKING:
     from .app import Server, Session
@@ -57,6 +58,12 @@ TABLE_EVENTS = frozenset(kind for kind, spec in en.EVENT_KINDS.items() if spec.m
 
 LOBBY_REQUESTS = ("leave", "ready", "start", "add_bot", "remove_bot", "chat", "sync")
 
+PAUSED = "the server cannot save the game; paused"
+RESUMED = "the server can save the game again; play goes on"
+# What a paused room refuses (``paused``): anything that would play or change the room.
+# Leaving, resuming, syncing and disconnecting go on; their answers wait for the disk.
+_REFUSED_WHILE_PAUSED = frozenset(pr.ACTIONS) | {"ready", "start", "add_bot", "remove_bot", "chat"}
+
 
 @dataclass(eq=False)
 class Seat:
@@ -64,7 +71,7 @@ class Seat:
     kind: str = "empty"  # empty | human | bot
     name: str | None = None
     session: Session | None = None
-    token: str | None = None
+    token_hash: str | None = None  # of the token that resumes the seat (the token is not kept)
     ready: bool = False
     autopilot: bool = False  # after repeated turn timeouts, until the player acts again
     abandoned: bool = False  # left the match, or the reconnect grace ran out
@@ -74,6 +81,7 @@ class Seat:
     grace_until: float | None = None
     held_until: float | None = None  # after a restore: the owner's turns wait this long for them
     bot_scope: trio.CancelScope | None = None
+    chat: TokenBucket | None = None  # the seat's chat allowance, across reconnects
 
     @property
     def state(self) -> str:
@@ -87,6 +95,17 @@ class Seat:
     def piloted(self) -> bool:
         """Whether the server plays this seat's turns."""
         return self.kind != "empty" and (self.autopilot or self.session is None)
+
+
+@dataclass(eq=False)
+class Watcher:
+    """A spectator, known by its token's hash; its connection comes and goes."""
+
+    token_hash: str
+    name: str | None
+    session: Session | None = None
+    grace_until: float | None = None  # disconnected: the token is forgotten after this
+    chat: TokenBucket | None = None  # its chat allowance, across reconnects
 
 
 def _frame(seq: int, kind: str, data: dict[str, Any]) -> bytes:
@@ -128,9 +147,11 @@ class Room:
         self.match_seed: int | str | None = None
         self.actions = 0  # actions applied in the current match (the store numbers them)
         self.seats = [Seat(i) for i in range(seats)]
-        self.spectators: dict[Session, str] = {}  # session -> token
-        self.spectator_tokens: set[str] = set()
+        self.watchers: dict[str, Watcher] = {}  # token hash -> spectator
+        self.spectators: dict[Session, Watcher] = {}  # the connected ones
         self.host: int | None = None
+        self.creator: Peer | None = None  # the address that created the room (it counts it)
+        self.paused = False  # saving fails: nothing is played until it works again
         self.game: en.Game | None = None
         self.started = False
         self.seq = 0
@@ -185,24 +206,35 @@ class Room:
                 else:
                     with trio.move_on_at(deadline):
                         command = await inbox.receive()
-                server.cork()  # each member's frames of this wake-up: one write
+                server.cork(self)  # each member's frames of this wake-up: one write
                 try:
+                    if self.store is not None and self.store.failing is not self.paused:
+                        self._saving_changed()
                     if command is not None:
                         self._safely(self._handle, command)
                     while self.gone:
                         self._safely(self._handle, ("gone", self.gone.pop(0)))
                     self._safely(self._timers, trio.current_time())
                 finally:
-                    server.uncork()
+                    server.uncork(self)
         finally:
             self._close()
 
     def _safely(self, fn: Callable[..., None], *args: Any) -> None:
-        """A bug in one command is logged and answered; it never kills the room."""
+        """A bug in one command is logged and answered; it never kills the room. The log
+        names the command's kind only (a request may name cards)."""
         try:
             fn(*args)
-        except Exception:
-            log.exception("room %s: error handling %r", self.id, args[0] if args else None)
+        except Exception as exc:
+            command = args[0] if args else None
+            what = command[0] if isinstance(command, tuple) else fn.__name__
+            if isinstance(command, tuple) and len(command) > 2 and isinstance(command[2], pr.Message):
+                what = f"{what} {command[2].TYPE}"
+            if isinstance(exc, en.IllegalAction):  # its text holds the position: not logged
+                log.error("room %s: the engine refused an action of the server's own (%s) while "
+                          "handling %s", self.id, exc.code, what)
+            else:
+                log.exception("room %s: error handling %s", self.id, what)
             if args and isinstance(args[0], tuple) and len(args[0]) > 2:
                 session, msg = args[0][1], args[0][2]
                 if isinstance(msg, pr.Message):
@@ -212,6 +244,7 @@ class Room:
         times = [t for t in (self.turn_deadline, self.pilot_deadline, self.deal_deadline,
                              self.idle_deadline) if t is not None]
         times += [s.grace_until for s in self.seats if s.grace_until is not None]
+        times += [w.grace_until for w in self.watchers.values() if w.grace_until is not None]
         return min(times, default=_NEVER)
 
     def _close(self) -> None:
@@ -222,12 +255,12 @@ class Room:
         for seat in self.seats:
             if seat.bot_scope is not None:
                 seat.bot_scope.cancel()
-            if seat.token:
-                self.server.tokens.pop(seat.token, None)
+            if seat.token_hash:
+                self.server.tokens.pop(seat.token_hash, None)
             if seat.session is not None:
                 seat.session.room = None
-        for token in self.spectator_tokens:  # also those of spectators who disconnected
-            self.server.tokens.pop(token, None)
+        for key in self.watchers:  # also those of spectators who disconnected
+            self.server.tokens.pop(key, None)
         for session in self.spectators:
             session.room = None
         self.server.rooms.pop(self.id, None)
@@ -243,7 +276,13 @@ class Room:
         if what == "bots":
             self._relaunch_bots()
             return
+        if what == "saving":  # the store's health changed: run() has seen to it
+            return
         session, msg = command[1], command[2]
+        if self.paused and (what == "join" or msg.TYPE in _REFUSED_WHILE_PAUSED):
+            session.joining = None
+            session.error("paused", PAUSED + "; try again when it resumes", msg, now=True)
+            return
         if what == "join":
             self._on_join(session, msg, creator=command[3])
         elif what == "resume":
@@ -262,20 +301,22 @@ class Room:
         return None
 
     def _on_join(self, session: Session, msg: pr.Join, creator: bool) -> None:
+        """A join (the password, if any, was checked by the session, off the event loop)."""
         session.joining = None
         if session.room is not None:
             session.error("already_in_room", "leave your room first", msg)
             return
-        if self.password is not None and not creator and not check_password(self.password, msg.password):
-            session.error("bad_password", "wrong password for this room", msg)
-            return
         token = secrets.token_urlsafe(18)
+        key = token_hash(token)
         if msg.role == "spectator":
-            if len(self.spectators) >= self.limits.max_spectators:
+            if len(self.spectators) >= self.limits.max_spectators or \
+                    len(self.watchers) >= 2 * self.limits.max_spectators:
                 session.error("room_full", "no room for more spectators", msg)
                 return
-            self.spectators[session] = token
-            self.spectator_tokens.add(token)
+            watcher = self.watchers[key] = Watcher(key, session.name, session)
+            self.spectators[session] = watcher
+            if self.store is not None:
+                self.store.save_spectator(self.id, key, session.name)
             seat_index = None
         else:
             if self.started:
@@ -285,12 +326,12 @@ class Room:
             if free is None:
                 session.error("room_full", "every seat is taken; join as a spectator", msg)
                 return
-            free.kind, free.name, free.session, free.token = "human", session.name, session, token
+            free.kind, free.name, free.session, free.token_hash = "human", session.name, session, key
             free.ready, free.program = False, session.bot
             seat_index = free.index
             if creator or self.host is None:
                 self.host = seat_index
-        self.server.tokens[token] = self
+        self.server.tokens[key] = self
         session.room, session.seat, session.token = self, seat_index, token
         session.send(pr.Joined(room=self.id, seat=seat_index, token=token, seq=self.seq, id=msg.id))
         self._public("player_joined", {"seat": seat_index, "name": session.name, "bot": session.bot})
@@ -302,11 +343,13 @@ class Room:
     def _on_resume(self, session: Session, msg: pr.Resume) -> None:
         session.joining = None
         token = msg.token
+        key = token_hash(token)
         if session.room is not None:
             session.error("already_in_room", "this connection is already in a room", msg)
             return
-        seat = next((s for s in self.seats if s.token == token), None)
-        if seat is None and token not in self.spectator_tokens:
+        seat = next((s for s in self.seats if s.token_hash == key), None)
+        watcher = self.watchers.get(key)
+        if seat is None and watcher is None:
             session.error("bad_token", "unknown or expired token", msg)
             return
         if seat is not None:
@@ -323,12 +366,14 @@ class Room:
                 self._restart_turn_clock()
             index: int | None = seat.index
         else:
-            old = next((s for s, t in self.spectators.items() if t == token), None)
+            assert watcher is not None
+            old = watcher.session
             if old is not None and old is not session:
                 del self.spectators[old]
                 old.room = None
                 old.close("replaced", "resumed from another connection")
-            self.spectators[session] = token
+            watcher.session, watcher.grace_until = session, None
+            self.spectators[session] = watcher
             index = None
         session.room, session.seat, session.token = self, index, token
         session.send(pr.Joined(room=self.id, seat=index, token=token, seq=self.seq, id=msg.id))
@@ -340,15 +385,21 @@ class Room:
                 frame = frame_for(entry, index)
                 if frame is not None:
                     session.push(frame)
-        elif self.game is not None:
+        elif self.game is not None:  # too far behind, or ahead of the room (a restart): all of it
             self._snapshot(session, index)
         if index is not None:
             self._public("connection", {"seat": index, "state": "connected"})
         self._check_idle()
 
+    def bot_token(self, key: str) -> bool:
+        """Whether ``key`` (a token's hash) is one the server gave a bot of its own."""
+        return any(s.kind == "bot" and s.token_hash == key for s in self.seats)
+
     def _on_gone(self, session: Session) -> None:
-        if session in self.spectators:
-            del self.spectators[session]  # its token still resumes while the room lives
+        watcher = self.spectators.pop(session, None)
+        if watcher is not None:
+            watcher.session = None  # its token resumes for a grace period, then it is forgotten
+            watcher.grace_until = trio.current_time() + self.limits.grace
             self._send_seats()
         seat = self._seat_of(session)
         if seat is None:
@@ -366,10 +417,16 @@ class Room:
         self._send_seats()
         self._check_idle()
 
+    def _forget_watcher(self, watcher: Watcher) -> None:
+        del self.watchers[watcher.token_hash]
+        self.server.tokens.pop(watcher.token_hash, None)
+        if self.store is not None:
+            self.store.drop_spectator(self.id, watcher.token_hash)
+
     def _vacate(self, seat: Seat) -> None:
         name = seat.name or "?"
-        if seat.token:
-            self.server.tokens.pop(seat.token, None)
+        if seat.token_hash:
+            self.server.tokens.pop(seat.token_hash, None)
         if seat.bot_scope is not None:
             seat.bot_scope.cancel()
         if seat.session is not None:
@@ -392,10 +449,9 @@ class Room:
     def _on_leave(self, session: Session, msg: pr.Leave) -> None:
         seat = self._seat_of(session)
         if seat is None:
-            token = self.spectators.pop(session, None)
-            if token:
-                self.spectator_tokens.discard(token)
-                self.server.tokens.pop(token, None)
+            watcher = self.spectators.pop(session, None)
+            if watcher is not None:
+                self._forget_watcher(watcher)
             session.room = None
             session.ok(msg)
             self._send_seats()
@@ -403,9 +459,9 @@ class Room:
             return
         if self.started:
             # The seat stays in the match, played by the server; the token no longer resumes.
-            if seat.token:
-                self.server.tokens.pop(seat.token, None)
-            seat.token, seat.session, seat.abandoned = None, None, True
+            if seat.token_hash:
+                self.server.tokens.pop(seat.token_hash, None)
+            seat.token_hash, seat.session, seat.abandoned = None, None, True
             session.room = session.seat = None
             self._public("player_left", {"seat": seat.index, "name": seat.name or "?"})
             self._public("connection", {"seat": seat.index, "state": "autopilot"})
@@ -497,10 +553,7 @@ class Room:
                 session.error("room_full", "no free seat for a bot", msg)
                 return
         seat.kind, seat.name, seat.ready, seat.level = "bot", f"bot-{seat.index}", True, level
-        seat.token = secrets.token_urlsafe(18)
-        seat.grace_until = trio.current_time() + self.limits.grace
-        self.server.tokens[seat.token] = self
-        seat.bot_scope = self.server.launch_bot(self.id, seat.index, seat.token, seat.name, level)
+        self._launch_bot(seat)
         session.ok(msg)
         self._public("player_joined", {"seat": seat.index, "name": seat.name, "bot": True})
         self._send_seats()
@@ -519,7 +572,15 @@ class Room:
         self._send_seats()
 
     def _on_chat(self, session: Session, msg: pr.Chat) -> None:
-        if not session.chat_bucket.take():
+        """Chat allowances belong to the seat or spectator token (a reconnect keeps what is
+        left) and to the address (fresh tokens from one place share one)."""
+        member = self._seat_of(session) or self.spectators.get(session)
+        if member is None:
+            session.error("not_in_room", "you are not in this room", msg)
+            return
+        if member.chat is None:
+            member.chat = TokenBucket(self.limits.chat_rate, self.limits.chat_burst)
+        if not member.chat.take() or not session.peer.chat.take():
             session.error("rate_limited", "too many chat lines; slow down", msg)
             return
         self._public("chat", {"seat": session.seat, "name": session.name, "text": msg.text})
@@ -580,7 +641,7 @@ class Room:
         in order; the store writes it later), then the timers for what comes next."""
         self._emit(events)
         if self.store is not None:
-            self.store.action(self.id, self.actions, str(action), self.seq)
+            self.store.action(self.id, self.matches, self.actions, str(action), self.seq)
         self.actions += 1
         self._after_action()
 
@@ -592,31 +653,41 @@ class Room:
             id=self.id, name=self.name, preset=self.preset, rules=self._rules_map,
             seats=len(self.seats), timer=self.timer, password=self.password, host=self.host,
             seed=self.seed, matches=self.matches, match_seed=self.match_seed, seq=self.seq,
-            seat_records=self._seat_records())
+            seat_records=self._seat_records(),
+            spectators=[(w.token_hash, w.name) for w in self.watchers.values()])
 
     def _seat_records(self) -> list[SeatRecord]:
-        return [SeatRecord(s.index, s.kind, s.name, s.level, s.token, s.ready) for s in self.seats]
+        return [SeatRecord(s.index, s.kind, s.name, s.level, s.token_hash, s.ready)
+                for s in self.seats]
 
     def restore(self, record: RoomRecord) -> None:
-        """Rebuild a stored room: its seats (waiting for their players' tokens; the bots
-        come back on a ``("bots",)`` command) and its match, by replaying the stored
-        actions from the stored seed."""
+        """Rebuild a stored room: its seats and spectators (waiting for their tokens; the
+        bots come back on a ``("bots",)`` command) and its match, by replaying the stored
+        actions from the stored seed. Raises if the record cannot be played; nothing is
+        registered with the server until :meth:`register_tokens`.
+
+        The room's seq goes on ``limits.restart_gap`` above the stored one: the events a
+        client saw are all on disk, but a pause notice may have gone out unsaved, and no
+        seq may mean two things. A client resuming from any seq gets a snapshot."""
         now = trio.current_time()
         self.host, self.matches, self.match_seed = record.host, record.matches, record.match_seed
-        self.seq = self.moved = record.seq
+        self.seq = self.moved = record.seq + self.limits.restart_gap
         for r in record.seat_records:
-            if not 0 <= r.seat < len(self.seats) or r.kind == "empty":
+            if r.kind not in ("empty", "human", "bot") or not 0 <= r.seat < len(self.seats):
+                raise ValueError(f"seat {r.seat} of kind {r.kind!r} does not fit the room")
+            if r.kind == "empty":
                 continue
             seat = self.seats[r.seat]
-            seat.kind, seat.name, seat.level, seat.token = r.kind, r.name, r.level, r.token
+            seat.kind, seat.name, seat.level, seat.token_hash = r.kind, r.name, r.level, r.token_hash
             seat.ready = r.ready
-            if seat.token:
-                self.server.tokens[seat.token] = self
+            if seat.token_hash:
                 seat.grace_until = now + self.limits.grace
                 if seat.kind == "human":  # give its owner time to reconnect first
                     seat.held_until = now + self.limits.restore_grace
             else:
                 seat.abandoned = True
+        for key, name in record.spectators:
+            self.watchers[key] = Watcher(key, name, grace_until=now + self.limits.grace)
         if record.match_seed is not None:
             game = en.Game(self.rules, len(self.seats), seed=record.match_seed)
             for text in record.actions:
@@ -626,13 +697,59 @@ class Room:
             if self.started:
                 self._after_action()
 
+    def register_tokens(self) -> None:
+        """A restored room's tokens resume in it from now on."""
+        for key in [s.token_hash for s in self.seats if s.token_hash] + list(self.watchers):
+            self.server.tokens[key] = self
+
+    def _launch_bot(self, seat: Seat) -> None:
+        """Start the seat's bot with a fresh token (the server keeps only its hash)."""
+        token = secrets.token_urlsafe(18)
+        if seat.token_hash:
+            self.server.tokens.pop(seat.token_hash, None)
+        seat.token_hash = token_hash(token)
+        seat.grace_until = trio.current_time() + self.limits.grace
+        self.server.tokens[seat.token_hash] = self
+        seat.bot_scope = self.server.launch_bot(self.id, seat.index, token,
+                                                seat.name or f"bot-{seat.index}",
+                                                seat.level or "basic")
+
     def _relaunch_bots(self) -> None:
         """After a restore, once the server listens: the bots take their seats back."""
-        for seat in self.seats:
-            if seat.kind == "bot" and seat.token and seat.session is None and seat.bot_scope is None:
-                seat.bot_scope = self.server.launch_bot(
-                    self.id, seat.index, seat.token, seat.name or f"bot-{seat.index}",
-                    seat.level or "basic")
+        seats = [s for s in self.seats
+                 if s.kind == "bot" and s.token_hash and s.session is None and s.bot_scope is None]
+        for seat in seats:
+            self._launch_bot(seat)
+        if seats:
+            self._send_seats()  # and the new tokens' hashes are saved
+
+    def _saving_changed(self) -> None:
+        """Saving began to fail, or works again. A pause is announced at once, past the
+        frames that wait for the disk (the ``paused`` event's seq is above theirs: they
+        follow when saving works). When it works again every member gets the room and
+        the table afresh (``seats``, ``snapshot``), then the ``resumed`` event."""
+        assert self.store is not None
+        if not self.paused:
+            self.paused = True
+            if self.server.unsaved(self) + 1 < self.limits.restart_gap:
+                self.seq += 1
+                frame = _frame(self.seq, "paused", {"reason": PAUSED})
+                self.log.append(frame)
+                self.store.seq(self.id, self.seq)
+                for session, _ in self._members():
+                    session.push_now(frame)
+            log.warning("room %s paused: the server cannot save its game", self.id)
+            return
+        self.paused = False
+        for session, seat in self._members():
+            self._send_seats(only=session)
+            if self.game is not None:
+                self._snapshot(session, seat)
+        self._public("resumed", {"reason": RESUMED})
+        if self.started:
+            self.turn_key = None  # the turn clock starts again
+            self._after_action()
+        log.info("room %s resumed", self.id)
 
     def _after_action(self) -> None:
         game = self.game
@@ -671,6 +788,11 @@ class Room:
     # -- timers ------------------------------------------------------------------------
 
     def _timers(self, now: float) -> None:
+        if self.paused:
+            return  # nothing moves until it can be saved
+        for watcher in list(self.watchers.values()):
+            if watcher.grace_until is not None and now >= watcher.grace_until:
+                self._forget_watcher(watcher)
         for seat in self.seats:
             if seat.grace_until is not None and now >= seat.grace_until:
                 seat.grace_until = None
@@ -703,13 +825,13 @@ class Room:
 
     def _expire(self, seat: Seat) -> None:
         """The reconnect grace ran out: the token dies, the server plays the seat."""
-        if seat.token:
-            self.server.tokens.pop(seat.token, None)
+        if seat.token_hash:
+            self.server.tokens.pop(seat.token_hash, None)
         if not self.started:
             self._vacate(seat)
             self._send_seats()
             return
-        seat.token, seat.abandoned = None, True
+        seat.token_hash, seat.abandoned = None, True
         self._public("connection", {"seat": seat.index, "state": "autopilot"})
         self._send_seats()
 

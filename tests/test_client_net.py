@@ -244,7 +244,7 @@ async def test_fast_bots_are_refused_only_for_lost_races(preset: str, caplog, au
 
 
 @pytest.mark.slow
-async def test_a_player_and_the_bots_come_back_after_a_server_restart(tmp_path, autojump_clock) -> None:
+async def test_a_player_and_the_bots_come_back_after_a_server_restart(tmp_path, thread_clock) -> None:
     db = tmp_path / "rooms.db"
     async with trio.open_nursery() as nursery:
         port = await start_server(nursery, db_path=db)

@@ -148,14 +148,6 @@ def test_the_table_of_event_kinds_is_the_engines() -> None:
         assert (moves == "yes", closes == "yes") == (spec.moves, spec.closes), kind
 
 
-def test_the_budgets_are_the_servers() -> None:
-    limits = Limits()
-    rows = table("budgets")
-    assert len(rows) >= 15
-    for name, value, _ in rows:
-        assert float(value) == getattr(limits, names(name)[0]), name
-
-
 def test_the_refusal_codes_are_the_engines() -> None:
     rows = table("refusals")
     assert {row[3].strip("`") for row in rows} >= {"bad_play", "misplay", "not_your_turn", "ok"}
@@ -341,3 +333,18 @@ def test_a_server_speaks_version_1_too_and_a_client_offers_version_2_alone() -> 
     old.receive_data(server.welcome("srv"))
     assert old.next_event().version == 1  # type: ignore[attr-defined]
     assert Connection(CLIENT).versions == (2,) and Connection(SERVER).versions == (1, 2)
+
+
+def test_the_budgets_table_gives_the_servers_numbers() -> None:
+    """Each row names the server's Limits fields and states their values, in order."""
+    from unolan.server import Limits
+
+    text = DOC.read_text()
+    table = text[text.index("<!-- budgets -->"):].split("\n\n", 1)[0]
+    rows = [line.split(" | ") for line in table.splitlines() if line.startswith("| ")][2:]
+    assert len(rows) >= 15
+    limits = Limits()
+    for _, fields, value, _ in rows:
+        names = re.findall(r"`([a-z_]+)`", fields)
+        numbers = [float(n) for n in re.findall(r"\d+(?:\.\d+)?", value)]
+        assert names and numbers[:len(names)] == [getattr(limits, n) for n in names], (fields, value)

@@ -31,9 +31,11 @@ DEADLINE = 20.0  # seconds, for the whole test
 UNO = Path(sys.executable).with_name("uno")
 
 
-def tmux(*args: str) -> str:
+# Each pane gets a tmux server of its own (-L): a shared default server may be exiting,
+# its last session closed by another test, just when a new session asks it for one.
+def tmux(socket: str, *args: str) -> str:
     assert TMUX is not None
-    done = subprocess.run([TMUX, *args], capture_output=True, text=True, check=False)
+    done = subprocess.run([TMUX, "-L", socket, *args], capture_output=True, text=True, check=False)
     return done.stdout
 
 
@@ -42,14 +44,14 @@ class Pane:
         self.name = f"unolan-e2e-{uuid.uuid4().hex[:8]}"
         self.end = time.monotonic() + DEADLINE
         env = {**os.environ, "TERM": "xterm-256color"}
-        subprocess.run([TMUX, "new-session", "-d", "-s", self.name, "-x", "80", "-y", "24",
-                        command], check=True, env=env)
+        subprocess.run([TMUX, "-L", self.name, "new-session", "-d", "-s", self.name, "-x", "80",
+                        "-y", "24", command], check=True, env=env)
 
     def screen(self) -> str:
-        return tmux("capture-pane", "-p", "-t", self.name)
+        return tmux(self.name, "capture-pane", "-p", "-t", self.name)
 
     def keys(self, *keys: str) -> None:
-        tmux("send-keys", "-t", self.name, *keys)
+        tmux(self.name, "send-keys", "-t", self.name, *keys)
 
     def wait_for(self, pattern: str, poll: float = 0.002) -> str:
         """Poll the pane until ``pattern`` (a regex) shows; fail at the deadline."""
@@ -64,13 +66,13 @@ class Pane:
 
     def show(self, variable: str) -> str:
         """A tmux format variable of the pane (``alternate_on``, ``pane_pid``…)."""
-        return tmux("display-message", "-p", "-t", self.name, f"#{{{variable}}}").strip()
+        return tmux(self.name, "display-message", "-p", "-t", self.name, f"#{{{variable}}}").strip()
 
     def alternate_screen(self) -> bool:
         return self.show("alternate_on") == "1"
 
     def close(self) -> None:
-        tmux("kill-session", "-t", self.name)
+        tmux(self.name, "kill-server")
 
 
 def uno_command() -> str:
@@ -187,16 +189,16 @@ def test_a_pasted_escape_sequence_in_the_chat_does_no_harm(tmp_path: Path) -> No
     pane = Pane(f"{uno_command()} play --seed 3 --bots 1 --name ann; echo UNO-EXIT-$?; exec sleep 30")
     try:
         pane.wait_for(r"Hand \d\[")
-        tmux("load-buffer", "-b", pane.name, str(paste))
+        tmux(pane.name, "load-buffer", "-b", pane.name, str(paste))
         for bracketed in ([], ["-p"]):
             pane.keys("t")
             pane.wait_for(r"chat>")
-            tmux("paste-buffer", *bracketed, "-b", pane.name, "-t", pane.name)
+            tmux(pane.name, "paste-buffer", *bracketed, "-b", pane.name, "-t", pane.name)
             pane.keys("Enter")
         screen = pane.wait_for(r"ann: hi[^\n]*\n(.*\n)*.*ann: hi red")
         assert "Unhandled exception" not in screen and "Traceback" not in screen
         pane.keys("C-c")
         assert "UNO-EXIT-0" in pane.wait_for(r"UNO-EXIT-\d+")
     finally:
-        tmux("delete-buffer", "-b", pane.name)
+        tmux(pane.name, "delete-buffer", "-b", pane.name)
         pane.close()

@@ -525,6 +525,8 @@ def describe(
     if kind == "connection":
         text = _PRESENCE.get((data.get("state"), you))
         return (text.format(who=who), "") if text else None
+    if kind in ("paused", "resumed"):  # the server cannot save the game / can again
+        return str(data.get("reason")), "error" if kind == "paused" else "info"
     return None
 
 

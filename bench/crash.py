@@ -1,0 +1,290 @@
+"""Kill a real ``uno host`` with SIGKILL while four players play, again and again, and
+check that nothing acknowledged was lost and nobody's table ever left the durable game.
+
+The server runs as its own process on a database file. Four players (the client
+library's ``Client``, which resumes on its own after a dropped connection) play one long
+match: each acts whenever its table is settled and it has something to do, and keeps
+every action the server acknowledged (an ``ok``) and every table it held (its seq and
+its view). The server is killed at a random moment or right after an ``ok``, alternately,
+then started again on the same file; the players resume with their tokens.
+
+After the last kill the database is read and the match replayed from its seed:
+
+- every acknowledged action is in the stored log, in its player's order (0 lost);
+- every table a player held, resumed tables included, equals ``view(seat)`` of the
+  stored game after the actions stored up to that seq (so no seq ever meant two things
+  and no client saw anything that a crash took back).
+
+    python bench/crash.py                 # 25 kills
+    python bench/crash.py --kills 100 --seed 3
+
+The test suite runs a short version (tests/test_crash.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import trio
+from unolan.client.session import ClientError, ConnectionLost, Reconnected, open_client
+from unolan.server.policy import choose
+
+from unolan import engine as en
+from unolan import protocol as pr
+
+_TURN_PHASES = ("play", "drawn", "color")
+
+
+@dataclass
+class Report:
+    kills: int = 0
+    after_ok: int = 0  # kills right after an ok reached a player
+    acked: int = 0  # actions acknowledged to the players
+    lost: int = 0  # acknowledged actions missing from the stored game
+    stored: int = 0  # actions in the stored game at the end
+    tables: int = 0  # tables the players held, each checked against the stored game
+    resumes: int = 0  # resumed tables among them (the first table after each resume)
+    wrong: list[str] = field(default_factory=list)  # tables that differ (should be none)
+    tracebacks: int = 0  # tracebacks in the server's log (should be none)
+    seconds: float = 0.0
+
+    def lines(self) -> list[str]:
+        return [
+            f"kills survived:        {self.kills} ({self.after_ok} right after an ok)",
+            f"actions acknowledged:  {self.acked}; lost: {self.lost}",
+            f"actions stored:        {self.stored}",
+            f"tables checked:        {self.tables} ({self.resumes} just resumed); "
+            f"differing: {len(self.wrong)}",
+            f"server tracebacks:     {self.tracebacks}",
+            f"time:                  {self.seconds:.1f} s",
+        ]
+
+
+class ServerProcess:
+    """``uno host`` in a process of its own, on a fixed port and a database file."""
+
+    def __init__(self, port: int, db: Path) -> None:
+        self.port = port
+        self.db = db
+        self.proc: subprocess.Popen[str] | None = None
+        self.log: list[str] = []
+
+    async def start(self, timeout: float = 20.0) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "unolan.cli", "host", "--port", str(self.port),
+             "--db", str(self.db)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        listening = threading.Event()
+        threading.Thread(target=self._read_log, args=(self.proc, listening), daemon=True).start()
+        with trio.fail_after(timeout):
+            while not listening.is_set():
+                if self.proc.poll() is not None:
+                    raise RuntimeError("the server did not start:\n" + "".join(self.log[-20:]))
+                await trio.sleep(0.02)
+
+    def _read_log(self, proc: subprocess.Popen[str], listening: threading.Event) -> None:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            self.log.append(line)
+            if "listening on" in line:
+                listening.set()
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+
+class Player:
+    """One seat, played by the client library; keeps its acknowledged actions and every
+    table it held."""
+
+    def __init__(self, index: int, acks: trio.MemorySendChannel[int]) -> None:
+        self.index = index
+        self.acks = acks
+        self.seat: int | None = None
+        self.acked: list[str] = []
+        self.tables: list[tuple[int, dict[str, Any]]] = []
+        self.resumed: list[int] = []  # indexes into tables: the first table after a resume
+        self.reconnects = 0
+        self.client: Any = None
+        self.ready = trio.Event()
+
+    async def run(self, port: int, room: list[str]) -> None:
+        async with open_client("127.0.0.1", port, f"p{self.index}") as client:
+            self.client = client
+            if self.index == 0:
+                joined = await client.create_room("crash", preset="house", seats=4,
+                                                  options={"target_score": 100_000})
+                room.append(joined.room)
+            else:
+                while not room:
+                    await trio.sleep(0.01)
+                joined = await client.join(room[0])
+                await client.ready()
+            self.seat = joined.seat
+            self.ready.set()
+            acted = -1
+            back = ""  # "reconnected", then "snapshot": the resume's table is the next one
+            async for msg in client.messages():
+                if isinstance(msg, Reconnected):
+                    self.reconnects += 1
+                    back = "reconnected"
+                elif back and isinstance(msg, pr.Snapshot):
+                    back = "snapshot"
+                view = client.view()
+                if view is None:
+                    continue
+                if back == "snapshot":
+                    self.resumed.append(len(self.tables))
+                    self.tables.append((client.seq, view.to_dict()))
+                    back = ""
+                elif not self.tables or self.tables[-1][0] != client.seq:
+                    self.tables.append((client.seq, view.to_dict()))
+                mine = view.turn == view.seat and view.phase in _TURN_PHASES
+                actions = view.legal_actions()
+                action = choose(actions, [en.Card.parse(c) for c in view.hand], turn=mine)
+                if action is None or acted == client.seq:
+                    continue
+                acted = client.seq
+                try:
+                    await client.act(action)
+                except (ClientError, ConnectionLost, pr.ProtocolError, trio.BrokenResourceError):
+                    continue  # refused (a lost race), or the server died before answering
+                self.acked.append(str(action))
+                self.acks.send_nowait(self.index)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def run(kills: int, seed: int, workdir: Path, budget: float = 600.0) -> Report:
+    """Play, kill ``kills`` times, check; ``budget`` bounds the whole run (seconds)."""
+    rng = random.Random(seed)
+    report = Report()
+    began = time.monotonic()
+    db = workdir / "crash.db"
+    server = ServerProcess(_free_port(), db)
+    await server.start()
+    send_acks, acks = trio.open_memory_channel[int](10_000)
+    players = [Player(i, send_acks) for i in range(4)]
+    room: list[str] = []
+    logs: list[str] = []
+    with trio.fail_after(budget):
+        async with trio.open_nursery() as nursery:
+            for player in players:
+                nursery.start_soon(player.run, server.port, room)
+            for player in players:
+                await player.ready.wait()
+            while True:  # the host starts once every ready has arrived
+                try:
+                    await players[0].client.start()
+                    break
+                except ClientError:
+                    await trio.sleep(0.05)
+            await _wait_for_acks(acks, 10)
+            for k in range(kills):
+                if k % 2:
+                    while True:  # drain, then the next ok: kill at once
+                        try:
+                            acks.receive_nowait()
+                        except trio.WouldBlock:
+                            break
+                    await acks.receive()
+                    report.after_ok += 1
+                else:
+                    await trio.sleep(rng.uniform(0.05, 1.0))
+                server.kill()
+                report.kills += 1
+                logs += server.log
+                server = ServerProcess(server.port, db)
+                await server.start()
+                for player in players:  # everyone back at the table before the next kill
+                    while player.reconnects < k + 1:
+                        await trio.sleep(0.01)
+                await _wait_for_acks(acks, 4)
+            server.kill()
+            logs += server.log
+            nursery.cancel_scope.cancel()
+    report.tracebacks = sum("Traceback" in line for line in logs)
+    _check(db, room[0], players, report)
+    report.seconds = time.monotonic() - began
+    return report
+
+
+async def _wait_for_acks(acks: trio.MemoryReceiveChannel[int], n: int) -> None:
+    for _ in range(n):
+        await acks.receive()
+
+
+def _check(db: Path, room: str, players: list[Player], report: Report) -> None:
+    """Replay the stored match; every player's acknowledged actions and tables against it."""
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
+        rules, seats, match_seed = conn.execute(
+            "SELECT rules, seats, match_seed FROM rooms WHERE id = ?", (room,)).fetchone()
+        stored = conn.execute("SELECT a.action, a.seq FROM actions a JOIN rooms r ON r.id = a.room"
+                              " AND r.matches = a.match WHERE a.room = ? ORDER BY a.n",
+                              (room,)).fetchall()
+    game = en.Game(en.Rules.from_dict(json.loads(rules)), seats, seed=json.loads(match_seed))
+    views = [[game.view(s).to_dict() for s in range(seats)]]
+    for text, _ in stored:
+        game.apply(en.parse_action(text))
+        views.append([game.view(s).to_dict() for s in range(seats)])
+    seqs = [seq for _, seq in stored]
+    assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs), "stored seqs go up"
+    report.stored = len(stored)
+    for player in players:
+        assert player.seat is not None
+        mine = [text for text, _ in stored if int(text.split()[0]) == player.seat]
+        report.acked += len(player.acked)
+        at = 0
+        for text in player.acked:  # a subsequence of the stored log, in order
+            while at < len(mine) and mine[at] != text:
+                at += 1
+            if at == len(mine):
+                report.lost += 1
+            else:
+                at += 1
+        for i, (seq, view) in enumerate(player.tables):
+            n = bisect.bisect_right(seqs, seq)  # the actions whose events it had seen
+            report.tables += 1
+            report.resumes += i in player.resumed
+            if views[n][player.seat] != view:
+                report.wrong.append(f"seat {player.seat} at seq {seq} (after {n} actions)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--kills", type=int, default=25, help="kills (default 25)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the kill moments")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        report = trio.run(run, args.kills, args.seed, Path(tmp))
+    print("\n".join(report.lines()))
+    for line in report.wrong[:10]:
+        print("  differs:", line)
+    return 0 if not report.lost and not report.wrong and not report.tracebacks else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

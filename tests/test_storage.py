@@ -1,0 +1,411 @@
+"""Persistence at its edges: write-ahead, a failing disk, rooms that cannot be restored,
+old and foreign database files, secrets at rest, and `uno host` failing in one line."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import sqlite3
+import stat
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+from test_server import Raw, _act_legally, running, settle, table, wire
+from unolan.server import Limits
+from unolan.server.store import SCHEMA_VERSION, Store, token_hash
+
+from unolan import engine as en
+from unolan import protocol as pr
+
+QUIET = Limits(deal_pause=0.0, autopilot_delay=600, grace=600, heartbeat=3600,
+               request_rate=1e6, request_burst=1e6)
+
+
+def failing_writes(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Make the store's transactions fail while the returned flag's first item is true."""
+    flag = [False]
+    write = Store._write
+
+    def maybe_failing(self: Store, *args: Any) -> None:
+        if flag[0]:
+            raise sqlite3.OperationalError("disk I/O error")
+        write(self, *args)
+
+    monkeypatch.setattr(Store, "_write", maybe_failing)
+    return flag
+
+
+def events(client: Raw, kind: str | None = None) -> list[pr.Message]:
+    return [m for m in client.seen if m.TYPE == "event" and (kind is None or m.kind == kind)]  # type: ignore[attr-defined]
+
+
+async def load(db: Path) -> Any:
+    store = Store(db)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        stored = await store.load()
+        nursery.cancel_scope.cancel()
+    return stored
+
+
+# -- write-ahead, and a disk that fails ---------------------------------------------------
+
+
+async def test_a_failing_write_pauses_the_room_and_nothing_unsaved_is_played(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, thread_clock: trio.abc.Clock) -> None:
+    failing = failing_writes(monkeypatch)
+    db = tmp_path / "s.db"
+    async with running(QUIET, db_path=db) as server:
+        clients, room_id = await table(server, 2, "official")
+        room = server.rooms[room_id]
+        await settle(*clients)
+        game = room.game
+        seat = game.turn
+        mover, other = clients[seat], clients[1 - seat]
+        action = en.Draw(seat)
+        failing[0] = True
+        await mover.send(pr.Draw(seq=room.seq, id=5))
+        paused = await mover.expect("event", kind="paused")
+        assert paused.data["reason"] == "the server cannot save the game; paused"  # type: ignore[attr-defined]
+        await other.expect("event", kind="paused")
+        # The draw was applied in memory, but nobody was told: no ok, no event of it.
+        assert len(game.hands[seat]) == 8 and room.paused
+        assert not [m for m in mover.seen if getattr(m, "id", None) == 5]
+        assert not events(mover, "drew") and not events(other, "drew")
+        # While paused, nothing is played and the room says why.
+        for client, msg in ((other, pr.Chat(text="hello?", id=6)),
+                            (mover, pr.Pass(seq=mover.seq, id=7)), (other, pr.Ready(id=8))):
+            refused = await client.reply(msg)
+            assert refused.TYPE == "error" and refused.code == "paused"  # type: ignore[attr-defined]
+        assert len(game.hands[seat]) == 8 and game.turn == seat
+        # Saving works again: the held frames go out (the ok, the events before the pause's
+        # seq), then the room afresh and `resumed`.
+        failing[0] = False
+        await mover.expect("ok", id=5)
+        resumed = await mover.expect("event", kind="resumed")
+        after = mover.seen[mover.seen.index(paused):]
+        (snap,) = [m for m in after if m.TYPE == "snapshot"]
+        assert wire(snap.view) == game.view(seat).to_dict() and snap.seq == paused.seq  # type: ignore[attr-defined]
+        assert resumed.seq == paused.seq + 1  # type: ignore[attr-defined]
+        drew = events(mover, "drew")
+        assert len(drew) == 1 and drew[0].seq < paused.seq  # type: ignore[attr-defined]
+        await other.expect("event", kind="resumed")
+        assert not room.paused
+        # ...and play goes on.
+        assert (await mover.reply(pr.Pass(seq=resumed.seq, id=9))).TYPE in ("ok", "error")  # type: ignore[attr-defined]
+        await settle(*clients)
+    stored = await load(db)
+    (record,) = stored.rooms
+    assert record.actions[0] == str(action)
+
+
+async def test_writes_are_group_committed_and_frames_wait_for_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, thread_clock: trio.abc.Clock) -> None:
+    """While a transaction is on its way, two rooms' actions queue up and go in the next
+    one together; neither ok (nor event) arrives before its write is on disk."""
+    batches: list[list[str]] = []
+    gate, entered = threading.Event(), threading.Event()
+    gate.set()
+    write = Store._write
+
+    def gated(self: Store, ops: list[tuple[str, tuple[Any, ...]]], *prepared: Any) -> None:
+        entered.set()
+        gate.wait()
+        write(self, ops, *prepared)
+        batches.append([op for op, _ in ops])
+
+    monkeypatch.setattr(Store, "_write", gated)
+    db = tmp_path / "g.db"
+    async with running(QUIET, db_path=db) as server:
+        tables = [await table(server, 2, "official") for _ in range(2)]
+        for clients, _ in tables:
+            await settle(*clients)
+        gate.clear()
+        entered.clear()
+        await tables[0][0][0].send(pr.Chat(text="a write to wait behind", id=2))
+        await trio.to_thread.run_sync(entered.wait)  # that transaction is on its way
+        movers = []
+        for clients, room_id in tables:
+            room = server.rooms[room_id]
+            mover = clients[room.game.turn]
+            await mover.send(pr.Draw(seq=room.seq, id=3))
+            movers.append(mover)
+        assert server.store is not None
+        while [op for op, _ in server.store._ops].count("action") < 2:
+            await trio.sleep(0.01)
+        await settle(*movers)
+        assert not [m for c in movers for m in c.seen if getattr(m, "id", None) == 3]
+        assert not [e for c in movers for e in events(c, "drew")]
+        gate.set()
+        for mover in movers:
+            await mover.expect("ok", id=3)
+    assert ["action", "action"] in batches, batches
+
+
+# -- rooms that cannot be restored --------------------------------------------------------
+
+
+async def test_a_room_that_cannot_be_restored_is_set_aside_and_its_players_told(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    db = tmp_path / "r.db"
+    async with running(QUIET, seed=3, db_path=db) as server:
+        broken, broken_id = await table(server, 2, "official")
+        fine, fine_id = await table(server, 2, "official")
+        for clients, room_id in ((broken, broken_id), (fine, fine_id)):
+            await _act_legally(server.rooms[room_id], clients, 3)
+            await settle(*clients)
+        seed = server.rooms[broken_id].match_seed
+        hand = server.rooms[broken_id].game.hands[0]
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:  # a stored action that the game refuses
+        conn.execute("UPDATE actions SET action = '0 play W4 R' WHERE room = ? AND n = 1",
+                     (broken_id,))
+    async with running(QUIET, seed=3, db_path=db) as server:
+        assert broken_id not in server.rooms and fine_id in server.rooms
+        assert server.rooms[fine_id].started
+        lost = await Raw.connect(server.port, "p0")
+        reply = await lost.reply(pr.Resume(token=broken[0].token, seq=broken[0].seq, id=1))
+        assert reply.TYPE == "error" and reply.code == "not_restored"  # type: ignore[attr-defined]
+        assert broken_id in reply.message  # type: ignore[attr-defined]
+        back = await Raw.connect(server.port, "q0")
+        assert (await back.reply(pr.Resume(token=fine[0].token, seq=0, id=1))).TYPE == "joined"
+        # a new room does not take the set-aside room's id
+        other = await Raw.connect(server.port, "n")
+        made = await other.reply(pr.CreateRoom(name="n", seats=2, id=1))
+        assert made.room not in (broken_id, fine_id)  # type: ignore[attr-defined]
+    (line,) = [r.getMessage() for r in caplog.records if "could not be restored" in r.getMessage()]
+    assert broken_id in line and "rooms_aside" in line and str(db) in line
+    assert str(seed) not in caplog.text and " ".join(c.text for c in hand) not in caplog.text
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:  # moved aside, never deleted
+        assert conn.execute("SELECT COUNT(*) FROM rooms WHERE id = ?", (broken_id,)).fetchone() == (0,)
+        assert conn.execute("SELECT reason FROM rooms_aside WHERE id = ?", (broken_id,)).fetchone()
+        assert conn.execute("SELECT COUNT(*) FROM actions_aside WHERE room = ?",
+                            (broken_id,)).fetchone()[0] == 3
+        assert conn.execute("SELECT COUNT(*) FROM seats_aside WHERE room = ?",
+                            (broken_id,)).fetchone()[0] == 2
+
+
+async def test_spectator_tokens_survive_a_restart_and_dropped_ones_are_forgotten(
+        tmp_path: Path, thread_clock: trio.abc.Clock) -> None:
+    db = tmp_path / "w.db"
+    limits = Limits(deal_pause=0.0, autopilot_delay=600, grace=30, heartbeat=3600)
+    async with running(limits, db_path=db) as server:
+        clients, room_id = await table(server, 2, "official")
+        kept = await Raw.connect(server.port, "eve")
+        await kept.reply(pr.Join(room=room_id, role="spectator", id=1))
+        dropped = await Raw.connect(server.port, "mal")
+        await dropped.reply(pr.Join(room=room_id, role="spectator", id=1))
+        await dropped.aclose()
+        await settle(*clients, kept)
+        await trio.sleep(31)  # the dropped spectator's token is forgotten after the grace
+        assert token_hash(dropped.token) not in server.tokens
+        assert token_hash(kept.token) in server.tokens
+    async with running(limits, db_path=db) as server:
+        again = await Raw.connect(server.port, "eve")
+        joined = await again.reply(pr.Resume(token=kept.token, seq=kept.seq, id=1))
+        assert joined.TYPE == "joined" and joined.seat is None  # type: ignore[attr-defined]
+        snap = await again.expect("snapshot")
+        assert wire(snap.view) == server.rooms[room_id].game.view(None).to_dict()  # type: ignore[attr-defined]
+        gone = await Raw.connect(server.port, "mal")
+        assert (await gone.reply(pr.Resume(token=dropped.token, seq=0, id=2))).code == "bad_token"  # type: ignore[attr-defined]
+
+
+# -- database files ---------------------------------------------------------------------
+
+V1_SCHEMA = """
+CREATE TABLE rooms (id TEXT PRIMARY KEY, name TEXT NOT NULL, preset TEXT NOT NULL,
+    rules TEXT NOT NULL, seats INTEGER NOT NULL, timer INTEGER NOT NULL, password TEXT,
+    host INTEGER, seed TEXT NOT NULL, matches INTEGER NOT NULL DEFAULT 0, match_seed TEXT,
+    seq INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE seats (room TEXT NOT NULL, seat INTEGER NOT NULL, kind TEXT NOT NULL, name TEXT,
+    level TEXT, token TEXT, ready INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (room, seat));
+CREATE TABLE actions (room TEXT NOT NULL, n INTEGER NOT NULL, action TEXT NOT NULL,
+    PRIMARY KEY (room, n));
+"""
+
+
+async def test_a_first_version_database_is_migrated_and_its_tokens_hashed(tmp_path: Path) -> None:
+    db = tmp_path / "old.db"
+    rules = en.Rules.preset("official")
+    game = en.Game(rules, 2, seed=9)
+    actions = []
+    for _ in range(4):
+        action = game.legal_actions(game.turn)[0]
+        game.apply(action)
+        actions.append(str(action))
+    tokens = ["A" * 24, "B" * 24]
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
+        conn.executescript(V1_SCHEMA)
+        conn.execute("INSERT INTO rooms VALUES ('r4', 'old', 'official', ?, 2, 0, NULL, 0, "
+                     "'\"s\"', 1, '9', 40)", (json.dumps(rules.to_dict()),))
+        conn.executemany("INSERT INTO seats VALUES ('r4', ?, 'human', ?, NULL, ?, 1)",
+                         [(i, f"p{i}", t) for i, t in enumerate(tokens)])
+        conn.executemany("INSERT INTO actions VALUES ('r4', ?, ?)", list(enumerate(actions)))
+    async with running(QUIET, db_path=db) as server:
+        room = server.rooms["r4"]
+        assert room.game.view(0).to_dict() == game.view(0).to_dict()
+        c = await Raw.connect(server.port, "p1")
+        joined = await c.reply(pr.Resume(token=tokens[1], seq=40, id=1))
+        assert joined.TYPE == "joined" and joined.seat == 1  # type: ignore[attr-defined]
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
+        assert conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+        hashes = [h for (h,) in conn.execute("SELECT token_hash FROM seats ORDER BY seat")]
+    assert hashes[0] == token_hash(tokens[0])
+    assert tokens[0] not in db.read_bytes().decode("latin-1")
+
+
+async def test_the_database_and_its_directory_are_their_owners_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from unolan.server.store import default_path
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    db = default_path()
+    async with running(QUIET, db_path=db) as server:
+        c = await Raw.connect(server.port)
+        await c.reply(pr.CreateRoom(name="t", seats=2, id=1))
+        await settle(c)
+        for path in (db, Path(f"{db}-wal")):
+            if path.exists():
+                assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+    assert stat.S_IMODE(db.stat().st_mode) == 0o600
+    assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700
+
+
+# -- `uno host` failing: one line, exit status 1 ---------------------------------------------
+
+
+def host(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "unolan.cli", "host", "--port", "0", *args],
+                          capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def one_line_failure(result: subprocess.CompletedProcess[str], *words: str) -> str:
+    assert result.returncode == 1, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    (line,) = lines
+    assert line.startswith("uno host: ") and "Traceback" not in line and "listening" not in line
+    for word in words:
+        assert word in line, line
+    return line
+
+
+def test_uno_host_fails_in_one_line_on_a_database_it_cannot_use(tmp_path: Path) -> None:
+    corrupt = tmp_path / "corrupt.db"
+    corrupt.write_bytes(b"not a database at all " * 200)
+    one_line_failure(host("--db", str(corrupt)), str(corrupt), "not a usable SQLite database")
+    foreign = tmp_path / "foreign.db"
+    with contextlib.closing(sqlite3.connect(foreign)) as conn, conn:
+        conn.execute("CREATE TABLE invoices (id INTEGER, total REAL)")
+    one_line_failure(host("--db", str(foreign)), "not a unolan database")
+    newer = tmp_path / "newer.db"
+    with contextlib.closing(sqlite3.connect(newer)) as conn, conn:
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+        conn.execute("CREATE TABLE rooms (id TEXT)")
+    one_line_failure(host("--db", str(newer)), f"schema version {SCHEMA_VERSION + 1}")
+    one_line_failure(host("--db", str(tmp_path)), "is a directory")
+    locked = tmp_path / "locked.db"
+    holder = sqlite3.connect(locked, isolation_level=None)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        one_line_failure(host("--db", str(locked)), "locked by another program")
+    finally:
+        holder.close()
+    assert corrupt.read_bytes().startswith(b"not a database")  # never overwritten
+
+
+def test_uno_host_fails_in_one_line_on_a_port_in_use(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "-m", "unolan.cli", "host", "--port", str(port), "--db",
+             str(tmp_path / "p.db")], capture_output=True, text=True, timeout=30,
+            stdin=subprocess.DEVNULL)
+    one_line_failure(result, f"cannot listen on 127.0.0.1:{port}", "in use")
+
+
+def test_uno_host_database_path_is_checked_before_anything_is_announced(tmp_path: Path) -> None:
+    """No 'listening on' line before the failure: the database is opened first."""
+    file = tmp_path / "f"
+    file.write_text("x")
+    result = host("--db", str(file / "sub" / "s.db"))  # a file where a directory must be
+    one_line_failure(result, "cannot use the database")
+    assert not os.path.exists(file / "sub")
+
+
+async def test_the_action_log_keeps_each_rooms_current_match_and_sweeps_the_rest(tmp_path: Path) -> None:
+    """Actions are only appended; a finished match's and a closed room's are swept away
+    when the file is opened, and every SWEEP_EVERY actions."""
+    from unolan.server.store import SWEEP_EVERY, RoomRecord
+
+    db = tmp_path / "log.db"
+
+    def room(rid: str) -> RoomRecord:
+        return RoomRecord(rid, rid, "official", en.Rules.preset("official").to_dict(), 2, 0,
+                          None, None, "s", 0, None, 0)
+
+    async def rows(store: Store) -> list[tuple[Any, ...]]:
+        def read() -> list[tuple[Any, ...]]:
+            assert store._db is not None
+            return list(store._db.execute("SELECT room, match, n FROM actions ORDER BY rowid"))
+        return await store._in_thread(read)
+
+    async with trio.open_nursery() as nursery:
+        store = await nursery.start(Store(db).run)
+        for rid in ("r1", "r2"):
+            store.save_room(room(rid))
+            store.start_match(rid, 1, 5, 10)
+        for n in range(3):
+            store.action("r1", 1, n, f"0 draw #{n}", 11 + n)
+            store.action("r2", 1, n, f"1 draw #{n}", 11 + n)
+        store.start_match("r1", 2, 6, 20)  # a new match in r1
+        store.action("r1", 2, 0, "0 draw", 21)
+        store.delete_room("r2")  # r2 closes
+        (r1,) = (await store.load()).rooms
+        assert r1.actions == ["0 draw"] and r1.seq == 21  # the current match only
+        assert len(await rows(store)) == 7  # nothing deleted: the log is only appended to
+        nursery.cancel_scope.cancel()
+    async with trio.open_nursery() as nursery:
+        store = await nursery.start(Store(db).run)
+        assert await rows(store) == [("r1", 2, 0)]  # swept when opened
+        store.start_match("r1", 3, 7, 30)
+        store._appended = SWEEP_EVERY - 1
+        store.action("r1", 3, 0, "0 pass", 31)  # the SWEEP_EVERY-th action: a sweep follows
+        await store.flush()
+        assert await rows(store) == [("r1", 3, 0)]
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_pause_seen_but_never_saved_is_not_given_out_again_after_a_restart(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, thread_clock: trio.abc.Clock) -> None:
+    """The server stops while saving fails: its clients saw the `paused` event's seq,
+    which never reached the disk. The restarted room's seqs start above it, and a resume
+    from a seq ahead of the room's gets a snapshot, not a catch-up."""
+    failing = failing_writes(monkeypatch)
+    db = tmp_path / "p.db"
+    async with running(QUIET, db_path=db) as server:
+        clients, room_id = await table(server, 2, "official")
+        await settle(*clients)
+        failing[0] = True
+        await clients[0].send(pr.Chat(text="unsaved", id=1))
+        paused = await clients[0].expect("event", kind="paused")
+    failing[0] = False
+    async with running(QUIET, db_path=db) as server:
+        room = server.rooms[room_id]
+        assert room.seq > paused.seq  # type: ignore[attr-defined]
+        back = await Raw.connect(server.port, "p0")
+        before = room.seq
+        joined = await back.reply(pr.Resume(token=clients[0].token, seq=before + 7, id=1))
+        assert joined.TYPE == "joined" and joined.seq == before  # type: ignore[attr-defined]
+        snap = await back.expect("snapshot")
+        assert snap.seq == before and wire(snap.view) == room.game.view(0).to_dict()  # type: ignore[attr-defined]
+        assert not [m for m in back.seen if m.TYPE == "event" and m.seq <= before]  # type: ignore[attr-defined]
