@@ -56,6 +56,16 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _translation.ngettext(singular, plural, n)
 
 
+RULE_WORD = "rule value"  # the catalogs' context for the engine's words for rule values
+
+
+def rule_word(value: str) -> str:
+    """A rule option's value or a preset's name (``winner_takes``, ``house``) in the current
+    language; English writes it as the engine does, with spaces. Its own context, since a
+    value may be a word used elsewhere too (``penalty``: the scoring, or why cards were drawn)."""
+    return _translation.pgettext(RULE_WORD, value.replace("_", " "))
+
+
 def language() -> str:
     """The current language: a key of :data:`LANGUAGES`."""
     return _language

@@ -2,3 +2,17 @@ import pytest
 
 # Shared helpers imported by the test modules: rewrite their asserts too, for clear failures.
 pytest.register_assert_rewrite("scenario", "random_play")
+
+
+@pytest.fixture(autouse=True)
+def english(monkeypatch: pytest.MonkeyPatch):
+    """Every test starts in English whatever the developer's locale (the language comes
+    from LC_ALL / LC_MESSAGES / LANG), and leaves English behind if it switched."""
+    from unolan.client import i18n
+
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    i18n.set_language(i18n.ENGLISH)
+    yield
+    i18n.set_language(i18n.ENGLISH)

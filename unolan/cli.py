@@ -24,7 +24,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="uno",
         description=i18n._("UNO over the LAN from the terminal. 'uno COMMAND --help' for each command."),
     )
-    parser.add_argument("--version", action="version", version=f"unolan {__version__}")
+    parser.add_argument("--version", action="version", version=f"unolan {__version__}",
+                        help=i18n._("show program's version number and exit"))
     add_lang(parser)
     sub = parser.add_subparsers(dest="command", metavar=i18n._("COMMAND"))
     tui_cli.add_parser(sub)  # join, play

@@ -157,8 +157,8 @@ def build_app(
     def input_prompt() -> str:
         if s.input_mode == "form_value" and s.form is not None:
             return f" {label(s.form.field)}> "
-        words = {"chat": i18n.N_("chat"), "address": i18n.N_("address")}
-        return f" {i18n._(words.get(s.input_mode or '', i18n.N_('room name')))}> "
+        words = {"chat": i18n.N_("chat"), "address": i18n.N_("address"), "room_name": i18n.N_("room name")}
+        return f" {i18n._(words.get(s.input_mode or '', words['room_name']))}> "
 
     input_window = Window(
         BufferControl(input_buffer, input_processors=[BeforeInput(input_prompt)]),

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from unolan.client.i18n import N_, _
+from unolan.client.i18n import N_, _, rule_word
 from unolan.engine import OPTIONS, PRESETS, Option, Rules, RulesError, check_table
 
 ROOM_FIELDS = ("name", "preset", "seats", "timer")  # the room's own; the rest are options
@@ -158,7 +158,7 @@ def shown(name: str, value: Any) -> str:
     if name == "timer":
         return _("{seconds}s per turn").format(seconds=value) if value else _("none")
     if isinstance(value, str):
-        return _(value.replace("_", " "))
+        return rule_word(value)
     return str(value)
 
 

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
-from unolan.client.i18n import N_, _, display_name, language, next_language, ngettext
+from unolan.client.i18n import N_, _, display_name, language, next_language, ngettext, rule_word
 from unolan.engine import Phase, Play, Rules, RulesError
 
 from . import form as create
@@ -129,7 +129,7 @@ def header(state: UIState, width: int = 80) -> Fragments:
     if state.view is not None:
         preset = state.view.rules.get("preset", "")
         parts.append(("class:header", "· " + _("{preset} · round {round}").format(
-            preset=_(preset), round=state.view.round) + " "))
+            preset=rule_word(preset), round=state.view.round) + " "))
     keys = "   " + _("? keys")
     if state.address and sum(get_cwidth(t) for _, t in parts) + get_cwidth(state.address) + 40 <= width:
         parts.append(("class:header", f"· {state.address} "))
@@ -426,8 +426,9 @@ def scoreboard(state: UIState) -> Fragments:
         out.append(("class:overlay.title", " " + _("Scores") + "\n\n"))
     scores = list((match or result or {}).get("scores") or (v.scores if v else ()))
     hands = list((result or {}).get("hands") or ())
-    out.append(("class:overlay.section", f"  {fit(_('seat'), 5)}{fit(_('player'), 18)}"
-                f"{' ' * max(0, 7 - get_cwidth(_('total')))}{cut(_('total'), 7)}   {_('left in hand')}\n"))
+    seat, player, total, left = _("seat"), _("player"), _("total"), _("left in hand")
+    total = " " * max(0, 7 - get_cwidth(total)) + cut(total, 7)  # over the numbers, right-aligned
+    out.append(("class:overlay.section", f"  {fit(seat, 5)}{fit(player, 18)}{total}   {left}\n"))
     for i, score in enumerate(scores):
         left = " ".join(card_label(c) for c in hands[i]) if i < len(hands) else ""
         first, *more = wrap(left, 38, indent=0)
@@ -461,7 +462,7 @@ def lobby(state: UIState) -> Fragments:
         flags = (" " + _("started") if r.get("started") else "") + (" 🔒" if r.get("password") else "")
         people = _("{players}/{seats} players {spectators} watching").format(
             players=r.get("players", 0), seats=r.get("seats", 0), spectators=r.get("spectators", 0))
-        out.append((sel, f" {'▶' if sel else ' '} {fit(r['name'], 24)} {fit(_(r.get('preset', '')), 9)}"
+        out.append((sel, f" {'▶' if sel else ' '} {fit(r['name'], 24)} {fit(rule_word(r.get('preset', '')), 9)}"
                          f" {people}{flags}\n"))
     out.append(("class:hint", "\n " + _("↑ ↓ choose · Enter join · s spectate · c create · r refresh"
                                          " · ? keys · q quit")))
@@ -506,7 +507,7 @@ def create_form(state: UIState) -> Fragments:
             shown = f"‹ {create.shown(name, value)} ›"
             default = ""
             if name not in create.ROOM_FIELDS:
-                was = f"{_(f.preset)}: {create.shown(name, f.default(name))}"
+                was = f"{rule_word(f.preset)}: {create.shown(name, f.default(name))}"
                 default = _("changed; {default}").format(default=was) if name in f.options else was
             text = f" {'▶' if sel else ' '} {fit(create.label(name), 22)} {fit(shown, 20)} {default}"
         style = "class:cursor" if sel else ("class:label" if name in f.options else "")

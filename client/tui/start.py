@@ -137,8 +137,8 @@ def render(state: UIState) -> StyleAndTextTuples:
     assert screen is not None
     out: StyleAndTextTuples = [("class:pane.title", " " + _("Games on the LAN") + "\n\n")]
     if screen.games:
-        out.append(("class:hint", f"   {fit(_('name'), 22)} {fit(_('address'), 21)} "
-                                  f"{fit(_('rooms'), 14)} {_('players')}\n"))
+        name, address, rooms, players = _("name"), _("address"), _("rooms"), _("players")
+        out.append(("class:hint", f"   {fit(name, 22)} {fit(address, 21)} {fit(rooms, 14)} {players}\n"))
     for i, game in enumerate(screen.games):
         sel = "class:cursor" if i == screen.cursor else ""
         if game.joinable:
