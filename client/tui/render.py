@@ -50,24 +50,47 @@ def fit(text: str, width: int) -> str:
 
 @lru_cache(maxsize=1024)  # the log's lines are wrapped again at every redraw
 def wrap(text: str, width: int, indent: int = 2, start: int = 0) -> tuple[str, ...]:
-    """``text`` in lines of at most ``width`` cells, broken between words (a word wider
-    than a line is cut); lines after the first are indented by ``indent``, and the first
-    begins ``start`` cells in."""
+    """``text`` in lines of at most ``width`` cells, broken between words or between two
+    wide (CJK) characters, which a line may break between as between words (a narrow word
+    wider than a line is cut, never broken inside: a card label stays whole); lines after
+    the first are indented by ``indent``, and the first begins ``start`` cells in."""
     lines: list[str] = []
     line, used = "", 0
-    for word in text.split(" "):
+    for word, glued in _pieces(text):
         w = get_cwidth(word)
+        gap = 0 if glued or not line else 1
         room = width - (indent if lines else start)
-        if line and used + 1 + w > room:
+        if line and used + gap + w > room:
             lines.append(line)
-            line, used = "", 0
+            line, used, gap = "", 0, 0
             room = width - indent
         if not line and w > room:
             word = cut(word, room)
             w = get_cwidth(word)
-        line, used = (f"{line} {word}", used + 1 + w) if line else (word, w)
+        line, used = (line + " " * gap + word, used + gap + w)
     lines.append(line)
     return (lines[0], *(" " * indent + rest for rest in lines[1:]))
+
+
+def _pieces(text: str) -> list[tuple[str, bool]]:
+    """The pieces a line may break between: words, and each wide character on its own;
+    ``glued``: no space before it (the next piece of the same word)."""
+    out: list[tuple[str, bool]] = []
+    for word in text.split(" "):
+        run, glued = "", False
+        for char in word:
+            if get_cwidth(char) == 2:
+                if run:
+                    out.append((run, glued))
+                    glued = True
+                out.append((char, glued))
+                run, glued = "", True
+            else:
+                run += char
+        if run or not glued:
+            out.append((run, glued))
+    return out
+
 
 KEYS_HELP: list[tuple[str, str, list[tuple[str, str]]]] = [
     ("table", N_("At the table"), [

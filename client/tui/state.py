@@ -495,19 +495,19 @@ def describe(
     if kind == "passed":
         return _("{who} kept the drawn card").format(who=who), ""
     if kind == "skipped":
-        return say("you are skipped", "{who} is skipped"), ""
+        return say(N_("you are skipped"), N_("{who} is skipped")), ""
     if kind == "uno":
         return _("{who} called UNO!").format(who=who), "uno"
     if kind == "reshuffled":
         return _("the discards are shuffled into a new draw pile"), ""
     if kind == "host":
-        return say("you are the host", "{who} is the host"), ""
+        return say(N_("you are the host"), N_("{who} is the host")), ""
     if kind == "color_chosen":
         return _("{who} chose {color}").format(who=who, color=color_word(data.get("color", ""))), ""
     if kind == "reversed":
         return _("direction reversed"), ""
     if kind == "penalty":
-        return say("you owe {amount} cards", "{who} owes {amount} cards", amount=data.get("amount")), ""
+        return say(N_("you owe {amount} cards"), N_("{who} owes {amount} cards"), amount=data.get("amount")), ""
     if kind == "challenged":
         text = (_("{who} challenged {target}: guilty!") if data.get("guilty") else
                 _("{who} challenged {target}: innocent"))
@@ -515,8 +515,7 @@ def describe(
     if kind == "revealed":
         if data.get("cards"):
             return _("{who} held {cards}").format(who=who, cards=_cards(data)), ""
-        return say("your hand was shown to the challenger",
-                   "{who}'s hand was shown to the challenger"), ""
+        return say(N_("your hand was shown to the challenger"), N_("{who}'s hand was shown to the challenger")), ""
     if kind == "caught":
         return (_("{who} CAUGHT {target} (+{penalty})").format(
             who=who, target=name_of(data.get("target")), penalty=data.get("penalty")), "uno")
@@ -534,7 +533,7 @@ def describe(
     if kind == "out":
         reason = str(data.get("reason"))
         words = OUT_REASONS.get(reason)
-        return say("you are out ({reason})", "{who} is out ({reason})",
+        return say(N_("you are out ({reason})"), N_("{who} is out ({reason})"),
                    reason=_(words) if words else reason), ""
     if kind == "first_card":
         return _("first card {card}").format(card=card_label(data["card"])), ""
