@@ -414,11 +414,11 @@ def help_text(state: UIState, part: str = "table") -> Fragments:
             continue
         out.append(("class:overlay.section", f" {_(title)}\n"))
         for key, meaning in keys:
-            out.append(("class:overlay.key", f" {key:<9}"))
+            out.append(("class:overlay.key", f" {key:<9} "))
             out.append(("class:overlay", f"{_(meaning)}\n"))
         if section == "any":  # the language, switched here
             after = next_language()
-            out.append(("class:overlay.key", f" {'L':<9}"))
+            out.append(("class:overlay.key", f" {'L':<9} "))
             out.append(("class:overlay", _("language: {now} → {next}").format(
                 now=display_name(language()), next=display_name(after)) + "\n"))
         out.append(("class:overlay", "\n"))
