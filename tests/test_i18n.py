@@ -285,3 +285,18 @@ def test_chinese_lines_wrap_between_characters_and_never_inside_a_card() -> None
     assert all(get_cwidth(line) <= 14 for line in lines) and "[B8]" in "".join(lines)
     assert not any(line.rstrip().endswith("[") for line in lines)
     assert wrap("a b", 10) == ("a b",) and wrap("hello world", 5) == ("hello", "  wo…")
+
+
+def test_docs_rules_names_each_option_and_preset_as_the_catalogs_do() -> None:
+    from unolan.engine import OPTIONS, PRESETS
+
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    hant, hans = shipped("zh_Hant"), shipped("zh_Hans")
+    for option in OPTIONS:
+        label = option.name.replace("_", " ")
+        row = next(line for line in text.splitlines() if line.startswith(f"| `{option.name}` |"))
+        assert row.endswith(f"| {hant.gettext(label)} / {hans.gettext(label)} |"), option.name
+    for preset in PRESETS:
+        row = next(line for line in text.splitlines() if line.startswith(f"| `{preset}` |"))
+        words = f"{hant.pgettext(i18n.RULE_WORD, preset)} / {hans.pgettext(i18n.RULE_WORD, preset)}"
+        assert row.endswith(f"| {words} |"), preset
