@@ -300,3 +300,19 @@ def test_docs_rules_names_each_option_and_preset_as_the_catalogs_do() -> None:
         row = next(line for line in text.splitlines() if line.startswith(f"| `{preset}` |"))
         words = f"{hant.pgettext(i18n.RULE_WORD, preset)} / {hans.pgettext(i18n.RULE_WORD, preset)}"
         assert row.endswith(f"| {words} |"), preset
+
+
+@pytest.mark.slow
+def test_a_wheel_ships_the_compiled_catalogs(tmp_path: Path) -> None:
+    """A non-editable install has the catalogs too: the wheel the package builds holds each
+    language's .mo under unolan/client/locale."""
+    import subprocess
+    import sys
+    import zipfile
+
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
+                    "-w", str(tmp_path), str(ROOT)], check=True, capture_output=True, timeout=300)
+    wheel = next(tmp_path.glob("unolan-*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for lang in LANGS:
+        assert f"unolan/client/locale/{lang}/LC_MESSAGES/unolan.mo" in names
