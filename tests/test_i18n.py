@@ -200,7 +200,7 @@ def test_an_engine_refusal_is_shown_in_the_players_language() -> None:
     with table(BASIC) as t:  # G7 does not match R3
         t.press("3", "enter")
         screen = t.screen()
-        assert "规则不允许这样出牌" in screen and "does not match" not in screen
+        assert "[G7] 不能出在 [R3]（红色）上" in screen and "does not match" not in screen
 
 
 def test_log_lines_in_chinese() -> None:

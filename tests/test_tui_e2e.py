@@ -245,7 +245,7 @@ def test_a_turn_in_traditional_chinese_keeps_every_column(tmp_path: Path) -> Non
                 pane.keys(str(number))
                 pane.wait_for(rf"\[{card}\] .* · Enter 出牌")
                 pane.keys("Enter")
-                screen = pane.wait_for(r"你出了 \[|規則不允許這樣出牌|選顏色")
+                screen = pane.wait_for(r"你出了 \[|不能出在|規則不允許這樣出牌|選顏色")
                 if "選顏色" in screen:
                     pane.keys("r")
                     screen = pane.wait_for(r"你出了 \[")

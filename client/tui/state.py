@@ -16,7 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from unolan.client.i18n import ENGLISH, N_, _, error_text, language, ngettext
+from unolan.client.i18n import ENGLISH, N_, _, language, ngettext
+from unolan.client.reasons import refusal_text
 from unolan.engine import (
     EVENT_KINDS,
     Action,
@@ -317,7 +318,7 @@ class UIState:
         notation) in the screen's words: in the player's language, names for seats and
         ``[R5]`` for cards."""
         return _CARD_WORD.sub(lambda m: card_label(m.group(0)),
-                              self.with_names(error_text(code, reason)))
+                              self.with_names(refusal_text(code, reason, self.name_of)))
 
     def with_names(self, text: str) -> str:
         """``seat 2`` in a message from the engine or the server, as that player's name."""
@@ -447,7 +448,7 @@ class UIState:
     def on_error(self, code: str, message: str) -> None:
         """A refusal from the server: shown, never raised."""
         self.sent = None
-        text = self.with_names(error_text(code, message))
+        text = self.with_names(refusal_text(code, message, self.name_of))
         if code == "too_late" and message and language() == ENGLISH:
             text = f"Too late: {text}"  # the server's reason, in English only
         self.notify(text)
@@ -527,7 +528,7 @@ def describe(
     if kind == "rotated":
         return _("every hand passed along"), ""
     if kind == "misplay":
-        reason = error_text("misplay", str(data.get("reason") or ""))
+        reason = refusal_text("misplay", str(data.get("reason") or ""), name_of)
         return _("{who} misplayed (+{penalty}): {reason}").format(
             who=who, penalty=data.get("penalty"), reason=reason), "error"
     if kind == "out":
