@@ -23,6 +23,10 @@ _PARTS = {
     "color": r"(?P<color>red|yellow|green|blue|no color)",
     "letter": r"(?P<letter>[RYGB])",
     "phase": r"(?P<phase>\w+)",
+    # a rule set that cannot be played, a value an option does not take
+    "players": r"(?P<players>\d+)", "teams": r"(?P<teams>\d+)", "size": r"(?P<size>\d+)",
+    "deck": r"(?P<deck>\d+)", "option": r"(?P<option>\w+)", "values": r"(?P<values>.+?)",
+    "got": r"(?P<got>.+)",
 }
 _PARTS["top"] = _PARTS["card"].replace("?P<card>", "?P<top>")
 
@@ -80,10 +84,21 @@ _SAID_AS_IS = (
     N_("{card} takes no target"),
     N_("the All Wild deck has no colors to name"),
     N_("{letter} is not a color of the cards played"),
+    # Not refusals of an action: why a rule set is refused (the create-room form says so).
+    N_("option {option} takes one of {values}; got {got}"),
+    N_("option {option} takes on or off; got {got}"),
+    N_("option {option} takes a whole number; got {got}"),
+    N_("option {option} takes {values}; got {got}"),
+    N_("{players} players cannot sit as {teams} teams of two or more, teammates alternately"),
+    N_("partner rotation at one table needs 4 players, not {players}"),
+    N_("{players} hands of {size} leave too few of the {deck} cards to turn up a first card"),
 )
 # ... and those said in other words.
 _SAID_OTHERWISE = (
     ("not possible in phase {phase}", N_("not possible at this point of the turn")),
+    ("partner rotation at one table needs 4 players, not {players}: 8 players play two tables "
+     "of 4, one game per table (see engine.schedule)",
+     N_("partner rotation at one table needs 4 players, not {players}")),
 )
 REASONS: tuple[tuple[re.Pattern[str], str], ...] = (
     *((_pattern(text), text) for text in _SAID_AS_IS),
@@ -92,6 +107,12 @@ REASONS: tuple[tuple[re.Pattern[str], str], ...] = (
 # The engine's colors as words (the catalogs translate them).
 COLORS = {"red": N_("red"), "yellow": N_("yellow"), "green": N_("green"), "blue": N_("blue"),
           "no color": N_("no color")}
+
+
+def said(text: str) -> str:
+    """An engine's message (a refusal's reason, why a rule set is refused) in the player's
+    language, or as it is when no pattern reads it."""
+    return translate(text) or text
 
 
 def translate(reason: str, name_of: Callable[[int], str] | None = None) -> str | None:

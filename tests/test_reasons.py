@@ -95,3 +95,15 @@ def test_a_color_the_cards_do_not_have() -> None:
     refused = game.refusal(Play(0, (game.hands[0][0],), Color.BLUE))
     assert refused is not None and refused.reason == "B is not a color of the cards played"
     assert refusal_text(refused.code, refused.reason) == "B 不是所出牌的颜色"
+
+
+def test_the_create_form_says_why_a_rule_set_is_refused_in_the_language() -> None:
+    from unolan.client.tui.form import FIELDS, CreateForm
+
+    i18n.set_language("zh_Hant")
+    form = CreateForm(seats=3, options={"teams": 2})
+    assert form.problem() == "3 位玩家無法分成 2 隊、每隊兩人以上、隊友相隔而坐"
+    form.field_index = FIELDS.index("hand_size")
+    assert form.typed("50") == "選項 hand_size 要 1..20；收到 '50'"
+    i18n.set_language("en")
+    assert form.problem() == "3 players cannot sit as 2 teams of two or more, teammates alternately"

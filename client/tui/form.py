@@ -14,6 +14,7 @@ from functools import cache
 from typing import Any
 
 from unolan.client.i18n import N_, _, rule_word
+from unolan.client.reasons import said
 from unolan.engine import OPTIONS, PRESETS, Option, Rules, RulesError, check_table
 
 ROOM_FIELDS = ("name", "preset", "seats", "timer")  # the room's own; the rest are options
@@ -92,7 +93,7 @@ class CreateForm:
         try:
             self.set(name, option.parse(text.strip()))
         except RulesError as exc:
-            return str(exc)
+            return said(str(exc))
         return None
 
     def problem(self) -> str | None:
@@ -100,7 +101,7 @@ class CreateForm:
         try:
             check_table(Rules.preset(self.preset, **self.options), self.seats)
         except ValueError as exc:
-            return str(exc)
+            return said(str(exc))
         return None
 
     def request(self) -> dict[str, Any]:
