@@ -316,3 +316,17 @@ def test_a_wheel_ships_the_compiled_catalogs(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for lang in LANGS:
         assert f"unolan/client/locale/{lang}/LC_MESSAGES/unolan.mo" in names
+
+
+def test_the_log_is_said_again_in_the_new_language() -> None:
+    with table(BASIC) as t:
+        t.state.on_event("skipped", {"seat": 1})
+        t.state.on_event("skipped", {"seat": 0})
+        t.state.add_log("a line written as it is", "info")
+        assert [text for text, _ in t.state.log][-3:] == [
+            "bob is skipped", "you are skipped", "a line written as it is"]
+        t.state.names[1] = "someone else"  # later names do not rewrite what was said
+        t.press("?", "L", "esc")
+        assert [text for text, _ in t.state.log][-3:] == [
+            "bob被跳過", "你被跳過", "a line written as it is"]
+        assert "bob被跳過" in t.screen()

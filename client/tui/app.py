@@ -257,6 +257,7 @@ def build_app(
     def _(event: KeyPressEvent) -> None:
         """The help overlay switches the language: every screen speaks it from the next frame."""
         i18n.set_language(i18n.next_language())
+        s.relabel()
 
     @kb.add("escape", filter=~typing, eager=True)
     def _(event: KeyPressEvent) -> None:

@@ -156,6 +156,29 @@ def sort_hand(hand: tuple[str, ...] | list[str]) -> list[str]:
     return sorted(hand, key=Card.parse)
 
 
+def seat_name(seat: int | None, me: int | None, names: dict[int, str]) -> str:
+    """A seat as the screen names it: "you", the player's name, or "seat 2"."""
+    if seat is None:
+        return _("a spectator")
+    if seat == me:
+        return _("you")
+    return names.get(seat) or _("seat {seat}").format(seat=seat)
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A log line's event with the names and seat of its moment, so it can be said again."""
+
+    kind: str
+    data: dict[str, Any]
+    names: dict[int, str]
+    me: int | None
+
+    def line(self) -> tuple[str, str] | None:
+        return describe(self.kind, self.data, lambda seat: seat_name(seat, self.me, self.names),
+                        self.me)
+
+
 class UIState:
     """What the screen shows. Mutated only on the UI thread (asyncio host + Trio guest)."""
 
@@ -191,6 +214,9 @@ class UIState:
         self.bots: set[int] = set()
         self.presence: dict[int, str] = {}  # seat -> connected | away | autopilot
         self.log: deque[tuple[str, str]] = deque(maxlen=300)
+        # What each log line says, to say it again in another language (None: a line
+        # written as it is): the event, and the names and seat it was told with.
+        self._said: deque[Said | None] = deque(maxlen=300)
         self.chat: deque[tuple[str, str]] = deque(maxlen=100)
         self.round_result: dict[str, Any] | None = None  # the last round's, until the next ends
         self.match_result: dict[str, Any] | None = None
@@ -266,11 +292,7 @@ class UIState:
         return self._legal
 
     def name_of(self, seat: int | None) -> str:
-        if seat is None:
-            return _("a spectator")
-        if seat == self.seat:
-            return _("you")
-        return self.names.get(seat) or _("seat {seat}").format(seat=seat)
+        return seat_name(seat, self.seat, self.names)
 
     @property
     def my_turn(self) -> bool:
@@ -343,8 +365,17 @@ class UIState:
             self.notices.popleft()
         return [n for n in self.notices if n.until > now]
 
-    def add_log(self, text: str, style: str = "") -> None:
+    def add_log(self, text: str, style: str = "", said: Said | None = None) -> None:
         self.log.append((text, style))
+        self._said.append(said)
+
+    def relabel(self) -> None:
+        """Say the log again in the current language (after the language changed)."""
+        for i, said in enumerate(self._said):
+            if said is not None:
+                line = said.line()
+                if line is not None:
+                    self.log[i] = line
 
     # -- what the server tells us ---------------------------------------------------
 
@@ -394,6 +425,7 @@ class UIState:
     def enter_room(self) -> None:
         """Another room: nothing of the last one carries over (log, chat, people, scores)."""
         self.log.clear()
+        self._said.clear()
         self.chat.clear()
         self.names.clear()
         self.bots.clear()
@@ -441,9 +473,10 @@ class UIState:
         elif kind == "chat":
             self.chat.append((str(data.get("name") or self.name_of(data.get("seat"))), data["text"]))
             return
-        line = describe(kind, data, self.name_of, self.seat)
+        said = Said(kind, dict(data), dict(self.names), self.seat)
+        line = said.line()
         if line:
-            self.add_log(*line)
+            self.add_log(*line, said=said)
 
     def on_error(self, code: str, message: str) -> None:
         """A refusal from the server: shown, never raised."""
