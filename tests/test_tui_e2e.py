@@ -81,7 +81,7 @@ def uno_command() -> str:
 
 
 def test_uno_play_in_a_real_terminal() -> None:
-    shell = (f"{uno_command()} play --seed 7 --bots 3 --name ann;"
+    shell = (f"{uno_command()} play --lang en --seed 7 --bots 3 --name ann;"
              " echo UNO-EXIT-$?; exec sleep 30")
     started = time.monotonic()
     pane = Pane(shell)
@@ -154,7 +154,7 @@ def test_kill_or_a_closed_terminal_restores_the_terminal(signum: int, name: str,
     (not killed by it), the terminal has left the alternate screen and shows the cursor."""
     wrapper, pid_file = tmp_path / "wrapper.py", tmp_path / "pid"
     wrapper.write_text(WRAPPER)
-    pane = Pane(f"{sys.executable} {wrapper} {pid_file} {uno_command()} play --seed 3 --bots 1"
+    pane = Pane(f"{sys.executable} {wrapper} {pid_file} {uno_command()} play --lang en --seed 3 --bots 1"
                 " --name ann; exec sleep 30")
     try:
         pane.wait_for(r"Hand \d\[")
@@ -168,7 +168,7 @@ def test_kill_or_a_closed_terminal_restores_the_terminal(signum: int, name: str,
 
 
 def test_teams_from_the_command_line_and_the_rules_on_screen() -> None:
-    pane = Pane(f"{uno_command()} play --seed 5 --bots 3 --name ann --rules 'house teams=2';"
+    pane = Pane(f"{uno_command()} play --lang en --seed 5 --bots 3 --name ann --rules 'house teams=2';"
                 " echo UNO-EXIT-$?; exec sleep 30")
     try:
         screen = pane.wait_for(r"Hand \d\[")
@@ -185,7 +185,7 @@ def test_a_pasted_escape_sequence_in_the_chat_does_no_harm(tmp_path: Path) -> No
     control character in it. Both times the line is cleaned and sent."""
     paste = tmp_path / "paste"
     paste.write_bytes(b"hi \x1b[31mred")
-    pane = Pane(f"{uno_command()} play --seed 3 --bots 1 --name ann; echo UNO-EXIT-$?; exec sleep 30")
+    pane = Pane(f"{uno_command()} play --lang en --seed 3 --bots 1 --name ann; echo UNO-EXIT-$?; exec sleep 30")
     try:
         pane.wait_for(r"Hand \d\[")
         tmux("load-buffer", "-b", pane.name, str(paste))
