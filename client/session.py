@@ -35,6 +35,7 @@ import trio
 from unolan import engine as en
 from unolan import protocol as pr
 
+from .i18n import _
 from .mirror import Mirror, SeqGap
 
 log = logging.getLogger("unolan.client")
@@ -67,19 +68,19 @@ def _refusal(host: str, port: int, exc: OSError) -> str:
     """Why a TCP connection to ``host``:``port`` failed, and what to check."""
     where = f"{host}:{port}"
     if isinstance(exc, socket.gaierror):
-        return f"unknown host {host!r}: check the address"
+        return _("unknown host {host!r}: check the address").format(host=host)
     # trio raises one OSError for every address it tried; the real ones are its cause.
     causes = exc.__cause__.exceptions if isinstance(exc.__cause__, BaseExceptionGroup) else (exc,)
     codes = {getattr(c, "errno", None) for c in causes}
     if errno.ECONNREFUSED in codes:
-        return (f"nothing is listening on {where} (connection refused): "
-                "is the server (uno host) running there, on that port?")
+        return _("nothing is listening on {where} (connection refused): is the server (uno "
+                 "host) running there, on that port?").format(where=where)
     if codes & {errno.EHOSTUNREACH, errno.ENETUNREACH}:
-        return f"cannot reach {host}: no route to it; check the address and the network"
+        return _("cannot reach {host}: no route to it; check the address and the network").format(host=host)
     if errno.ETIMEDOUT in codes:
-        return f"no answer from {host}: check the address and that the machine is on"
+        return _("no answer from {host}: check the address and that the machine is on").format(host=host)
     reason = next((c.strerror for c in causes if getattr(c, "strerror", None)), None)
-    return f"cannot connect to {where}: {reason or exc}"
+    return _("cannot connect to {where}: {reason}").format(where=where, reason=reason or exc)
 
 
 @dataclass(frozen=True)
@@ -139,8 +140,9 @@ class Client:
             with trio.fail_after(CONNECT_TIMEOUT):
                 stream = await trio.open_tcp_stream(self.host, self.port)
         except trio.TooSlowError:
-            raise CannotConnect(f"no answer from {where} within {CONNECT_TIMEOUT:g} seconds: "
-                                "check the address and that the machine is on") from None
+            raise CannotConnect(_("no answer from {where} within {seconds} seconds: check the "
+                                  "address and that the machine is on").format(
+                                      where=where, seconds=f"{CONNECT_TIMEOUT:g}")) from None
         except OSError as exc:
             raise CannotConnect(_refusal(self.host, self.port, exc)) from exc
         try:
@@ -149,11 +151,13 @@ class Client:
         except trio.TooSlowError:
             await trio.aclose_forcefully(stream)
             raise CannotConnect(
-                f"{where} accepted the connection but did not answer within "
-                f"{CONNECT_TIMEOUT:g} seconds: is it an unolan server (uno host)?") from None
+                _("{where} accepted the connection but did not answer within {seconds} seconds: "
+                  "is it an unolan server (uno host)?").format(
+                      where=where, seconds=f"{CONNECT_TIMEOUT:g}")) from None
         except (OSError, trio.BrokenResourceError, pr.ProtocolError) as exc:
             await trio.aclose_forcefully(stream)
-            raise CannotConnect(f"{where} does not speak the unolan protocol ({exc})") from exc
+            raise CannotConnect(_("{where} does not speak the unolan protocol ({problem})").format(
+                where=where, problem=exc)) from exc
         except BaseException:
             await trio.aclose_forcefully(stream)
             raise
@@ -164,8 +168,8 @@ class Client:
         await stream.send_all(conn.hello(self.name, self.client, bot=self.bot))
         msg = await _receive(stream, conn)
         if msg is pr.CONNECTION_CLOSED:
-            raise CannotConnect(f"{self.host}:{self.port} closed the connection during "
-                                "the handshake: is it an unolan server (uno host)?")
+            raise CannotConnect(_("{where} closed the connection during the handshake: is it an "
+                                  "unolan server (uno host)?").format(where=f"{self.host}:{self.port}"))
         if isinstance(msg, pr.Error):
             raise ClientError(msg.code, msg.message, True)
         assert isinstance(msg, pr.Welcome)

@@ -33,6 +33,7 @@ from prompt_toolkit.layout.dimension import Dimension as D
 from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
+from unolan.client import i18n
 
 from . import render, start
 from .controller import Controller
@@ -156,7 +157,8 @@ def build_app(
     def input_prompt() -> str:
         if s.input_mode == "form_value" and s.form is not None:
             return f" {label(s.form.field)}> "
-        return {"chat": " chat> ", "address": " address> "}.get(s.input_mode or "", " room name> ")
+        words = {"chat": i18n.N_("chat"), "address": i18n.N_("address"), "room_name": i18n.N_("room name")}
+        return f" {i18n._(words.get(s.input_mode or '', words['room_name']))}> "
 
     input_window = Window(
         BufferControl(input_buffer, input_processors=[BeforeInput(input_prompt)]),
@@ -223,7 +225,7 @@ def build_app(
                 Frame(VSplit([
                     Window(FormattedTextControl(lambda: render.help_text(s, "table")), width=40),
                     Window(FormattedTextControl(lambda: render.help_text(s, "lobby")), width=38),
-                ]), title="Keys — Esc or ? closes", style="class:overlay"),
+                ]), title=render.help_title, style="class:overlay"),
                 filter=overlay), top=0),
         ],
     )
@@ -250,6 +252,12 @@ def build_app(
     @kb.add("?", filter=~typing)
     def _(event: KeyPressEvent) -> None:
         s.help_open = not s.help_open
+
+    @kb.add("L", filter=overlay & ~typing)
+    def _(event: KeyPressEvent) -> None:
+        """The help overlay switches the language: every screen speaks it from the next frame."""
+        i18n.set_language(i18n.next_language())
+        s.relabel()
 
     @kb.add("escape", filter=~typing, eager=True)
     def _(event: KeyPressEvent) -> None:

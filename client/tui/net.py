@@ -20,6 +20,7 @@ from typing import Any
 
 import trio
 from unolan.client import session as lib
+from unolan.client.i18n import _, error_text
 from unolan.client.saved import SavedSeat, SavedSeats
 
 from unolan import protocol as pr
@@ -89,11 +90,11 @@ class Bridge:
                     attempt = 0
                     await self._session(client, commands)
                     self.token = client.token
-                s.set_status("reconnecting", "the connection was lost")
+                s.set_status("reconnecting", _("the connection was lost"))
             except (*LOST, lib.ClientError) as exc:
                 detail = str(exc) or type(exc).__name__
                 if isinstance(exc, lib.ClientError):  # refused at the handshake
-                    detail = f"the server refused: {exc.message}"
+                    detail = _("the server refused: {reason}").format(reason=error_text(exc.code, exc.message))
                 log.debug("connection lost: %s", detail)
                 if self.connected:
                     s.set_status("reconnecting", detail)
@@ -114,7 +115,7 @@ class Bridge:
             except (trio.WouldBlock, trio.EndOfChannel):
                 return
             if isinstance(command, Act):
-                self.state.notify("not sent: the connection was lost")
+                self.state.notify(_("not sent: the connection was lost"))
 
     async def _session(self, client: lib.Client, commands: trio.MemoryReceiveChannel[Command]) -> None:
         self.state.set_status("connected", f"{self.host}:{self.port}")
@@ -163,8 +164,8 @@ class Bridge:
         joined = await client.resume(saved.token, 0)
         self._joined(client)
         seat = client.seat
-        text = (f"You are back in your seat (seat {seat}) in room {saved.room}."
-                if seat is not None else f"You are back in room {saved.room}, watching.")
+        text = (_("You are back in your seat (seat {seat}) in room {room}.") if seat is not None
+                else _("You are back in room {room}, watching.")).format(seat=seat, room=saved.room)
         self.welcome_back = (joined.seq, text)  # after the events replayed up to now
         self._caught_up(self.seen[1])  # the replay may be shown already
 
@@ -191,7 +192,7 @@ class Bridge:
         async for command in commands:
             if self.state.status != "connected":
                 if isinstance(command, Act):
-                    self.state.notify("not sent: the connection was lost")
+                    self.state.notify(_("not sent: the connection was lost"))
             else:
                 await self._call(client, lambda c=command: self._command(client, c))
             self.invalidate()
@@ -204,15 +205,15 @@ class Bridge:
         except lib.ClientError as exc:
             await self._refused(client, exc.code, exc.message)
         except (ValueError, pr.ProtocolError) as exc:
-            s.notify(f"not sent: {exc}")
+            s.notify(_("not sent: {reason}").format(reason=exc))
         except LOST:
-            s.notify("not sent: the connection was lost")
+            s.notify(_("not sent: the connection was lost"))
 
     async def _command(self, client: lib.Client, command: Command) -> None:
         s = self.state
         if isinstance(command, Act):
             if client.mirror is None or client.mirror.seq is None:
-                s.notify("no game yet")
+                s.notify(_("no game yet"))
             else:
                 await client.act(command.action, wait=False)  # a refusal comes as an Error
         elif isinstance(command, Say):
@@ -259,8 +260,8 @@ class Bridge:
             self.state.forget_room()
             await self._call(client, lambda: self._request(client, Request("list_rooms")))
             if self.resuming is not None:
-                self.state.notify(f"Your seat in room {self.resuming.room} is no longer held: "
-                                  "choose a room.", "info")
+                self.state.notify(_("Your seat in room {room} is no longer held: choose a "
+                                    "room.").format(room=self.resuming.room), "info")
                 return
         self.state.on_error(code, message)
 
