@@ -44,6 +44,7 @@ from unolan.protocol import (
 )
 from unolan.protocol import EVENT_TABLES as WIRE_KINDS
 from unolan.server import Limits, serve
+from unolan.server.session import SERVER_NAME
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 TEXT = DOC.read_text()
@@ -73,7 +74,7 @@ def doc_examples() -> list[Example]:
 EXAMPLES = doc_examples()
 
 
-def labelled(name: str, label: str) -> dict[str, Any]:
+def labelled(name: str, label: str | None = None) -> dict[str, Any]:
     (example,) = [e for e in EXAMPLES if e.name == name and e.label == label]
     return example.data
 
@@ -232,7 +233,14 @@ def test_option_words_mean_the_same_rules() -> None:
 
 def test_error_code_table_matches_the_code() -> None:
     rows = re.findall(r"^\| `([a-z_]+)` \| (yes|no) \| (.*?) \|$", TEXT[TEXT.index("<!-- error-codes -->"):], re.M)
+    assert len(rows) == len({code for code, _, _ in rows})  # each code once
     assert {code: (fatal == "yes", meaning) for code, fatal, meaning in rows} == ERROR_CODES
+
+
+def test_each_heading_once_and_the_welcome_names_the_real_server() -> None:
+    headings = re.findall(r"^#+ (.*)$", TEXT, re.M)
+    assert len(headings) == len(set(headings))
+    assert labelled("welcome")["server"] == SERVER_NAME
 
 
 def test_hex_frame_example_is_the_real_encoding() -> None:
@@ -346,6 +354,21 @@ async def test_the_server_answers_as_the_page_says() -> None:
         after = [await host.receive() for _ in range(2)]
         assert (after[0]["type"], after[0]["id"]) == ("ok", 40)
         assert (after[1]["type"], after[1]["kind"]) == ("event", "drew") and after[1]["seq"] == turn["seq"] + 1
+        # Acting again on the table the draw moved: too late, in the words shown.
+        moved = await host.closing_event()
+        late = next(e.data for e in EXAMPLES if e.name == "error" and e.data["code"] == "too_late")
+        await host.send(type="draw", seq=turn["seq"], id=late["id"])
+        refused = await host.reply(late["id"])
+        assert refused["code"] == "too_late"
+        assert refused["message"] == late["message"].replace("54", str(moved["seq"]))
+        # A spectator joining the match: joined, its own arrival, seats, then a snapshot.
+        watcher = await Wire.open(port, "eve")
+        await watcher.send(type="join", room=joined["room"], role="spectator", id=1)
+        got = [await watcher.receive() for _ in range(4)]
+        assert [(m["type"], m.get("kind")) for m in got] == [
+            ("joined", None), ("event", "player_joined"), ("seats", None), ("snapshot", None)]
+        assert [m["seq"] for m in got] == [got[0]["seq"]] + [got[0]["seq"] + 1] * 3
+        assert got[3]["view"]["seat"] is None
         nursery.cancel_scope.cancel()
 
 
