@@ -179,6 +179,7 @@ ERROR_TEXTS: dict[str, str] = {
     "round_over": N_("the round is over"),
     "match_over": N_("the match is over"),
     "not_in_room": N_("you are not in a room"),
+    "not_seated": N_("spectators do not play: only a seated player may do that"),
     "already_in_room": N_("you are in a room already: leave it first"),
     "no_such_room": N_("that room is gone"),
     "room_full": N_("that room has no free seat: spectate it"),
