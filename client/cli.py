@@ -118,9 +118,10 @@ def run_arena(args: argparse.Namespace) -> int:
 
     if show:
         from prompt_toolkit.shortcuts import ProgressBar
+        from prompt_toolkit.shortcuts.progress_bar.base import ProgressBarCounter
 
         with ProgressBar(title=f"uno arena: {' vs '.join(strategies)}") as bar:
-            counter = bar(label="matches", total=args.games)
+            counter: ProgressBarCounter[object] = bar(label="matches", total=args.games)
             tour = play(lambda _result: counter.item_completed())
     else:
         tour = play()

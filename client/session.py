@@ -79,7 +79,7 @@ def _refusal(host: str, port: int, exc: OSError) -> str:
         return _("cannot reach {host}: no route to it; check the address and the network").format(host=host)
     if errno.ETIMEDOUT in codes:
         return _("no answer from {host}: check the address and that the machine is on").format(host=host)
-    reason = next((c.strerror for c in causes if getattr(c, "strerror", None)), None)
+    reason = next((c.strerror for c in causes if isinstance(c, OSError) and c.strerror), None)
     return _("cannot connect to {where}: {reason}").format(where=where, reason=reason or exc)
 
 
@@ -185,7 +185,7 @@ class Client:
     async def request(self, msg: pr.Message) -> pr.Message:
         """Send a request with a fresh ``id`` and wait for its reply; errors raise."""
         id = next(self._ids)
-        msg = dataclasses.replace(msg, id=id)  # type: ignore[type-var]
+        msg = dataclasses.replace(msg, **{"id": id})  # every request has an id field
         slot = self._waiting[id] = _Slot()
         try:
             await self.send(msg)
@@ -204,7 +204,8 @@ class Client:
 
     async def list_rooms(self) -> list[dict[str, Any]]:
         reply = await self.request(pr.ListRooms())
-        return [dict(r) for r in reply.rooms]  # type: ignore[attr-defined]
+        assert isinstance(reply, pr.Rooms)
+        return [dict(r) for r in reply.rooms]
 
     async def create_room(self, name: str, *, preset: str = "house",
                           options: Mapping[str, Any] | None = None, seats: int = 4,
@@ -218,17 +219,20 @@ class Client:
         reply = await self.request(pr.CreateRoom(
             name=name, preset=preset, options=options, seats=seats,
             password=password, timer=timer, teams=teams))
-        return self._joined(reply)  # type: ignore[arg-type]
+        assert isinstance(reply, pr.Joined)
+        return self._joined(reply)
 
     async def join(self, room: str, *, role: str = "player", password: str | None = None) -> pr.Joined:
         reply = await self.request(pr.Join(room=room, role=role, password=password))
-        return self._joined(reply)  # type: ignore[arg-type]
+        assert isinstance(reply, pr.Joined)
+        return self._joined(reply)
 
     async def resume(self, token: str, seq: int = 0) -> pr.Joined:
         """Take a seat back (or a seat a host reserved for a bot) with its token."""
         self._resume_seq = seq
         reply = await self.request(pr.Resume(token=token, seq=seq))
-        return self._joined(reply)  # type: ignore[arg-type]
+        assert isinstance(reply, pr.Joined)
+        return self._joined(reply)
 
     async def leave(self) -> None:
         await self.request(pr.Leave())
@@ -359,40 +363,41 @@ class Client:
         assert self.stream is not None and self.conn is not None
         stream, conn = self.stream, self.conn
         while (msg := await _receive(stream, conn)) is not pr.CONNECTION_CLOSED:
-            await self._dispatch(msg)  # type: ignore[arg-type]
+            assert isinstance(msg, pr.Message)
+            await self._dispatch(msg)
 
     async def _dispatch(self, msg: pr.Message) -> None:
-        kind = msg.TYPE
-        if kind == "ping":
-            await self.send(pr.Pong(id=msg.id))  # type: ignore[attr-defined]
-            return
-        if kind == "bye":
-            return
-        if kind == "seats":
-            self.seats = msg  # type: ignore[assignment]
-            if self.mirror is not None and msg.room == self.room:  # type: ignore[attr-defined]
-                self.mirror.set_rules(msg.rules)  # type: ignore[attr-defined]
-        elif kind == "joined":  # before the events that follow it
-            self._joined(msg)  # type: ignore[arg-type]
-        elif kind == "snapshot":
-            if self.mirror is not None:
-                self.mirror.load(msg.view, msg.seq)  # type: ignore[attr-defined]
-            self._syncing = False
-        elif kind == "event":
-            await self._on_event(msg)  # type: ignore[arg-type]
+        match msg:
+            case pr.Ping():
+                await self.send(pr.Pong(id=msg.id))
+                return
+            case pr.Bye():
+                return
+            case pr.Seats():
+                self.seats = msg
+                if self.mirror is not None and msg.room == self.room:
+                    self.mirror.set_rules(msg.rules)
+            case pr.Joined():  # before the events that follow it
+                self._joined(msg)
+            case pr.Snapshot():
+                if self.mirror is not None:
+                    self.mirror.load(msg.view, msg.seq)
+                self._syncing = False
+            case pr.Event():
+                await self._on_event(msg)
         id = getattr(msg, "id", None)
         slot = self._waiting.get(id) if id is not None else None
         if slot is not None:
             slot.reply = msg
             slot.done.set()
-        if kind == "error":
-            if msg.code == "bad_token":  # type: ignore[attr-defined]
+        if isinstance(msg, pr.Error):
+            if msg.code == "bad_token":
                 self.token = None
             if id in self._sync_ids:  # no game to sync with (yet)
                 self._syncing = False
-        if id in self._sync_ids and kind in ("error", "snapshot"):
+        if id in self._sync_ids and isinstance(msg, pr.Error | pr.Snapshot):
             self._sync_ids.discard(id)
-        if kind in ("ok", "pong", "rooms", "joined") or (kind == "error" and slot is not None):
+        if isinstance(msg, pr.Ok | pr.Pong | pr.Rooms | pr.Joined) or (isinstance(msg, pr.Error) and slot is not None):
             return  # replies go to whoever asked
         await self._out.send(msg)
 

@@ -32,7 +32,7 @@ examples:
 """)
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "rules",
         help=_("apply actions to a position and print what happens (rule scenarios, bug reports)"),

@@ -67,7 +67,7 @@ def _address(text: str) -> tuple[str, int]:
             text=text, problem=exc)) from None
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     join = subparsers.add_parser(
         "join",
         help=_("join a game server from this terminal (lobby, rooms, the table)"),

@@ -9,7 +9,7 @@ key cannot do anything now, a message says why instead.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from unolan.client.i18n import _
 from unolan.engine import (
@@ -29,6 +29,8 @@ from unolan.engine import (
 from .form import FIELDS, CreateForm, label, typable
 from .state import (
     Act,
+    Ask,
+    Choice,
     Command,
     Picker,
     Request,
@@ -125,16 +127,16 @@ class Controller:
         single = [a for a in jumps if len(a.cards) == 1]
         self._finish(single or jumps)
 
-    def _finish(self, plays: list[Action]) -> None:
+    def _finish(self, plays: Sequence[Play]) -> None:
         """Narrow the candidate plays by color, then target, then UNO; ask when needed."""
         s = self.state
         colors = list(dict.fromkeys(a.color for a in plays if isinstance(a, Play)))
         if len(colors) > 1:
-            s.picker = Picker("color", [c.value for c in colors if c], plays, _("Choose a color"))
+            s.picker = Picker(Choice.COLOR, [c.value for c in colors if c], plays, _("Choose a color"))
             return
         targets = list(dict.fromkeys(a.target for a in plays if isinstance(a, Play)))
         if len(targets) > 1:
-            s.picker = Picker("seat", [t for t in targets if t is not None], plays,
+            s.picker = Picker(Choice.SEAT, [t for t in targets if t is not None], plays,
                               _("Choose a player for {card}").format(card=card_label(plays[0].cards[0].text)))
             return
         unos = [a for a in plays if isinstance(a, Play) and a.uno]
@@ -206,7 +208,7 @@ class Controller:
         elif len(catches) == 1:
             self.act(catches[0])
         else:
-            s.picker = Picker("catch", [a.target for a in catches], catches, _("Catch whom?"))
+            s.picker = Picker(Choice.CATCH, [a.target for a in catches], catches, _("Catch whom?"))
 
     def _not_now(self) -> str:
         v = self.state.view
@@ -223,7 +225,7 @@ class Controller:
         s = self.state
         choices = [a for a in s.legal() if isinstance(a, ChooseColor)]
         if choices and s.picker is None:
-            s.picker = Picker("first_color", [a.color.value for a in choices], choices,
+            s.picker = Picker(Choice.FIRST_COLOR, [a.color.value for a in choices], choices,
                               _("The first card is a Wild: choose its color"))
 
     # -- pickers ------------------------------------------------------------------------
@@ -238,10 +240,10 @@ class Controller:
         if value not in p.options:
             s.notify(_("{value} is not one of the choices").format(value=value))
             return
-        if p.kind == "color":
+        if p.kind is Choice.COLOR:
             color = Color(value)
             self._finish([a for a in p.plays if isinstance(a, Play) and a.color is color])
-        elif p.kind == "seat":
+        elif p.kind is Choice.SEAT:
             self._finish([a for a in p.plays if isinstance(a, Play) and a.target == value])
         else:  # catch, first_color
             s.picker = None
@@ -293,7 +295,7 @@ class Controller:
         if s.view is None or s.view.seat is None or s.my_presence != "autopilot":
             s.notify(_("b takes your seat back when the server plays for you (autopilot)"), "info")
             return
-        self.send(Request("ready", {"ready": True}))
+        self.send(Request(Ask.READY, {"ready": True}))
 
     def after_match(self, to_lobby: bool) -> None:
         """After the match: back to the room (players), or out to the lobby."""
@@ -308,7 +310,7 @@ class Controller:
     # -- lobby --------------------------------------------------------------------------
 
     def refresh_rooms(self) -> None:
-        self.send(Request("list_rooms"))
+        self.send(Request(Ask.LIST_ROOMS))
 
     def room_move(self, step: int) -> None:
         s = self.state
@@ -324,7 +326,7 @@ class Controller:
         if role == "player" and room.get("started"):
             s.notify(_("that game has started: spectate it (s)"))
             return
-        self.send(Request("join", {"room": room["room"], "role": role}))
+        self.send(Request(Ask.JOIN, {"room": room["room"], "role": role}))
 
     def open_form(self) -> None:
         self.state.form = CreateForm(name=_("{name}'s table").format(name=self.state.name)[:40])
@@ -363,11 +365,11 @@ class Controller:
         if problem:
             s.notify(_("Not created: {problem}.").format(problem=problem))
             return
-        self.send(Request("create_room", f.request()))
+        self.send(Request(Ask.CREATE_ROOM, f.request()))
         s.form = None
 
     def add_bot(self) -> None:
-        self.send(Request("add_bot"))
+        self.send(Request(Ask.ADD_BOT))
 
     def remove_bot(self) -> None:
         s = self.state
@@ -375,7 +377,7 @@ class Controller:
         if not bots:
             s.notify(_("no bot to remove"))
             return
-        self.send(Request("remove_bot", {"seat": bots[-1]}))
+        self.send(Request(Ask.REMOVE_BOT, {"seat": bots[-1]}))
 
     def ready(self) -> None:
         s = self.state
@@ -387,17 +389,17 @@ class Controller:
         for entry in (s.room or {}).get("seats", ()):
             if entry["seat"] == me:
                 ready = bool(entry.get("ready"))
-        self.send(Request("ready", {"ready": not ready}))
+        self.send(Request(Ask.READY, {"ready": not ready}))
 
     def start(self) -> None:
         s = self.state
         if s.room is not None and s.room.get("host") not in (None, s.my_seat):
             s.notify(_("only the host starts the game"))
             return
-        self.send(Request("start"))
+        self.send(Request(Ask.START))
 
     def leave(self) -> None:
-        self.send(Request("leave"))
+        self.send(Request(Ask.LEAVE))
         self.state.forget_room()
 
 

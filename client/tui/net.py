@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import trio
@@ -25,7 +26,7 @@ from unolan.client.saved import SavedSeat, SavedSeats
 
 from unolan import protocol as pr
 
-from .state import Act, Command, Request, Say, UIState
+from .state import Act, Ask, Command, Connect, Request, Rescan, Say, UIState
 
 log = logging.getLogger("unolan.client.tui")
 
@@ -36,9 +37,6 @@ LOBBY_REFRESH = 2.0  # seconds between room lists while the lobby is on screen
 # Whatever ends one connection (the loop then opens another).
 LOST = (lib.ConnectionLost, OSError, trio.BrokenResourceError, trio.ClosedResourceError,
         trio.TooSlowError)
-# The lobby requests a key may make: the library's methods of the same names.
-REQUESTS = frozenset({"list_rooms", "create_room", "join", "leave", "ready", "start",
-                      "add_bot", "remove_bot", "sync"})
 
 
 @dataclass
@@ -157,7 +155,7 @@ class Bridge:
 
             await self._call(client, play)
         else:
-            await self._call(client, lambda: self._request(client, Request("list_rooms")))
+            await self._call(client, lambda: self._request(client, Request(Ask.LIST_ROOMS)))
         self.invalidate()
 
     async def _resume_saved(self, client: lib.Client, saved: SavedSeat) -> None:
@@ -183,7 +181,7 @@ class Bridge:
         while True:
             await trio.sleep(LOBBY_REFRESH)
             if s.room is None and s.view is None and s.room_id is None:
-                await self._call(client, lambda: self._request(client, Request("list_rooms")))
+                await self._call(client, lambda: self._request(client, Request(Ask.LIST_ROOMS)))
                 self.invalidate()
 
     # -- from the keys ---------------------------------------------------------------------
@@ -194,7 +192,7 @@ class Bridge:
                 if isinstance(command, Act):
                     self.state.notify(_("not sent: the connection was lost"))
             else:
-                await self._call(client, lambda c=command: self._command(client, c))
+                await self._call(client, partial(self._command, client, command))
             self.invalidate()
 
     async def _call(self, client: lib.Client, fn: Callable[[], Any]) -> None:
@@ -210,33 +208,50 @@ class Bridge:
             s.notify(_("not sent: the connection was lost"))
 
     async def _command(self, client: lib.Client, command: Command) -> None:
-        s = self.state
-        if isinstance(command, Act):
-            if client.mirror is None or client.mirror.seq is None:
-                s.notify(_("no game yet"))
-            else:
-                await client.act(command.action, wait=False)  # a refusal comes as an Error
-        elif isinstance(command, Say):
-            await client.chat(command.text)
-        else:
-            await self._request(client, command)
+        match command:
+            case Act(action):
+                if client.mirror is None or client.mirror.seq is None:
+                    self.state.notify(_("no game yet"))
+                else:
+                    await client.act(action, wait=False)  # a refusal comes as an Error
+            case Say(text):
+                await client.chat(text)
+            case Request():
+                await self._request(client, command)
+            case Connect() | Rescan():
+                pass  # the start screen's: connected, they mean nothing
 
     async def _request(self, client: lib.Client, request: Request) -> None:
-        if request.kind not in REQUESTS:
-            raise ValueError(f"unknown request {request.kind!r}")
-        reply = await getattr(client, request.kind)(**request.params)
-        s = self.state
-        if request.kind == "list_rooms":
-            s.rooms = reply
-            s.room_cursor = min(s.room_cursor, max(0, len(s.rooms) - 1))
-        elif request.kind in ("create_room", "join"):
-            self._joined(client)
-        elif request.kind == "leave":
-            left = self.seen[0]
-            self.state.forget_room()  # again: events may have drawn the table meanwhile
-            if self.saved is not None and left is not None:
-                self.saved.forget(self.where, self.name, left)
-            await self._request(client, Request("list_rooms"))
+        s, params = self.state, request.params
+        match request.kind:
+            case Ask.LIST_ROOMS:
+                s.rooms = await client.list_rooms()
+                s.room_cursor = min(s.room_cursor, max(0, len(s.rooms) - 1))
+            case Ask.CREATE_ROOM:
+                await client.create_room(**params)
+                self._joined(client)
+            case Ask.JOIN:
+                await client.join(**params)
+                self._joined(client)
+            case Ask.LEAVE:
+                await client.leave()
+                left = self.seen[0]
+                self.state.forget_room()  # again: events may have drawn the table meanwhile
+                if self.saved is not None and left is not None:
+                    self.saved.forget(self.where, self.name, left)
+                await self._request(client, Request(Ask.LIST_ROOMS))
+            case Ask.READY:
+                await client.ready(**params)
+            case Ask.START:
+                await client.start()
+            case Ask.ADD_BOT:
+                await client.add_bot(**params)
+            case Ask.REMOVE_BOT:
+                await client.remove_bot(**params)
+            case Ask.SYNC:
+                await client.sync()
+            case _:
+                raise ValueError(f"unknown request {request.kind!r}")
 
     def _joined(self, client: lib.Client) -> None:
         s = self.state
@@ -258,7 +273,7 @@ class Bridge:
             if self.saved is not None and gone is not None:
                 self.saved.forget(self.where, self.name, gone)
             self.state.forget_room()
-            await self._call(client, lambda: self._request(client, Request("list_rooms")))
+            await self._call(client, lambda: self._request(client, Request(Ask.LIST_ROOMS)))
             if self.resuming is not None:
                 self.state.notify(_("Your seat in room {room} is no longer held: choose a "
                                     "room.").format(room=self.resuming.room), "info")

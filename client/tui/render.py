@@ -163,7 +163,8 @@ def header(state: UIState, width: int = 80) -> Fragments:
     parts.append((_STATUS_STYLE.get(state.status, ""), cut(status, max(left, 12))))
     if left >= 12:
         parts.append(("class:header", keys))
-    return parts
+    fragments: Fragments = list(parts)
+    return fragments
 
 
 def rules_text(rules: object) -> str:
@@ -220,6 +221,8 @@ PRESENCE_WORDS = {"away": N_("away"), "autopilot": N_("autopilot"), "connected":
 def table_info(state: UIState) -> Fragments:
     v = state.view
     assert v is not None
+    if v.top is None:  # the dealer is being drawn for: no pile yet
+        return [("", " " + _("Top") + " —")]
     out: Fragments = [("", " " + _("Top") + " "),
                       (card_style(v.top) + " class:card.top", card_label(v.top))]
     if v.color:
@@ -393,7 +396,7 @@ def picker(state: UIState) -> Fragments:
     out: Fragments = [("class:overlay.title", f" {p.title}\n\n")]
     for i, option in enumerate(p.options):
         sel = " class:cursor" if i == p.cursor else ""
-        if p.kind in ("color", "first_color"):
+        if p.kind.names_color:
             name = COLOR_NAMES[option]
             out.append((f"class:card.{name}{sel}", f"  {option.lower()}  {fit(color_word(option), 8)}\n"))
         else:
@@ -401,7 +404,7 @@ def picker(state: UIState) -> Fragments:
             cards = ngettext("{count} card", "{count} cards", count).format(count=f"{count:>3}")
             out.append(("class:overlay" + sel,
                         f"  {option}  {fit(state.name_of(option), 16)} {cards}\n"))
-    keys = "r y g b" if p.kind in ("color", "first_color") else _("seat number")
+    keys = "r y g b" if p.kind.names_color else _("seat number")
     out.append(("class:overlay.hint", "\n " + _("{keys} or ↑ ↓ Enter · Esc cancel").format(keys=keys)))
     return out
 

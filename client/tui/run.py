@@ -79,7 +79,7 @@ async def run_async(state: UIState, network: Network, **app_kwargs: Any) -> int:
         signalled.append(signum)
         state.quitting = True
         quit_guest()
-        if app.is_running and not app.future.done():
+        if app.is_running and app.future is not None and not app.future.done():
             app.exit(result=128 + signum)
 
     async def guest_main() -> Any:
@@ -92,7 +92,7 @@ async def run_async(state: UIState, network: Network, **app_kwargs: Any) -> int:
         if not done.done():
             done.set_result(outcome)
         # The network side ended on its own (an error, or the server said bye): leave.
-        if app.is_running and not app.future.done() and not state.quitting:
+        if app.is_running and app.future is not None and not app.future.done() and not state.quitting:
             app.exit(result=0 if _ok(outcome) else 1)
 
     trio.lowlevel.start_guest_run(

@@ -9,10 +9,11 @@ position: ``UIState(view=game.view(0))``.
 
 from __future__ import annotations
 
+import enum
 import re
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -58,12 +59,25 @@ class Act:
     action: Action
 
 
+class Ask(enum.StrEnum):
+    """The lobby requests a key may make (each the client library's method of that name)."""
+
+    LIST_ROOMS = "list_rooms"
+    CREATE_ROOM = "create_room"
+    JOIN = "join"
+    LEAVE = "leave"
+    READY = "ready"
+    START = "start"
+    ADD_BOT = "add_bot"
+    REMOVE_BOT = "remove_bot"
+    SYNC = "sync"
+
+
 @dataclass(frozen=True, slots=True)
 class Request:
-    """A lobby request: ``list_rooms``, ``create_room``, ``join``, ``leave``, ``ready``,
-    ``start``, ``add_bot``, ``remove_bot``, ``sync``; ``params`` are the message fields."""
+    """A lobby request; ``params`` are its message's fields."""
 
-    kind: str
+    kind: Ask
     params: dict[str, Any] = field(default_factory=dict)
 
 
@@ -93,13 +107,26 @@ Command = Act | Request | Say | Connect | Rescan
 # -- pickers: a choice the player must make before an action can be sent -----------------
 
 
+class Choice(enum.Enum):
+    """What a picker asks for."""
+
+    COLOR = enum.auto()  # the color a play names
+    SEAT = enum.auto()  # the seat a play targets
+    CATCH = enum.auto()  # whom to catch
+    FIRST_COLOR = enum.auto()  # the color of a Wild turned up first
+
+    @property
+    def names_color(self) -> bool:
+        return self in (Choice.COLOR, Choice.FIRST_COLOR)
+
+
 @dataclass(slots=True)
 class Picker:
     """Choose one of ``options`` (color letters or seat numbers) to finish ``plays``."""
 
-    kind: str  # "color" | "seat" | "catch" | "first_color"
+    kind: Choice
     options: list[Any]
-    plays: list[Action]
+    plays: Sequence[Action]
     title: str
     cursor: int = 0
 
@@ -303,7 +330,7 @@ class UIState:
         """Seats this player can catch right now (one card, UNO not called)."""
         return [a.target for a in self.legal() if isinstance(a, Catch)]
 
-    def jump_ins(self) -> list[Action]:
+    def jump_ins(self) -> list[Play]:
         """Plays out of turn (jump-ins) open to this seat right now."""
         if self.my_turn:
             return []
@@ -595,8 +622,8 @@ def describe(
             return _("your time ran out: the server played for you"), "error"
         return _("{who}'s time ran out: the server played for them").format(who=who), ""
     if kind == "connection":
-        text = _PRESENCE.get((data.get("state"), you))
-        return (_(text).format(who=who), "") if text else None
+        presence = _PRESENCE.get((str(data.get("state")), you))
+        return (_(presence).format(who=who), "") if presence else None
     if kind == "paused":  # the server cannot save the game (the event's reason says the same)
         return _("the server cannot save the game; paused"), "error"
     if kind == "resumed":
