@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from unolan import __version__, rules_cli
+from unolan import __version__, play, rules_cli
 from unolan.client import BOT_LEVELS, i18n, launch_bot
 from unolan.client import cli as client_cli
 from unolan.client.tui import cli as tui_cli
@@ -28,7 +28,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help=i18n._("show program's version number and exit"))
     add_lang(parser)
     sub = parser.add_subparsers(dest="command", metavar=i18n._("COMMAND"))
-    tui_cli.add_parser(sub)  # join, play
+    tui_cli.add_parser(sub)  # join
+    play.add_parser(sub)  # play: a server and the UI at once
     # Bots a room's host adds play the client library's strategies.
     server_cli.add_parser(sub, bot_launcher=launch_bot, bot_levels=tuple(BOT_LEVELS))  # host
     client_cli.add_parser(sub)  # bot, arena

@@ -18,17 +18,78 @@ from functools import partial
 import trio
 
 from unolan.client import BOT_LEVELS, launch_bot
-from unolan.client.i18n import _
+from unolan.client.i18n import N_, _
 from unolan.client.session import first_error
-from unolan.client.tui.cli import needs_terminal, quiet_logging
+from unolan.client.tui.cli import default_name, needs_terminal, player_name, quiet_logging, rule_set
 from unolan.client.tui.net import AutoStart, network
 from unolan.client.tui.run import run as run_ui
 from unolan.client.tui.state import Command, UIState
-from unolan.engine import check_table
+from unolan.engine import PRESETS, Rules, check_table
 from unolan.server.app import serve
+
+PLAY_EPILOG = N_("""\
+examples:
+  uno play                          you and 3 bots, house rules
+  uno play --bots 1 --rules official
+  uno play --rules 'party stacking=same'   party rules with like-on-like stacking
+  uno play --seed 42                the same deal every time (demos, tests)
+
+At the table: arrows or 1-9 choose a card, Enter plays, d draws, u calls UNO, x catches,
+j jumps in; ? lists every key; Ctrl-C quits.
+""")
+
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``uno play``."""
+    play = subparsers.add_parser(
+        "play",
+        help=_("play right now: a local server, bots in the other seats, and this UI"),
+        description=_("Start a private server on 127.0.0.1, seat you and N bots, and start "
+                      "the match at once. Nothing else needs to be running."),
+        epilog=_(PLAY_EPILOG),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    play.add_argument("--bots", type=int, default=3, choices=range(1, 10), metavar="N",
+                      help=_("bots in the other seats, 1 to 9 (default 3)"))
+    play.add_argument("--rules", default=Rules.preset("house"), type=rule_set, metavar="RULES",
+                      help=_("a rule preset ({presets}; default house), optionally with options "
+                             "on top, e.g. 'party stacking=same' (uno rules --options)").format(
+                                 presets=", ".join(PRESETS)))
+    play.add_argument("--name", type=player_name, default=default_name(),
+                      help=_("your name at the table (default: your login name)"))
+    play.add_argument("--seed", type=int, default=None, metavar="N",
+                      help=_("seed the shuffles: the same deal every time (demos, tests)"))
+    play.add_argument("--timer", type=_timer, default=0, metavar="SECONDS",
+                      help=_("seconds per turn before the server plays for you (default: none)"))
+    play.add_argument("--port", type=_port, default=0, metavar="N",
+                      help=_("port for the local server (default: any free port)"))
+    play.set_defaults(run=run)
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(_("expected a port from 0 to 65535, got {text!r}").format(text=text))
+    return port
+
+
+def _timer(text: str) -> int:
+    try:
+        seconds = int(text)
+    except ValueError:
+        seconds = -1
+    if not 0 <= seconds <= 3600:
+        raise argparse.ArgumentTypeError(
+            _("expected 0 (no timer) to 3600 seconds, got {text!r}").format(text=text))
+    return seconds
 
 
 def run(args: argparse.Namespace) -> int:
+    """``uno play``: the exit status."""
     try:
         check_table(args.rules, args.bots + 1)  # before anything starts: the real reason
     except ValueError as exc:

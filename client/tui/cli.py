@@ -1,4 +1,5 @@
-"""``uno join`` and ``uno play``: the terminal UI's commands."""
+"""``uno join``: the terminal UI's command (``uno play``, which also starts a server, is
+the app shell's: :mod:`unolan.play`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import sys
 
 from unolan.client.cli import DEFAULT_PORT, read_address
 from unolan.client.i18n import N_, _
-from unolan.engine import PRESETS, Rules, RulesError
+from unolan.engine import Rules, RulesError
 from unolan.protocol.lan import BROWSE_SECONDS
 
 JOIN_EPILOG = N_("""\
@@ -31,18 +32,6 @@ the server did not give is '?'). Exit status: 0 if it found a game, 1 if it foun
 (or multicast DNS cannot run here: the reason goes to stderr), 2 for bad usage.
 """)
 
-PLAY_EPILOG = N_("""\
-examples:
-  uno play                          you and 3 bots, house rules
-  uno play --bots 1 --rules official
-  uno play --rules 'party stacking=same'   party rules with like-on-like stacking
-  uno play --seed 42                the same deal every time (demos, tests)
-
-At the table: arrows or 1-9 choose a card, Enter plays, d draws, u calls UNO, x catches,
-j jumps in; ? lists every key; Ctrl-C quits.
-""")
-
-
 def default_name() -> str:
     try:
         name = getpass.getuser()
@@ -51,7 +40,8 @@ def default_name() -> str:
     return (name or "player")[:32]
 
 
-def _name(text: str) -> str:
+def player_name(text: str) -> str:
+    """An argument type: a name at the table."""
     text = text.strip()
     if not 1 <= len(text) <= 32 or not text.isprintable():
         raise argparse.ArgumentTypeError(_("a name is 1 to 32 printable characters"))
@@ -68,6 +58,7 @@ def _address(text: str) -> tuple[str, int]:
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``uno join``."""
     join = subparsers.add_parser(
         "join",
         help=_("join a game server from this terminal (lobby, rooms, the table)"),
@@ -84,33 +75,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     join.add_argument("--wait", type=_seconds, default=BROWSE_SECONDS, metavar="SECONDS",
                       help=_("how long --list listens for servers (default {seconds})").format(
                           seconds=f"{BROWSE_SECONDS:g}"))
-    join.add_argument("--name", type=_name, default=default_name(),
+    join.add_argument("--name", type=player_name, default=default_name(),
                       help=_("your name at the table (default: your login name)"))
     join.set_defaults(run=run_join)
-
-    play = subparsers.add_parser(
-        "play",
-        help=_("play right now: a local server, bots in the other seats, and this UI"),
-        description=_("Start a private server on 127.0.0.1, seat you and N bots, and start "
-                      "the match at once. Nothing else needs to be running."),
-        epilog=_(PLAY_EPILOG),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    play.add_argument("--bots", type=int, default=3, choices=range(1, 10), metavar="N",
-                      help=_("bots in the other seats, 1 to 9 (default 3)"))
-    play.add_argument("--rules", default=Rules.preset("house"), type=_rules, metavar="RULES",
-                      help=_("a rule preset ({presets}; default house), optionally with options "
-                             "on top, e.g. 'party stacking=same' (uno rules --options)").format(
-                                 presets=", ".join(PRESETS)))
-    play.add_argument("--name", type=_name, default=default_name(),
-                      help=_("your name at the table (default: your login name)"))
-    play.add_argument("--seed", type=int, default=None, metavar="N",
-                      help=_("seed the shuffles: the same deal every time (demos, tests)"))
-    play.add_argument("--timer", type=int, default=0, metavar="SECONDS",
-                      help=_("seconds per turn before the server plays for you (default: none)"))
-    play.add_argument("--port", type=int, default=0, metavar="N",
-                      help=_("port for the local server (default: any free port)"))
-    play.set_defaults(run=run_play)
 
 
 def _seconds(text: str) -> float:
@@ -124,7 +91,8 @@ def _seconds(text: str) -> float:
     return seconds
 
 
-def _rules(text: str) -> Rules:
+def rule_set(text: str) -> Rules:
+    """An argument type: a preset, optionally with options on top."""
     try:
         return Rules.parse(text)
     except RulesError as exc:
@@ -205,9 +173,3 @@ def list_games(seconds: float) -> int:
               file=sys.stderr)
         return 1
     return 0
-
-
-def run_play(args: argparse.Namespace) -> int:
-    from unolan.play import run
-
-    return run(args)
