@@ -61,6 +61,7 @@ from .messages import (
     Sync,
     Welcome,
     decode_message,
+    parse_port,
 )
 
 __all__ = [
@@ -128,6 +129,7 @@ __all__ = [
     "decode_body",
     "decode_message",
     "encode_frame",
+    "parse_port",
     "to_action",
     "to_message",
 ]

@@ -47,6 +47,15 @@ DEFAULT_PORT = 7117
 """The TCP port a server listens on unless told otherwise, and the one a client assumes
 for an address that names none."""
 
+
+def parse_port(text: str) -> int:
+    """A TCP port, 0 to 65535, as a person typed it (0: any free one, for a listener);
+    ``ValueError`` otherwise."""
+    port = int(text) if text.strip().isdigit() else -1
+    if not 0 <= port <= 65535:
+        raise ValueError(f"expected a port from 0 to 65535, got {text!r}")
+    return port
+
 PROTOCOL_VERSION = 2
 SUPPORTED_VERSIONS: tuple[int, ...] = (1, 2)
 """What this code speaks as a server. Version 2 is version 1 plus the facts events carry

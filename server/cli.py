@@ -13,6 +13,7 @@ from functools import partial
 from pathlib import Path
 
 import trio
+from unolan.protocol import parse_port
 
 from .app import BotLauncher, Server
 from .bot import LEVELS as BOT_LEVELS
@@ -77,12 +78,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], 
 def _port(text: str) -> int:
     """A TCP port to listen on: 0 to 65535 (0: any free one)."""
     try:
-        port = int(text)
-    except ValueError:
-        port = -1
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, got {text!r}")
-    return port
+        return parse_port(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _shown(path: object) -> str:

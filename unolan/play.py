@@ -25,6 +25,7 @@ from unolan.client.tui.net import AutoStart, network
 from unolan.client.tui.run import run as run_ui
 from unolan.client.tui.state import Command, UIState
 from unolan.engine import PRESETS, Rules, check_table
+from unolan.protocol import parse_port
 from unolan.server.app import serve
 
 PLAY_EPILOG = N_("""\
@@ -69,12 +70,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def _port(text: str) -> int:
     try:
-        port = int(text)
+        return parse_port(text)
     except ValueError:
-        port = -1
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(_("expected a port from 0 to 65535, got {text!r}").format(text=text))
-    return port
+        raise argparse.ArgumentTypeError(
+            _("expected a port from 0 to 65535, got {text!r}").format(text=text)) from None
 
 
 def _timer(text: str) -> int:
