@@ -9,9 +9,21 @@ from typing import Any
 
 from unolan.engine import Rules, RulesError, check_table
 from unolan.protocol import DEFAULT_PORT as DEFAULT_PORT  # the protocol's: servers listen on it
+from unolan.protocol import parse_port
 
-from .i18n import _
+from .i18n import N_, _
 from .strategies import STRATEGIES
+
+BOT_EPILOG = N_("""\
+examples:
+  uno bot                            one bot opens a room of 2 here and waits for you
+  uno bot 192.168.1.20 --count 3 --seats 4   three bots, one seat left for a person
+  uno bot --count 4 --matches 1      four bots play one match among themselves
+  uno bot --room r1 --count 2        two bots take free seats in room r1
+  uno bot --strategy counter --rules 'party stacking=same' --count 2 --seats 3
+
+The room a bot opens is listed in the lobby (uno join); join it to play against them.
+""")
 
 
 def add_parser(subparsers: Any) -> None:
@@ -23,6 +35,8 @@ def add_parser(subparsers: Any) -> None:
         help=_("seat bots at a server's table"),
         description=_("Connect bots to an UNO server. Without --room they open a room of their "
                       "own (the first bot hosts it and starts the match once every seat is taken)."),
+        epilog=_(BOT_EPILOG),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     bot.add_argument("address", nargs="?", default="127.0.0.1",
                      help=_("HOST or HOST:PORT of the server (default 127.0.0.1:{port})").format(
@@ -36,7 +50,8 @@ def add_parser(subparsers: Any) -> None:
     bot.add_argument("--rules", default="house",
                      help=_("rules of a room the bots create: a preset and options (default house)"))
     bot.add_argument("--seats", type=int, default=0,
-                     help=_("seats of a room the bots create (default: --count)"))
+                     help=_("seats of a room the bots create (default: --count, and at least 2: "
+                            "the seats left wait for players)"))
     bot.add_argument("--delay", type=float, default=0.3,
                      help=_("seconds a bot waits before acting, so humans see its moves (default 0.3)"))
     bot.add_argument("--matches", type=int, default=0,
@@ -73,15 +88,15 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
         host, port = text.split(":")
     else:
         host, port = text, ""
-    return host or "127.0.0.1", int(port) if port else default_port
+    return host or "127.0.0.1", parse_port(port) if port else default_port
 
 
 def read_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
     """An address a person typed: :func:`parse_address` of the stripped text, with the
     port checked; ``ValueError`` says what is wrong."""
     host, port = parse_address(text.strip(), default_port)
-    if not 0 < port < 65536:
-        raise ValueError(f"port {port} is out of range")
+    if port == 0:
+        raise ValueError("port 0 is no server's port")
     return host, port
 
 
@@ -100,9 +115,15 @@ def run_arena(args: argparse.Namespace) -> int:
     if not 2 <= args.players <= 10:
         print("uno arena: " + _("--players takes 2 to 10"), file=sys.stderr)
         return 2
+    if args.jobs < 0:
+        print("uno arena: " + _("--jobs takes 0 (one process per CPU) or more"), file=sys.stderr)
+        return 2
+    if args.target is not None and args.target < 1:
+        print("uno arena: " + _("--target takes a score of 1 or more"), file=sys.stderr)
+        return 2
     try:
         rules = Rules.parse(args.rules)
-        if args.target:
+        if args.target is not None:
             rules = rules.with_options(target_score=args.target)
         check_table(rules, args.players)
     except ValueError as exc:
@@ -146,12 +167,12 @@ def run_bot(args: argparse.Namespace) -> int:
         print("uno bot: " + _("--count takes 1 or more"), file=sys.stderr)
         return 2
     try:
-        host, port = parse_address(args.address)
-    except ValueError:
-        print("uno bot: " + _("bad address {address!r}: expected HOST[:PORT]").format(
-            address=args.address), file=sys.stderr)
+        host, port = read_address(args.address)
+    except ValueError as exc:
+        print("uno bot: " + _("bad address {address!r}: expected HOST[:PORT] ({problem})").format(
+            address=args.address, problem=exc), file=sys.stderr)
         return 2
-    seats = args.seats or args.count
+    seats = args.seats or max(args.count, 2)
     if args.room is None and not 2 <= seats <= 10:
         print("uno bot: " + _("a room has 2 to 10 seats: give --seats (or a --count of 2 or more)"),
               file=sys.stderr)

@@ -3,7 +3,8 @@
 A seat is resumed with the secret token the server gave in ``joined``. The tokens are
 kept in one JSON file in the user's state directory (``platformdirs``; on Linux
 ``~/.local/state/unolan/seats.json``), readable by its owner only (mode 0600), for each
-server (``HOST:PORT``), player name and room: the token, when it was saved and which
+server (``HOST:PORT``, the host as the address it resolves to, so that ``localhost`` and
+``127.0.0.1`` are one server), player name and room: the token, when it was saved and which
 process holds the seat. A restarted client resumes the newest seat of its server and
 name that no other running client holds. The file is only a convenience: a file that
 cannot be read or written never stops a game.
@@ -11,11 +12,14 @@ cannot be read or written never stops a game.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import os
+import socket
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +31,27 @@ log = logging.getLogger("unolan.client")
 def default_path() -> Path:
     """``seats.json`` in the user's state directory."""
     return platformdirs.user_state_path("unolan", appauthor=False) / "seats.json"
+
+
+@lru_cache(maxsize=64)
+def server_key(server: str) -> str:
+    """``HOST:PORT`` with the host as the address it names (any loopback address as
+    127.0.0.1); a name that does not resolve stays as typed."""
+    host, sep, port = server.rpartition(":")
+    if not sep:
+        host, port = server, ""
+    host = host.strip("[]")
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        try:
+            infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+        except (OSError, UnicodeError):
+            return server
+        addresses = [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos]
+        address = min(addresses, key=lambda a: a.version)  # IPv4 first, as trio dials
+    text = "127.0.0.1" if address.is_loopback else address.compressed
+    return f"[{text}]:{port}" if address.version == 6 and not address.is_loopback else f"{text}:{port}"
 
 
 @dataclass(frozen=True)
@@ -43,7 +68,7 @@ class SavedSeats:
 
     def latest(self, server: str, name: str) -> SavedSeat | None:
         """The newest seat ``name`` holds on ``server`` that no running client holds."""
-        rooms = self._read().get(server, {}).get(name, {})
+        rooms = self._read().get(server_key(server), {}).get(name, {})
         free = [(entry.get("saved", 0), room, entry) for room, entry in rooms.items()
                 if isinstance(entry, dict) and isinstance(entry.get("token"), str)
                 and not _running(entry.get("pid"))]
@@ -55,13 +80,14 @@ class SavedSeats:
     def save(self, server: str, name: str, room: str, token: str) -> None:
         """Keep (or update) the token of ``name``'s seat in ``room``, held by this process."""
         data = self._read()
-        data.setdefault(server, {}).setdefault(name, {})[room] = {
+        data.setdefault(server_key(server), {}).setdefault(name, {})[room] = {
             "token": token, "saved": time.time(), "pid": os.getpid()}
         self._write(data)
 
     def forget(self, server: str, name: str, room: str) -> None:
         """The seat is gone (left, or its token refused): drop it."""
         data = self._read()
+        server = server_key(server)
         rooms = data.get(server, {}).get(name, {})
         if rooms.pop(room, None) is None:
             return

@@ -306,6 +306,7 @@ class Server:
         session = Session(self, stream, self._counter, peer)
         self.sessions.add(session)
         peer.connections += 1
+        log.debug("connection %d from %s", session.number, address)
         finished = False
         try:
             async with trio.open_nursery() as nursery:
@@ -336,6 +337,7 @@ class Server:
             outbox.backlog = None
             self.sessions.discard(session)
             peer.connections -= 1
+            log.debug("%r from %s closed%s", session, address, " (dropped)" if session.dropped else "")
             room = session.room or session.joining
             if room is not None:
                 room.notify_gone(session)

@@ -1,7 +1,8 @@
 """A simple, sensible way to choose an action: the autopilot's and the built-in bot's.
 
 Shed the most points first (several cards at once when allowed), call UNO when a play
-leaves one card, name the color held most, never challenge, draw when nothing fits.
+leaves one card, a Wild Draw Four only when nothing else fits, name the color held most,
+never challenge, draw when nothing fits.
 """
 
 from __future__ import annotations
@@ -9,7 +10,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from unolan.engine import Action, CallUno, Card, Catch, ChooseColor, Draw, Pass, Phase, Play
+from unolan.engine import Action, CallUno, Card, Catch, ChooseColor, Draw, Kind, Pass, Phase, Play
+
+
+def _draws_four(play: Play) -> bool:
+    return any(c.kind is Kind.WILD_DRAW_FOUR for c in play.cards)
 
 
 def _colors(hand: Iterable[Card]) -> Counter[str]:
@@ -30,6 +35,10 @@ def choose(actions: Sequence[Action], hand: Sequence[Card], turn: bool) -> Actio
     if not turn:
         return None
     plays = [a for a in actions if isinstance(a, Play)]
+    # A Wild Draw Four only when nothing else fits: played beside another card it may be
+    # a bluff, and a challenge would cost the stand-in four cards (a seat's owner would
+    # not thank it for that).
+    plays = [p for p in plays if not _draws_four(p)] or plays
     if plays:
         def score(play: Play) -> tuple[int, int, int, int, int]:
             rest = list(hand)

@@ -227,6 +227,17 @@ class Room:
             case Request(member, msg) if isinstance(msg, ActionMessage):
                 self._on_action(member, msg)
 
+    def _name_for(self, wanted: str) -> str:
+        """``wanted``, or ``wanted (2)`` and so on if someone in the room goes by it: names
+        tell people apart in every line of the log."""
+        taken = {s.name for s in self.seats if s.kind != "empty"} | {w.name for w in self.watchers.values()}
+        name, n = wanted, 1
+        while name in taken:
+            n += 1
+            suffix = f" ({n})"
+            name = wanted[:32 - len(suffix)] + suffix
+        return name
+
     def _seat_of(self, member: Member) -> Seat | None:
         seat = member.seat
         if seat is not None and self.seats[seat].member is member:
@@ -240,15 +251,16 @@ class Room:
             return
         token = secrets.token_urlsafe(18)
         key = token_hash(token)
+        name = self._name_for(member.name)
         if msg.role == "spectator":
             if len(self.spectators) >= self.limits.max_spectators or \
                     len(self.watchers) >= 2 * self.limits.max_spectators:
                 member.error("room_full", "no room for more spectators", msg)
                 return
-            watcher = self.watchers[key] = Watcher(key, member.name, member)
+            watcher = self.watchers[key] = Watcher(key, name, member)
             self.spectators[member] = watcher
             if self.store is not None:
-                self.store.save_spectator(self.id, key, member.name)
+                self.store.save_spectator(self.id, key, name)
             seat_index = None
         else:
             if self.started:
@@ -258,7 +270,7 @@ class Room:
             if free is None:
                 member.error("room_full", "every seat is taken; join as a spectator", msg)
                 return
-            free.kind, free.name, free.member, free.token_hash = "human", member.name, member, key
+            free.kind, free.name, free.member, free.token_hash = "human", name, member, key
             free.ready, free.program = False, member.bot
             seat_index = free.index
             if creator or self.host is None:
@@ -266,7 +278,7 @@ class Room:
         self.lobby.register_token(key, self.id)
         member.entered(seat_index, token)
         member.send(pr.Joined(room=self.id, seat=seat_index, token=token, seq=self.seq, id=msg.id))
-        self._public("player_joined", {"seat": seat_index, "name": member.name, "bot": member.bot})
+        self._public("player_joined", {"seat": seat_index, "name": name, "bot": member.bot})
         self._send_seats()
         if self.game is not None:
             self._snapshot(member, seat_index)
@@ -292,7 +304,10 @@ class Room:
             seat.member, seat.grace_until, seat.starting = member, None, False
             seat.autopilot, seat.timeouts = False, 0
             if seat.kind != "bot":
-                seat.name, seat.program = member.name, member.bot
+                if member.name != seat.name:  # back under another name
+                    seat.name = None
+                    seat.name = self._name_for(member.name)
+                seat.program = member.bot
             if seat.held_until is not None:  # back after a restore: the turn clock starts now
                 seat.held_until = None
                 self._restart_turn_clock()
@@ -512,7 +527,7 @@ class Room:
         if not place.chat.take() or not member.peer.chat.take():
             member.error("rate_limited", "too many chat lines; slow down", msg)
             return
-        self._public("chat", {"seat": member.seat, "name": member.name, "text": msg.text})
+        self._public("chat", {"seat": member.seat, "name": place.name or member.name, "text": msg.text})
         member.ok(msg)
 
     def _on_sync(self, member: Member, msg: pr.Sync) -> None:

@@ -63,3 +63,18 @@ def test_a_broken_file_never_stops_a_game(tmp_path: Path) -> None:
     assert seats.latest("h:1", "ann") is None
     seats.save("h:1", "ann", "r1", "tok")
     assert seats.latest("h:1", "ann") == SavedSeat("r1", "tok")
+
+
+def test_a_seat_is_found_whichever_way_the_server_is_spelled(tmp_path: Path) -> None:
+    """Saved under the address typed first, found under another spelling of the same
+    server: localhost, 127.0.0.1 and ::1 are one machine."""
+    saved = SavedSeats(tmp_path / "seats.json")
+    saved.save("localhost:7301", "ann", "r1", "t" * 24)
+    data = (tmp_path / "seats.json").read_text()
+    assert '"127.0.0.1:7301"' in data and "localhost" not in data
+    (tmp_path / "seats.json").write_text(data.replace(f'"pid": {os.getpid()}', '"pid": null'))  # its client ended
+    assert saved.latest("127.0.0.1:7301", "ann") == SavedSeat("r1", "t" * 24)
+    saved.forget("[::1]:7301", "ann", "r1")
+    assert '"r1"' not in (tmp_path / "seats.json").read_text()
+    saved.save("nosuch.invalid:7301", "ann", "r2", "u" * 24)  # unresolvable: kept as typed
+    assert '"nosuch.invalid:7301"' in (tmp_path / "seats.json").read_text()

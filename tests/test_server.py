@@ -429,7 +429,7 @@ async def test_frame_audit_no_hidden_card_leaves_the_server_and_no_seq_is_skippe
     audit = Audit()
     async with running(seed=11) as server:
         # deals, swaps and rotations (seven-zero) send every seat's hand to that seat only
-        bots = await _match(server, 4, preset, observer=audit, target_score=200, spectate=True)
+        bots = await _match(server, 4, preset, observer=audit, target_score=300, spectate=True)
         seats = sorted((b.seat is None, b.seat) for b in bots)
         assert seats[-1] == (True, None)  # the spectator
         for bot in bots:
@@ -1125,3 +1125,23 @@ async def test_after_a_restart_a_players_turn_waits_for_them(tmp_path: Path, thr
         # the next seat's owner did not come back within the grace: the server plays it
         await trio.sleep(1)
         assert room.actions > actions + 1
+
+
+async def test_two_people_of_one_name_are_told_apart() -> None:
+    """A second "ann" at the table is "ann (2)" in the seats and in every line about her;
+    a spectator of that name too."""
+    async with running() as server:
+        first = await Raw.connect(server.port, "ann")
+        room = (await first.reply(pr.CreateRoom(name="t", seats=3, id=1))).room  # type: ignore[attr-defined]
+        second = await Raw.connect(server.port, "ann")
+        await second.reply(pr.Join(room=room, id=1))
+        while (joined := await first.expect("event", kind="player_joined")).data["seat"] != 1:  # type: ignore[attr-defined]
+            pass  # her own, first
+        assert joined.data["name"] == "ann (2)"  # type: ignore[attr-defined]
+        seats = await first.expect("seats")
+        assert [s["name"] for s in seats.seats][:2] == ["ann", "ann (2)"]  # type: ignore[attr-defined]
+        third = await Raw.connect(server.port, "ann")
+        await third.reply(pr.Join(room=room, role="spectator", id=1))
+        assert (await first.expect("event", kind="player_joined")).data["name"] == "ann (3)"  # type: ignore[attr-defined]
+        await second.reply(pr.Chat(text="hi", id=2))
+        assert (await first.expect("event", kind="chat")).data["name"] == "ann (2)"  # type: ignore[attr-defined]

@@ -15,6 +15,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import msgpack
 import pytest
 import trio
 from test_server import Raw, _act_legally, running, settle, table, wire
@@ -423,3 +424,27 @@ async def test_a_pause_seen_but_never_saved_is_not_given_out_again_after_a_resta
         snap = await back.expect("snapshot")
         assert snap.seq == before and wire(snap.view) == room.game.view(0).to_dict()  # type: ignore[attr-defined]
         assert not [m for m in back.seen if m.TYPE == "event" and m.seq <= before]  # type: ignore[attr-defined]
+
+
+def test_uno_host_verbose_logs_every_connection() -> None:
+    """-v: a line when a client connects and one when it goes, with its name."""
+    server = subprocess.Popen([sys.executable, "-m", "unolan.cli", "host", "-v", "--port", "0",
+                               "--no-db", "--no-announce"], stderr=subprocess.PIPE, text=True,
+                              stdin=subprocess.DEVNULL)
+    try:
+        assert server.stderr is not None
+        while "uno server on" not in (line := server.stderr.readline()):
+            assert line, "the server stopped"
+        port = int(line.rsplit(":", 1)[1].split()[0])
+        with socket.create_connection(("127.0.0.1", port)) as sock:
+            body = msgpack.packb({"type": "hello", "versions": [2], "name": "ann"})
+            sock.sendall(len(body).to_bytes(4, "big") + body)
+            sock.recv(65536)  # welcome
+        lines = []
+        while not any("closed" in seen for seen in lines):
+            lines.append(server.stderr.readline())
+        assert any("connection 1 from 127.0.0.1" in seen for seen in lines), lines
+        assert any("'ann'" in seen and "closed" in seen for seen in lines), lines
+    finally:
+        server.kill()
+        server.wait(10)

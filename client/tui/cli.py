@@ -132,6 +132,10 @@ def run_join(args: argparse.Namespace) -> int:
             print("uno join: " + _("--list finds the servers itself; give no address"), file=sys.stderr)
             return 2
         return list_games(args.wait)
+    if args.address is not None and not _resolves(args.address[0]):  # a typo: no use retrying
+        print("uno join: " + _("unknown host {host!r}: check the address").format(host=args.address[0]),
+              file=sys.stderr)
+        return 1
     if not needs_terminal("join"):
         return 2
     if args.address is None:
@@ -145,6 +149,20 @@ def run_join(args: argparse.Namespace) -> int:
         state = UIState(name=args.name, address=f"{host}:{port}")
         main = partial(network, host=host, port=port, name=args.name, saved=SavedSeats())
     return run(state, main)
+
+
+def _resolves(host: str) -> bool:
+    """Whether ``host`` names an address (a name the resolver does not know never will
+    while we wait; a server that is down may come up, so that is retried)."""
+    import socket
+
+    try:
+        socket.getaddrinfo(host, None)
+    except socket.gaierror as exc:
+        return exc.errno not in (socket.EAI_NONAME, getattr(socket, "EAI_NODATA", socket.EAI_NONAME))
+    except UnicodeError:
+        return False
+    return True
 
 
 def list_games(seconds: float) -> int:
