@@ -1,0 +1,143 @@
+"""A deal nobody can stack: the hashes, the deal again from a seed, the client's verdict."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+
+import pytest
+from unolan.client.verify import FAILED, UNCHECKED, VERIFIED, DealVerifier, verify_record
+from unolan.engine import Deal, Game, Rules, parse_action
+from unolan.engine.fairness import commitment, deal_batch, round_seed
+
+SECRET, SALT = "a" * 64, "b" * 64
+NONCES = ["n0", "n1", "seat-2_x", "Z"]
+
+
+def test_the_hashes_are_sha256_of_the_documented_bytes() -> None:
+    assert commitment(SECRET, SALT) == hashlib.sha256(f"{SECRET}:{SALT}".encode()).hexdigest()
+    assert round_seed(SECRET, NONCES) == hashlib.sha256(
+        ("a" * 64 + ":n0:n1:seat-2_x:Z").encode()).hexdigest()
+    with pytest.raises(ValueError, match="nonce"):
+        round_seed(SECRET, ["a:b", "c"])  # the separator cannot hide in a nonce
+
+
+def test_a_deal_names_its_seed_in_the_notation() -> None:
+    assert str(Deal(2, "f00d")) == "2 deal f00d" and parse_action("2 deal f00d") == Deal(2, "f00d")
+    assert parse_action("1 deal") == Deal(1) and parse_action("1 deal 42") == Deal(1, 42)
+
+
+def _finish_round(game: Game, rng: random.Random) -> None:
+    while game.phase.value not in ("round_over", "match_over"):
+        game.apply(rng.choice([a for s in range(game.players) for a in game.legal_actions(s)]))
+
+
+def test_every_round_is_dealt_again_from_its_seed_alone() -> None:
+    rules, rng = Rules.preset("house"), random.Random(3)
+    seeds = [round_seed(SECRET, [f"r{r}s{s}" for s in range(3)]) for r in range(1, 4)]
+    game = Game(rules, 3, seeds[0])
+    assert deal_batch(rules, 3, seeds[0], 1) == game.start_events
+    for rnd, seed in enumerate(seeds[1:], 2):
+        _finish_round(game, rng)
+        if game.over:
+            break
+        dealer, scores = game.turn, list(game.scores)
+        events = game.apply(Deal(dealer, seed))
+        assert game.seed == seed and game.round == rnd
+        assert deal_batch(rules, 3, seed, rnd, dealer, scores) == events
+
+
+class FairServer:
+    """What a server tells one seat about a match: honest, or dealing from ``cheat``."""
+
+    def __init__(self, players: int = 4, cheat: str | None = None) -> None:
+        self.rules = Rules.preset("house")
+        self.players, self.cheat = players, cheat
+
+    def round_one(self, seat: int | None, nonces: list[str], drawn: list[int]) -> list[tuple[str, dict]]:
+        seed = round_seed(SECRET, nonces)
+        dealt = Game(self.rules, self.players, self.cheat or seed)
+        out = [("commitment", {"round": 1, "commitment": commitment(SECRET, SALT)})]
+        out += [(e.kind, e.data_for(seat)) for e in dealt.start_events]
+        out.append(("reveal", {"round": 1, "secret": SECRET, "salt": SALT, "nonces": nonces,
+                               "drawn": drawn, "seed": seed}))
+        return out
+
+
+def _verdict(events: list[tuple[str, dict]], seat: int | None, nonce: str | None = None,
+             rules: Rules | None = None) -> object:
+    verifier = DealVerifier(seat, (rules or Rules.preset("house")).to_dict())
+    if nonce is not None:
+        verifier.sent_nonce(1, nonce)
+    verdicts = [v for kind, data in events if (v := verifier.feed(kind, json.loads(json.dumps(data))))]
+    assert len(verdicts) == 1
+    return verdicts[0]
+
+
+def test_a_verified_round_passes_for_every_seat_and_a_spectator() -> None:
+    server = FairServer()
+    for seat in (0, 1, 2, 3, None):
+        verdict = _verdict(server.round_one(seat, NONCES, []), seat, None if seat is None else NONCES[seat])
+        assert verdict.status == VERIFIED, verdict  # type: ignore[attr-defined]
+
+
+def test_a_server_dealing_from_another_seed_is_caught() -> None:
+    server = FairServer(cheat="a seed the server liked better")
+    verdict = _verdict(server.round_one(2, NONCES, []), 2, NONCES[2])
+    assert verdict.status == FAILED and "do not follow from the seed" in verdict.reason  # type: ignore[attr-defined]
+
+
+def test_a_secret_other_than_the_committed_one_is_caught() -> None:
+    events = FairServer().round_one(1, NONCES, [])
+    events[0][1]["commitment"] = commitment("c" * 64, SALT)
+    verdict = _verdict(events, 1, NONCES[1])
+    assert verdict.status == FAILED and "committed" in verdict.reason  # type: ignore[attr-defined]
+
+
+def test_a_nonce_left_out_is_caught_and_a_missing_one_drawn_by_the_server_is_not() -> None:
+    events = FairServer().round_one(1, NONCES, [])
+    verdict = _verdict(events, 1, "what-I-really-sent")
+    assert verdict.status == FAILED and "nonce" in verdict.reason  # type: ignore[attr-defined]
+    # Seat 3 sent none (or too late): the server drew one and said so.
+    assert _verdict(FairServer().round_one(3, NONCES, [3]), 3, "late").status == VERIFIED  # type: ignore[attr-defined]
+
+
+def test_a_member_that_missed_the_commitment_cannot_check() -> None:
+    events = FairServer().round_one(0, NONCES, [])[1:]
+    assert _verdict(events, 0).status == UNCHECKED  # type: ignore[attr-defined]
+
+
+def test_uno_verify_reads_a_saved_match(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    lines = [json.dumps({"seat": 2}), json.dumps({"rules": Rules.preset("house").to_dict()}),
+             json.dumps({"round": 1, "nonce": NONCES[2]})]
+    for seq, (kind, data) in enumerate(FairServer().round_one(2, NONCES, []), 1):
+        lines.append(json.dumps({"seq": seq, "kind": kind, "data": data}))
+    assert [v.status for v in verify_record(lines)] == [VERIFIED]
+    cheat = [json.dumps({"seq": s, "kind": k, "data": d})
+             for s, (k, d) in enumerate(FairServer(cheat="x").round_one(2, NONCES, []), 1)]
+    assert [v.status for v in verify_record(lines[:3] + cheat)] == [FAILED]
+
+
+def test_the_documented_fair_deal_checks_out() -> None:
+    """docs/protocol.md's commitment, reveal and dealt hand are what the code computes."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "docs" / "protocol.md").read_text()
+
+    def example(kind: str) -> dict:
+        block = re.search(rf"<!-- example: event/{kind} -->\n```json\n(.*?)\n```", text, re.S)
+        assert block
+        return json.loads(block.group(1))["data"]
+
+    committed, reveal = example("commitment"), example("reveal")
+    verifier = DealVerifier(2, Rules.preset("house").to_dict())
+    verifier.feed("commitment", committed)
+    seed = reveal["seed"]
+    for event in Game(Rules.preset("house"), 4, seed).start_events:
+        verifier.feed(event.kind, json.loads(json.dumps(event.data_for(2))))
+    assert verifier.feed("reveal", reveal) == verifier.verdicts[0] and verifier.verdicts[0].ok
+    hand = re.search(r"<!-- deal-vector -->`([A-Z0-9 ]+)`", text)
+    assert hand
+    assert [c.text for c in Game(Rules.preset("house"), 4, seed).hands[2]] == hand.group(1).split()
