@@ -141,3 +141,36 @@ def test_the_documented_fair_deal_checks_out() -> None:
     hand = re.search(r"<!-- deal-vector -->`([A-Z0-9 ]+)`", text)
     assert hand
     assert [c.text for c in Game(Rules.preset("house"), 4, seed).hands[2]] == hand.group(1).split()
+
+
+def test_uno_verify_prints_each_round_and_says_so_in_its_status(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from unolan.cli import main
+
+    def saved(server: FairServer) -> str:
+        path = tmp_path / f"{id(server)}.jsonl"
+        lines = [{"seat": 0}, {"rules": Rules.preset("house").to_dict()}, {"round": 1, "nonce": NONCES[0]}]
+        lines += [{"seq": q, "kind": k, "data": d} for q, (k, d) in enumerate(server.round_one(0, NONCES, []), 1)]
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+        return str(path)
+
+    assert main(["verify", saved(FairServer())]) == 0
+    assert "round 1: deal verified" in capsys.readouterr().out
+    assert main(["verify", saved(FairServer(cheat="loaded"))]) == 1
+    assert "deal FAILED" in capsys.readouterr().out
+    (tmp_path / "junk").write_text("not json\n")
+    assert main(["verify", str(tmp_path / "junk")]) == 2
+    assert "line 1 is not JSON" in capsys.readouterr().err
+
+
+def test_the_table_shows_a_mark_for_a_fair_deal_and_a_loud_warning_for_an_unfair_one() -> None:
+    from unolan.client.tui.render import deal_mark
+    from unolan.client.tui.state import UIState
+
+    state = UIState(name="ann")
+    state.on_verdict(1, VERIFIED, "")
+    assert "✓" in "".join(text for _, text in deal_mark(state))
+    state.on_verdict(2, FAILED, "the cards dealt do not follow from the seed (hand differs)")
+    assert "ROUND 2 WAS NOT DEALT FAIRLY" in "".join(text for _, text in deal_mark(state))
+    assert any("NOT dealt" in n.text for n in state.current_notices())
+    state.on_verdict(3, VERIFIED, "")  # the alarm stays
+    assert "ROUND 2" in "".join(text for _, text in deal_mark(state))

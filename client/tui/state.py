@@ -180,6 +180,7 @@ class UIState:
         self.chat: deque[tuple[str, str]] = deque(maxlen=100)
         self.round_result: dict[str, Any] | None = None  # the last round's, until the next ends
         self.match_result: dict[str, Any] | None = None
+        self.deals: dict[int, str] = {}  # round -> its deal's verdict: verified, failed, unchecked
         self.match_left = False  # the player went back to the room after the match
         self.timer = 0  # seconds per turn (0: none)
         self.turn_deadline: float | None = None
@@ -424,6 +425,18 @@ class UIState:
         if line:
             self.add_log(*line)
 
+    def on_verdict(self, round: int, status: str, reason: str) -> None:
+        """The check of a round's deal: a quiet mark when it holds, a loud warning if not."""
+        self.deals[round] = status
+        if status == "verified":
+            self.add_log(f"✓ round {round}: the deal is verified fair", "info")
+        elif status == "failed":
+            text = f"WARNING: round {round} was NOT dealt as the server committed: {reason}"
+            self.add_log(text, "error")
+            self.notify(text, "error", seconds=30.0, lasting=True)
+        else:
+            self.add_log(f"round {round}: the deal could not be checked ({reason})", "")
+
     def on_error(self, code: str, message: str) -> None:
         """A refusal from the server: shown, never raised."""
         self.sent = None
@@ -525,9 +538,30 @@ def describe(
     if kind == "connection":
         text = _PRESENCE.get((data.get("state"), you))
         return (text.format(who=who), "") if text else None
+    if kind == "receipt":
+        return receipt_line(data, name_of, me)
     if kind in ("paused", "resumed"):  # the server cannot save the game / can again
         return str(data.get("reason")), "error" if kind == "paused" else "info"
     return None
+
+
+_PLACES = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+
+
+def receipt_line(data: dict[str, Any], name_of: Callable[[int | None], str],
+                 me: int | None) -> tuple[str, str]:
+    """A race's receipt: where this seat came ("you were second by 3 ms"), or who won."""
+    contenders = list(data.get("contenders", ()))
+    winner = name_of(data.get("winner"))
+    mine = next((c for c in contenders if c.get("seat") == me), None)
+    if mine is not None and mine.get("result") != "won":
+        order = int(mine.get("order", 0))
+        place = _PLACES[order - 1] if 0 < order <= len(_PLACES) else f"number {order}"
+        return f"you were {place} by {mine.get('after', 0)} ms: {winner} won the race", "error"
+    losers = ", ".join(f"{name_of(c.get('seat'))} +{c.get('after', 0)} ms"
+                       for c in contenders if c.get("result") != "won")
+    who = "you" if mine is not None else winner
+    return f"{who} won the race ({losers})", "jump"
 
 
 _PRESENCE = {
