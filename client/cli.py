@@ -60,6 +60,9 @@ def add_parser(subparsers: Any) -> None:
     arena.add_argument("--no-progress", action="store_true", help="no progress bar")
     arena.set_defaults(run=run_arena)
 
+
+def add_verify_parser(subparsers: Any) -> None:
+    """Add ``verify``."""
     verify = subparsers.add_parser(
         "verify",
         help="check the deals of a saved match: nobody stacked the deck",

@@ -162,8 +162,8 @@ def parse_action(line: str) -> Action:
 def parse_actions(text: str) -> list[Action]:
     """Actions one per line or separated by ``;``; ``#`` starts a comment."""
     out = []
-    for chunk in text.replace(";", "\n").splitlines():
-        chunk = chunk.split("#", 1)[0].strip()
-        if chunk:
-            out.append(parse_action(chunk))
+    for line in text.splitlines():
+        for chunk in line.split("#", 1)[0].split(";"):  # a comment runs to the end of its line
+            if chunk.strip():
+                out.append(parse_action(chunk.strip()))
     return out
