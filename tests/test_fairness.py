@@ -174,3 +174,39 @@ def test_the_table_shows_a_mark_for_a_fair_deal_and_a_loud_warning_for_an_unfair
     assert any("NOT dealt" in n.text for n in state.current_notices())
     state.on_verdict(3, VERIFIED, "")  # the alarm stays
     assert "ROUND 2" in "".join(text for _, text in deal_mark(state))
+
+
+def test_the_servers_fair_deal_takes_each_seats_nonce_once_and_draws_the_missing() -> None:
+    from unolan.server.fairness import FairDeal
+
+    deal = FairDeal(1, 3, asked=[0, 2], deadline=5.0)
+    assert deal.announce() == {"round": 1, "commitment": commitment(deal.secret, deal.salt)}
+    assert deal.offer(None, 1, "x") == "a spectator sends no nonce"
+    assert deal.offer(0, 2, "x") == "no nonce is asked for round 2 now"
+    assert deal.offer(0, 1, "first") is None and not deal.complete
+    assert deal.offer(0, 1, "again") == "seat 0 has sent its nonce for round 1"
+    assert deal.offer(2, 1, "third") is None and deal.complete  # seat 1 was not asked
+    seed = deal.seal()
+    reveal = deal.reveal()
+    assert reveal["drawn"] == [1] and reveal["nonces"][0] == "first" and reveal["seed"] == seed
+    assert round_seed(reveal["secret"], reveal["nonces"]) == seed
+    assert deal.offer(1, 1, "late") == "no nonce is asked for round 1 now"
+
+
+def test_races_give_a_receipt_per_race_with_every_contender_in_arrival_order() -> None:
+    from unolan.server.receipts import Races
+
+    races = Races(window=0.5)
+    races.won(1, decided=53, seq=56, now=10.0)
+    races.lost(3, 53, "too_late", now=10.003)
+    races.lost(2, 53, "bad_play", now=10.004)  # its own mistake: no contender
+    races.lost(0, 53, "too_late", now=10.041)
+    races.lost(2, 56, "too_late", now=10.05)  # it had seen the winner's events: another race
+    races.won(2, decided=56, seq=57, now=10.2)  # no loser: no receipt
+    assert races.due(10.4) == [] and races.deadline == 10.5
+    (receipt,) = races.due(10.5)
+    assert receipt == {"winner": 1, "seq": 56, "contenders": [
+        {"seat": 1, "order": 1, "seq": 53, "after": 0, "result": "won"},
+        {"seat": 3, "order": 2, "seq": 53, "after": 3, "result": "too_late"},
+        {"seat": 0, "order": 3, "seq": 53, "after": 41, "result": "too_late"}]}
+    assert races.due(11.0) == [] and races.deadline is None
