@@ -67,8 +67,60 @@ class FairDeal:
         self.seed = round_seed(self.secret, [n for n in self.nonces if n is not None])
         return self.seed
 
+    def record(self) -> dict[str, Any]:
+        """What the history keeps of it now (the store's ``round_record``): the secret and
+        salt from the start, so that a restarted server can still reveal them."""
+        return {"commitment": self.commitment, "secret": self.secret, "salt": self.salt,
+                "nonces": list(self.nonces) if self.seed else None,
+                "drawn": list(self.drawn) if self.seed else None, "seed": self.seed}
+
     def reveal(self) -> dict[str, Any]:
         """The ``reveal`` event's data (after the round only: it gives the seed away)."""
         assert self.seed is not None, "a deal is revealed after it is dealt"
         return {"round": self.round, "secret": self.secret, "salt": self.salt,
                 "nonces": list(self.nonces), "drawn": list(self.drawn), "seed": self.seed}
+
+
+class Fairness:
+    """A room's fair deals: the one collecting nonces, and the one being played.
+
+    The room calls :meth:`begin` before a deal (and publishes :meth:`FairDeal.announce`),
+    :meth:`offer` for each ``nonce``, :meth:`ready` to know whether the deal may stop
+    waiting, :meth:`seal` to get the seed it deals from, and :meth:`round_over` after the
+    round for the reveal to publish."""
+
+    def __init__(self) -> None:
+        self.collecting: FairDeal | None = None
+        self.dealt: FairDeal | None = None
+
+    def begin(self, round: int, players: int, asked: Iterable[int], deadline: float) -> FairDeal:
+        self.collecting = FairDeal(round, players, asked, deadline)
+        return self.collecting
+
+    def offer(self, seat: int | None, round: int, nonce: str) -> str | None:
+        if self.collecting is None:
+            return f"no nonce is asked for round {round} now"
+        return self.collecting.offer(seat, round, nonce)
+
+    @property
+    def deadline(self) -> float | None:
+        """When the deal being collected stops waiting (None: none is)."""
+        return self.collecting.deadline if self.collecting is not None else None
+
+    def ready(self, now: float) -> bool:
+        deal = self.collecting
+        return deal is not None and (deal.complete or now >= deal.deadline)
+
+    def seal(self) -> str:
+        deal = self.collecting
+        assert deal is not None, "no deal is being collected"
+        self.collecting, self.dealt = None, deal
+        return deal.seal()
+
+    def round_over(self) -> FairDeal | None:
+        """The deal of the round just ended, to reveal (None: it was not a fair one)."""
+        deal, self.dealt = self.dealt, None
+        return deal
+
+    def clear(self) -> None:
+        self.collecting = self.dealt = None

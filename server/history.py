@@ -15,9 +15,10 @@ while it runs; this one is not, so the commands read it while the server plays o
 
 A match is a function of its rules, seat count, seed and actions (a fair deal's seeds ride
 on its ``deal`` actions), so a replay is the engine running them again. Rounds and receipts
-are written as they happen, keyed by the match's id; a match that never ends leaves them
-behind until its room is gone. The host sets how many matches are kept and for how long
-(:class:`Keep`); older ones go when a match is added.
+are written as they happen, under the room and its match's number (their ``id`` empty),
+and take the match's id when it ends; a match that never ends leaves them behind until its
+room is gone. The host sets how many matches are kept and for how long (:class:`Keep`);
+older ones go when a match is added.
 """
 
 from __future__ import annotations
@@ -36,12 +37,12 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS history.matches (id TEXT PRIMARY KEY, room TEXT NOT NULL,
   name TEXT NOT NULL, rules TEXT NOT NULL, seats TEXT NOT NULL, seed TEXT NOT NULL,
   ended TEXT NOT NULL, winner INTEGER, scores TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS history.rounds (id TEXT NOT NULL, room TEXT NOT NULL,
+CREATE TABLE IF NOT EXISTS history.rounds (id TEXT, room TEXT NOT NULL, match INTEGER NOT NULL,
   round INTEGER NOT NULL, commitment TEXT NOT NULL, secret TEXT, salt TEXT, nonces TEXT,
-  drawn TEXT, seed TEXT, PRIMARY KEY (id, round));
+  drawn TEXT, seed TEXT);
 CREATE TABLE IF NOT EXISTS history.actions (id TEXT NOT NULL, n INTEGER NOT NULL,
   action TEXT NOT NULL, seq INTEGER, PRIMARY KEY (id, n));
-CREATE TABLE IF NOT EXISTS history.receipts (id TEXT NOT NULL, room TEXT NOT NULL,
+CREATE TABLE IF NOT EXISTS history.receipts (id TEXT, room TEXT NOT NULL, match INTEGER NOT NULL,
   seq INTEGER NOT NULL, data TEXT NOT NULL);
 """
 
@@ -52,7 +53,7 @@ def history_path(db_path: Path) -> Path:
 
 
 def match_id(room: str, seed: int | str) -> str:
-    """A match's id: short, and the same after a restart (its room and first seed make it)."""
+    """A kept match's id: short, made of its room and its first seed."""
     return hashlib.sha256(f"{room}/{seed}".encode()).hexdigest()[:10]
 
 
@@ -110,27 +111,32 @@ def attach(db: sqlite3.Connection, path: Path) -> None:
     db.execute(f"PRAGMA history.user_version = {SCHEMA_VERSION}")
 
 
-def write_round(db: sqlite3.Connection, mid: str, room: str, round: int, data: dict[str, Any]) -> None:
-    """A round's commitment (before the deal), or its whole record (``reveal`` data, after)."""
-    db.execute(
-        "INSERT INTO history.rounds (id, room, round, commitment, secret, salt, nonces, drawn, seed)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id, round) DO UPDATE SET"
-        " commitment = excluded.commitment, secret = excluded.secret, salt = excluded.salt,"
-        " nonces = excluded.nonces, drawn = excluded.drawn, seed = excluded.seed",
-        (mid, room, round, data["commitment"], data.get("secret"), data.get("salt"),
-         _json(data.get("nonces")), _json(data.get("drawn")), data.get("seed")))
+def write_round(db: sqlite3.Connection, room: str, match: int, round: int, data: dict[str, Any]) -> None:
+    """A round of a room's ``match``-th match: its commitment with the secret and salt
+    (before the deal: so that a restarted server can still reveal them), then its nonces
+    and seed (after the deal)."""
+    values = (data["commitment"], data.get("secret"), data.get("salt"), _json(data.get("nonces")),
+              _json(data.get("drawn")), data.get("seed"), room, match, round)
+    changed = db.execute(
+        "UPDATE history.rounds SET commitment = ?, secret = ?, salt = ?, nonces = ?, drawn = ?,"
+        " seed = ? WHERE room = ? AND match = ? AND round = ? AND id IS NULL", values).rowcount
+    if not changed:
+        db.execute("INSERT INTO history.rounds (commitment, secret, salt, nonces, drawn, seed, room,"
+                   " match, round) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
 
 
-def write_receipt(db: sqlite3.Connection, mid: str, room: str, seq: int, data: dict[str, Any]) -> None:
-    db.execute("INSERT INTO history.receipts (id, room, seq, data) VALUES (?, ?, ?, ?)",
-               (mid, room, seq, json.dumps(data)))
+def write_receipt(db: sqlite3.Connection, room: str, match: int, seq: int, data: dict[str, Any]) -> None:
+    db.execute("INSERT INTO history.receipts (room, match, seq, data) VALUES (?, ?, ?, ?)",
+               (room, match, seq, json.dumps(data)))
 
 
 def write_match(db: sqlite3.Connection, record: KeptMatch, match: int, keep: Keep) -> None:
     """A finished match: its row, and its actions copied from the store's log of the
     room's ``match``-th match; then what ``keep`` no longer keeps goes."""
     if keep.matches <= 0:
-        _forget(db, [record.id])
+        for table in ("rounds", "receipts"):
+            db.execute(f"DELETE FROM history.{table} WHERE room = ? AND match = ? AND id IS NULL",
+                       (record.room, match))
         return
     db.execute(
         "INSERT OR REPLACE INTO history.matches (id, room, name, rules, seats, seed, ended, winner,"
@@ -141,6 +147,9 @@ def write_match(db: sqlite3.Connection, record: KeptMatch, match: int, keep: Kee
     db.execute("DELETE FROM history.actions WHERE id = ?", (record.id,))
     db.execute("INSERT INTO history.actions (id, n, action, seq) SELECT ?, n, action, seq"
                " FROM main.actions WHERE room = ? AND match = ?", (record.id, record.room, match))
+    for table in ("rounds", "receipts"):
+        db.execute(f"UPDATE history.{table} SET id = ? WHERE room = ? AND match = ? AND id IS NULL",
+                   (record.id, record.room, match))
     prune(db, keep)
 
 
@@ -154,7 +163,7 @@ def prune(db: sqlite3.Connection, keep: Keep) -> None:
         old += [mid for (mid,) in db.execute("SELECT id FROM history.matches WHERE ended < ?", (limit,))]
     _forget(db, old)
     for table in ("rounds", "receipts"):
-        db.execute(f"DELETE FROM history.{table} WHERE id NOT IN (SELECT id FROM history.matches)"
+        db.execute(f"DELETE FROM history.{table} WHERE id IS NULL"
                    " AND room NOT IN (SELECT id FROM main.rooms)")
 
 
@@ -222,8 +231,8 @@ def load_match(db: sqlite3.Connection, wanted: str) -> KeptMatch:
     return record
 
 
-def room_receipts(db: sqlite3.Connection, room: str) -> list[tuple[str, int, dict[str, Any]]]:
-    """Every receipt of a room's matches, kept or under way: (match id, seq, data)."""
+def room_receipts(db: sqlite3.Connection, room: str) -> list[tuple[str | None, int, dict[str, Any]]]:
+    """Every receipt of a room's matches, kept or under way: (match id or None, seq, data)."""
     return [(mid, seq, json.loads(data)) for mid, seq, data in db.execute(
         "SELECT id, seq, data FROM receipts WHERE room = ? ORDER BY rowid", (room,))]
 

@@ -106,7 +106,7 @@ def run_audit(args: argparse.Namespace, db: sqlite3.Connection) -> int:
         print(f"no race receipts for room {args.room}")
         return 0
     for mid, seq, data in receipts:
-        print(f"match {mid} seq {seq}: seat {data['winner']} won")
+        print(f"match {mid or '(under way)'} seq {seq}: seat {data['winner']} won")
         for c in data["contenders"]:
             print(f"  {c['order']}. seat {c['seat']}: {c['result']}, decided on seq {c['seq']},"
                   f" +{c['after']} ms")

@@ -453,13 +453,14 @@ class Store:
         """The room's last seq, after an event that is not an action's (chat, presence)."""
         self._put("seq", room, seq)
 
-    def round_record(self, match_id: str, room: str, round: int, data: dict[str, Any]) -> None:
-        """A round's fair deal for the history: its commitment, then its reveal."""
-        self._put("history_round", match_id, room, round, data)
+    def round_record(self, room: str, match: int, round: int, data: dict[str, Any]) -> None:
+        """A round's fair deal for the history: its commitment (with the secret and salt),
+        then its nonces and seed."""
+        self._put("history_round", room, match, round, data)
 
-    def receipt(self, match_id: str, room: str, seq: int, data: dict[str, Any]) -> None:
+    def receipt(self, room: str, match: int, seq: int, data: dict[str, Any]) -> None:
         """A race's receipt, for the history."""
-        self._put("history_receipt", match_id, room, seq, data)
+        self._put("history_receipt", room, match, seq, data)
 
     def finished(self, record: history.KeptMatch, match: int) -> None:
         """A match ended: keep it (with the actions of the room's ``match``-th match)."""
@@ -512,14 +513,14 @@ class Store:
                    (matches, seed, seq, room))
 
     @staticmethod
-    def _do_history_round(db: sqlite3.Connection, mid: str, room: str, round: int,
+    def _do_history_round(db: sqlite3.Connection, room: str, match: int, round: int,
                           data: dict[str, Any]) -> None:
-        history.write_round(db, mid, room, round, data)
+        history.write_round(db, room, match, round, data)
 
     @staticmethod
-    def _do_history_receipt(db: sqlite3.Connection, mid: str, room: str, seq: int,
+    def _do_history_receipt(db: sqlite3.Connection, room: str, match: int, seq: int,
                             data: dict[str, Any]) -> None:
-        history.write_receipt(db, mid, room, seq, data)
+        history.write_receipt(db, room, match, seq, data)
 
     def _do_history_match(self, db: sqlite3.Connection, record: history.KeptMatch, match: int) -> None:
         history.write_match(db, record, match, self.keep)

@@ -55,13 +55,12 @@ async def store_matches(db: Path, count: int, keep: history.Keep | None = None) 
                                    0, None, 0))
         for match in range(1, count + 1):
             actions, rounds, game, seed = play_fair_match(match)
-            mid = history.match_id("k3f9", seed)
             store.start_match("k3f9", match, seed, 0)
             for n, action in enumerate(actions):
                 store.action("k3f9", match, n, action, n + 10)
             for rnd, data in rounds:
-                store.round_record(mid, "k3f9", rnd, data)
-            store.receipt(mid, "k3f9", 40, {"winner": 1, "seq": 41, "contenders": [
+                store.round_record("k3f9", match, rnd, data)
+            store.receipt("k3f9", match, 40, {"winner": 1, "seq": 41, "contenders": [
                 {"seat": 1, "order": 1, "seq": 39, "after": 0, "result": "won"},
                 {"seat": 2, "order": 2, "seq": 39, "after": 3, "result": "too_late"}]})
             store.finished(kept("k3f9", seed, game, ["ann", "bot-greedy", "cy"]), match)
