@@ -149,7 +149,7 @@ class Connection:
 
     # -- receiving ---------------------------------------------------------------------
 
-    def receive_data(self, data: bytes) -> None:
+    def receive_data(self, data: bytes | bytearray) -> None:
         """Bytes read from the stream; ``b""`` means the peer closed it."""
         state = self._state
         if state is C or state is E or self._eof:
@@ -161,7 +161,7 @@ class Connection:
         else:
             self._append(data)
 
-    def _refuse_data(self, data: bytes) -> None:
+    def _refuse_data(self, data: bytes | bytearray) -> None:
         """After the end (ours or the stream's), only more ends are welcome."""
         if not data:
             return
@@ -169,7 +169,7 @@ class Connection:
             raise LocalProtocolError(f"connection is {self.state.value}: no more data", "bad_state")
         raise LocalProtocolError("data after end of stream", "bad_state")
 
-    def _append(self, data: bytes) -> None:
+    def _append(self, data: bytes | bytearray) -> None:
         """Keep ``data`` after the unconsumed bytes, in a buffer of their own (whose
         consumed part is dropped first, so a stream that never drains cannot grow it)."""
         buffer = self._data

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import (
     Annotated,
     Any,
@@ -32,7 +32,7 @@ from . import events as ev
 from . import fields as f
 from .errors import LocalProtocolError, RemoteProtocolError
 from .events import check_event
-from .fields import Checker, FrozenDict
+from .fields import Checker
 
 
 class Role(enum.Enum):
@@ -297,7 +297,7 @@ class CreateRoom(Message):
 
     name: Annotated[str, f.text(1, 40)]
     preset: Annotated[str, f.choice(*PRESETS)] = "house"
-    options: Annotated[FrozenDict, f.scalar_map()] = f.EMPTY_MAP
+    options: Annotated[Mapping[str, Any], f.scalar_map()] = f.EMPTY_MAP
     seats: Annotated[int, f.integer(2, f.MAX_SEATS)] = 4
     password: Annotated[str | None, f.text(1, 64)] = None
     timer: Annotated[int, f.integer(0, 3600)] = 0
@@ -465,7 +465,7 @@ class Ok(Message):
 
 @message("rooms", SERVER)
 class Rooms(Message):
-    rooms: Annotated[tuple[FrozenDict, ...], f.array(ev.check_room, 0, 256)]
+    rooms: Annotated[tuple[Mapping[str, Any], ...], f.array(ev.check_room, 0, 256)]
     id: Annotated[int | None, f.request_id] = None
 
 
@@ -488,10 +488,10 @@ class Seats(Message):
     room: Annotated[str, _room_id]
     name: Annotated[str, f.text(1, 40)]
     host: Annotated[int | None, f.seat_or_null]
-    seats: Annotated[tuple[FrozenDict, ...], f.array(ev.check_seat, 2, f.MAX_SEATS)]
+    seats: Annotated[tuple[Mapping[str, Any], ...], f.array(ev.check_seat, 2, f.MAX_SEATS)]
     spectators: Annotated[int, f.count]
     started: Annotated[bool, f.boolean]
-    rules: Annotated[FrozenDict, f.scalar_map()]
+    rules: Annotated[Mapping[str, Any], f.scalar_map()]
     timer: Annotated[int, f.integer(0, 3600)]
 
 
@@ -500,7 +500,7 @@ class Snapshot(Message):
     """A seat's whole view of the table as of ``seq``."""
 
     seq: Annotated[int, f.seq]
-    view: Annotated[FrozenDict, ev.check_view]
+    view: Annotated[Mapping[str, Any], ev.check_view]
     id: Annotated[int | None, f.request_id] = None
 
 
@@ -515,7 +515,7 @@ class Event(Message):
 
     seq: Annotated[int, f.seq]
     kind: Annotated[str, f.text(1, 32, r"[a-z][a-z0-9_]*", known=tuple(ev.EVENT_TABLES))]
-    data: Annotated[FrozenDict, _checked_by_kind] = f.EMPTY_MAP
+    data: Annotated[Mapping[str, Any], _checked_by_kind] = f.EMPTY_MAP
 
     def _check(self) -> None:
         object.__setattr__(self, "data", check_event(self.kind, self.data))

@@ -10,10 +10,12 @@
 ``uno host`` runs :func:`serve` on port :data:`DEFAULT_PORT` (7117).
 """
 
-from .app import BotLauncher, Server, Session, serve
+from .app import BotLauncher, Server, serve
 from .bot import Bot, run_bot
+from .eventlog import TABLE_EVENTS
 from .limits import DEFAULT_PORT, Limits
-from .room import TABLE_EVENTS, Room
+from .room import Room
+from .session import Session
 
 __all__ = [
     "DEFAULT_PORT",

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import trio
 
-from .app import BOT_LEVELS, BotLauncher, Server
+from .app import BotLauncher, Server
+from .bot import LEVELS as BOT_LEVELS
 from .limits import DEFAULT_PORT, raise_descriptor_limit
 from .store import StoreError, default_path
 
@@ -39,7 +40,7 @@ it works again. One `uno host` per database file: a second one stops at once.
 """
 
 
-def add_parser(subparsers: argparse._SubParsersAction, bot_launcher: BotLauncher | None = None,
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], bot_launcher: BotLauncher | None = None,
                bot_levels: Sequence[str] = BOT_LEVELS) -> None:
     """Register ``uno host``; ``bot_launcher`` runs the bots a room's host adds, at the
     ``bot_levels`` it knows (the app shell passes the client library's; without one the

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from unolan.engine import Action, CallUno, Card, Catch, ChooseColor, Draw, Pass, Play
+from unolan.engine import Action, CallUno, Card, Catch, ChooseColor, Draw, Pass, Phase, Play
 
 
 def _colors(hand: Iterable[Card]) -> Counter[str]:
@@ -51,3 +51,14 @@ def choose(actions: Sequence[Action], hand: Sequence[Card], turn: bool) -> Actio
             if isinstance(action, kind):
                 return action
     return None
+
+
+def on_timeout(phase: Phase, actions: Sequence[Action], hand: Sequence[Card]) -> Action | None:
+    """A seat's turn clock ran out: draw (taking any penalty), or pass after drawing, or
+    else (a color to name, say) what :func:`choose` would do."""
+    wanted = {Phase.PLAY: Draw, Phase.DRAWN: Pass}.get(phase)
+    if wanted is not None:
+        for action in actions:
+            if isinstance(action, wanted):
+                return action
+    return choose(actions, hand, turn=True)

@@ -59,7 +59,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import outcome
 import platformdirs
@@ -68,6 +68,8 @@ import trio
 from . import history
 
 log = logging.getLogger("unolan.server.store")
+
+_T = TypeVar("_T")
 
 SCHEMA_VERSION = 2
 
@@ -273,12 +275,13 @@ class Store:
             with contextlib.suppress(trio.RunFinishedError):
                 token.run_sync_soon(deliver, result)
 
-    async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
+    async def _in_thread(self, fn: Callable[..., _T], *args: Any) -> _T:
         """``fn(*args)`` in the store's thread. Not cancellable: a transaction under way
         is waited out (it takes milliseconds)."""
         task = trio.lowlevel.current_task()
         self._jobs.put((fn, args, partial(trio.lowlevel.reschedule, task)))
-        return await trio.lowlevel.wait_task_rescheduled(lambda _: trio.lowlevel.Abort.FAILED)
+        result: _T = await trio.lowlevel.wait_task_rescheduled(lambda _: trio.lowlevel.Abort.FAILED)
+        return result
 
     async def flush(self) -> None:
         """Write everything queued so far (retrying until it is written)."""

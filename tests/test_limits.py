@@ -16,6 +16,7 @@ import trio
 from test_server import FAST, Raw, frame, running, settle, table
 from unolan.server import Limits
 from unolan.server import app as server_app
+from unolan.server import session as server_session
 from unolan.server.limits import connection_cap
 
 from unolan import protocol as pr
@@ -110,7 +111,7 @@ async def test_presence_churn_does_not_drop_the_rooms_own_bots(caplog: pytest.Lo
         room = (await host.reply(pr.CreateRoom(name="t", seats=4, id=1))).room  # type: ignore[attr-defined]
         for i in range(2):
             assert (await host.reply(pr.AddBot(id=2 + i))).TYPE == "ok"
-        while sum(s.session is not None for s in server.rooms[room].seats) < 3:
+        while sum(s.member is not None for s in server.rooms[room].seats) < 3:
             await trio.sleep(0.01)
         churn = await Raw.connect(server.port, "churn")
         for i in range(90):  # pipelined, as fast as the socket takes them
@@ -198,13 +199,13 @@ async def test_a_steady_stream_of_split_frames_is_not_cut_off(autojump_clock: tr
 async def test_wrong_passwords_lock_the_address_out_and_are_checked_off_the_event_loop(
         monkeypatch: pytest.MonkeyPatch, thread_clock: trio.abc.Clock) -> None:
     threads = []
-    check = server_app.check_password
+    check = server_session.check_password
 
     def watched(stored: str, password: str | None) -> bool:
         threads.append(threading.current_thread() is threading.main_thread())
         return check(stored, password)
 
-    monkeypatch.setattr(server_app, "check_password", watched)
+    monkeypatch.setattr(server_session, "check_password", watched)
     async with running(limits(password_failures=3, password_lockout=60)) as server:
         host = await Raw.connect(server.port, "host")
         room = (await host.reply(pr.CreateRoom(name="t", seats=4, password="sesame", id=1))).room  # type: ignore[attr-defined]
@@ -284,7 +285,7 @@ async def test_a_session_dropped_while_its_writer_waits_ends_quietly(
 
     async def writable_then_dropped(fd: int) -> None:
         await wait_writable(fd)
-        session = next(s for s in dropped[0].sessions if s.fd == fd)
+        session = next(s for s in dropped[0].sessions if s.outbox.fd == fd)
         session.drop()  # as the room does when a client stops reading
         dropped.append(session)
 

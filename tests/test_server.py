@@ -692,7 +692,7 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_room_plays_on() ->
                 await slow.send(pr.Start(id=2))  # ...and never read again
         room = server.rooms[room_id]
         assert room.game.phase == "match_over" and all(b.matches == 1 for b in bots)
-        assert room.seats[0].session is None  # dropped, its seat kept for resume
+        assert room.seats[0].member is None  # dropped, its seat kept for resume
         again = await Raw.connect(server.port, "slow")
         back = await again.reply(pr.Resume(token=slow.token or joined.token, seq=0, id=3))  # type: ignore[attr-defined]
         assert back.TYPE == "joined" and back.seat == 0  # type: ignore[attr-defined]
@@ -712,13 +712,13 @@ async def test_a_client_that_reads_late_gets_every_frame_whole_and_in_order() ->
             await host.send(pr.Ready(ready=i % 2 == 0, id=10 + i))
             await host.expect("ok")
         session = next(s for s in server.sessions if s.name == "late")
-        assert session.backlog and not session.dropped  # the socket is full, the rest waits
+        assert session.outbox.backlog and not session.dropped  # the socket is full, the rest waits
         readies = []
         while len(readies) < 50:
             seats = await late.expect("seats")
             readies.append(seats.seats[0]["ready"])  # type: ignore[attr-defined]
         assert readies == [i % 2 == 0 for i in range(50)]
-        assert not session.backlog and not session.partial  # all of it went out
+        assert not session.outbox.backlog and not session.outbox.partial  # all of it went out
 
 
 # -- hostile and broken clients ----------------------------------------------------------
