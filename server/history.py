@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from unolan import engine as en
+
 SCHEMA_VERSION = 1
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS history.matches (id TEXT PRIMARY KEY, room TEXT NOT NULL,
@@ -89,6 +91,16 @@ class KeptMatch:
     seqs: list[int | None] = field(default_factory=list)
     rounds: list[dict[str, Any]] = field(default_factory=list)
     receipts: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+
+
+def kept_match(room: str, name: str, rules: dict[str, Any], seats: list[tuple[str | None, bool]],
+               seed: int | str, game: en.Game) -> KeptMatch:
+    """What the history keeps of a match just over (its actions come from the store's log)."""
+    result = game.outcome()
+    return KeptMatch(match_id(room, seed), room, name, rules,
+                     [SeatInfo(seat_name, bot) for seat_name, bot in seats], seed,
+                     now().isoformat(timespec="seconds"),
+                     result.match_winner if result is not None else None, list(game.scores))
 
 
 # -- writing (the store's thread, inside its transaction) -------------------------------

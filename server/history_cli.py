@@ -23,7 +23,7 @@ def add_db_argument(parser: argparse.ArgumentParser) -> None:
                         "user's data directory); the history is the file beside it")
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``history``, ``stats`` and ``audit``."""
     commands = (
         ("history", run_history, "list the finished matches the server keeps",

@@ -45,7 +45,7 @@ class Races:
         if code not in RACE_CODES:
             return
         for race in self._open:
-            if race.winner != seat and decided < race.seq and now - race.at <= self.window:
+            if race.winner != seat and decided < race.seq and now < race.at + self.window:
                 race.losers.append((seat, decided, now, code))
                 return
 
@@ -57,7 +57,7 @@ class Races:
     def due(self, now: float) -> list[dict[str, Any]]:
         """The receipts of the races closed by ``now`` that had a loser (``receipt`` data)."""
         out = []
-        while self._open and now - self._open[0].at >= self.window:
+        while self._open and now >= self._open[0].at + self.window:  # as deadline has it
             race = self._open.pop(0)
             if race.losers:
                 out.append(receipt(race))
