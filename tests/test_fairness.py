@@ -210,3 +210,21 @@ def test_races_give_a_receipt_per_race_with_every_contender_in_arrival_order() -
         {"seat": 3, "order": 2, "seq": 53, "after": 3, "result": "too_late"},
         {"seat": 0, "order": 3, "seq": 53, "after": 41, "result": "too_late"}]}
     assert races.due(11.0) == [] and races.deadline is None
+
+
+def test_a_lost_race_says_where_you_came_and_by_how_much() -> None:
+    from unolan.client.tui.state import describe
+
+    data = {"winner": 1, "seq": 56, "contenders": [
+        {"seat": 1, "order": 1, "seq": 53, "after": 0, "result": "won"},
+        {"seat": 3, "order": 2, "seq": 53, "after": 3, "result": "too_late"},
+        {"seat": 0, "order": 3, "seq": 53, "after": 41, "result": "too_late"}]}
+    names = {0: "ann", 1: "bob", 3: "cy"}.get
+
+    def name_of(seat: int | None) -> str:
+        return names(seat, "?") if seat is not None else "?"
+
+    assert describe("receipt", data, name_of, 3) == ("you were second by 3 ms: bob won the race", "error")
+    assert describe("receipt", data, name_of, 0)[0] == "you were third by 41 ms: bob won the race"  # type: ignore[index]
+    assert describe("receipt", data, name_of, 1)[0] == "you won the race (cy +3 ms, ann +41 ms)"  # type: ignore[index]
+    assert describe("receipt", data, name_of, 2)[0] == "bob won the race (cy +3 ms, ann +41 ms)"  # type: ignore[index]
