@@ -388,6 +388,8 @@ class Client:
         elif kind == "snapshot":
             if self.mirror is not None:
                 self.mirror.load(msg.view, msg.seq)  # type: ignore[attr-defined]
+            if self.verifier is not None:
+                self.verifier.lost_track()
             self._syncing = False
         elif kind == "event":
             verdict = await self._on_event(msg)  # type: ignore[arg-type]

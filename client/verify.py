@@ -72,6 +72,11 @@ class DealVerifier:
     def set_rules(self, rules: Mapping[str, Any]) -> None:
         self.rules = plain(rules)
 
+    def lost_track(self) -> None:
+        """Events were missed (the table was reloaded from a snapshot): a deal seen in part
+        is not a deal seen."""
+        self._batch = None
+
     def sent_nonce(self, round: int, nonce: str) -> None:
         self.nonces[round] = nonce
 
@@ -79,8 +84,9 @@ class DealVerifier:
         """One event as this member received it; a :class:`Verdict` at a ``reveal``."""
         if kind == "commitment":
             self.commitments[data["round"]] = data["commitment"]
-        elif kind in ("dealer_draw", "round_started") and self._batch is None:
-            self._batch = []
+        elif kind == "dealer_draw" or (kind == "round_started" and not (
+                self._batch and self._batch[0][0] == "dealer_draw")):
+            self._batch = []  # a deal begins (a batch left open was cut short: dropped)
         if self._batch is not None and kind in en.EVENT_KINDS:
             self._batch.append((kind, plain(data)))
             if en.EVENT_KINDS[kind].closes:

@@ -228,3 +228,15 @@ def test_a_lost_race_says_where_you_came_and_by_how_much() -> None:
     assert describe("receipt", data, name_of, 0)[0] == "you were third by 41 ms: bob won the race"  # type: ignore[index]
     assert describe("receipt", data, name_of, 1)[0] == "you won the race (cy +3 ms, ann +41 ms)"  # type: ignore[index]
     assert describe("receipt", data, name_of, 2)[0] == "bob won the race (cy +3 ms, ann +41 ms)"  # type: ignore[index]
+
+
+def test_a_deal_seen_in_part_is_unchecked_never_failed() -> None:
+    events = FairServer().round_one(1, NONCES, [])
+    verifier = DealVerifier(1, Rules.preset("house").to_dict())
+    verifier.sent_nonce(1, NONCES[1])
+    for kind, data in events[:3]:  # the commitment, the dealer draw, round_started...
+        verifier.feed(kind, json.loads(json.dumps(data)))
+    verifier.lost_track()  # ...then a gap, and a snapshot
+    for kind, data in events[3:]:
+        verdict = verifier.feed(kind, json.loads(json.dumps(data)))
+    assert verdict is not None and verdict.status == UNCHECKED
