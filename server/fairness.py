@@ -36,6 +36,15 @@ class FairDeal:
         self.drawn: list[int] = []
         self.seed: str | None = None  # set by seal
 
+    @classmethod
+    def restored(cls, round: int, record: dict[str, Any]) -> FairDeal:
+        """A deal dealt before a restart, from its record (:meth:`record`), to reveal."""
+        deal = cls.__new__(cls)
+        deal.round, deal.asked, deal.deadline = round, set(), 0.0
+        deal.secret, deal.salt, deal.commitment = record["secret"], record["salt"], record["commitment"]
+        deal.nonces, deal.drawn, deal.seed = list(record["nonces"]), list(record["drawn"]), record["seed"]
+        return deal
+
     def announce(self) -> dict[str, Any]:
         """The ``commitment`` event's data."""
         return {"round": self.round, "commitment": self.commitment}

@@ -137,6 +137,15 @@ def write_round(db: sqlite3.Connection, room: str, match: int, round: int, data:
                    " match, round) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
 
 
+def current_rounds(db: sqlite3.Connection) -> list[tuple[str, int, int, dict[str, Any]]]:
+    """The fair deals of the matches under way: (room, match, round, record), by round."""
+    return [(room, match, rnd, {"commitment": c, "secret": secret, "salt": salt,
+                                "nonces": _load(nonces), "drawn": _load(drawn), "seed": seed})
+            for room, match, rnd, c, secret, salt, nonces, drawn, seed in db.execute(
+                "SELECT room, match, round, commitment, secret, salt, nonces, drawn, seed"
+                " FROM history.rounds WHERE id IS NULL ORDER BY room, match, round")]
+
+
 def write_receipt(db: sqlite3.Connection, room: str, match: int, seq: int, data: dict[str, Any]) -> None:
     db.execute("INSERT INTO history.receipts (room, match, seq, data) VALUES (?, ?, ?, ?)",
                (room, match, seq, json.dumps(data)))

@@ -37,7 +37,7 @@ from .commands import (
     SavingChanged,
 )
 from .eventlog import EventLog, LogEntry, frame_for
-from .fairness import Fairness
+from .fairness import FairDeal, Fairness
 from .history import kept_match
 from .limits import Peer, TokenBucket
 from .policy import choose, on_timeout
@@ -699,6 +699,9 @@ class Room:
                 game.apply(en.parse_action(text))
             self.game, self.actions = game, len(record.actions)
             self.started = game.phase is not en.Phase.MATCH_OVER
+            dealt = next((r for r in record.rounds if r["round"] == game.round and r["seed"]), None)
+            if dealt is not None and dealt["seed"] == game.seed and game.phase not in (en.Phase.ROUND_OVER, en.Phase.MATCH_OVER):
+                self.fair.dealt = FairDeal.restored(game.round, dealt)  # revealed at its end
             if self.started:
                 self._after_action()
 

@@ -183,6 +183,7 @@ class RoomRecord:
     spectators: list[tuple[str, str | None]] = field(default_factory=list)  # token hash, name
     actions: list[str] = field(default_factory=list)
     action_seqs: list[int | None] = field(default_factory=list)  # the room's seq after each
+    rounds: list[dict[str, Any]] = field(default_factory=list)  # the current match's fair deals
 
 
 @dataclass
@@ -588,6 +589,9 @@ class Store:
                 record.action_seqs.append(seq)
                 if seq is not None and seq > record.seq:
                     record.seq = seq
+        for rid, match, rnd, data in history.current_rounds(db):
+            if rid in rooms and rooms[rid].matches == match:
+                rooms[rid].rounds.append({"round": rnd, **data})
         aside: dict[str, list[str]] = {rid: [] for (rid,) in db.execute("SELECT id FROM rooms_aside")}
         for rid, token in db.execute(
                 "SELECT room, token_hash FROM seats_aside WHERE token_hash IS NOT NULL UNION ALL"

@@ -164,3 +164,37 @@ async def test_a_kept_match_replays_event_by_event_as_the_players_heard_it(tmp_p
         again = [(e.kind, json.loads(json.dumps(e.data_for(seat))))
                  for step in replay.steps for e in step.events]
         assert heard == again
+
+
+async def test_the_round_under_way_at_a_restart_is_revealed_at_its_end(tmp_path: Path) -> None:
+    from test_server import _act_legally, table
+
+    db = tmp_path / "s.db"
+    limits = QUICK.__class__(**{**QUICK.__dict__, "autopilot_delay": 600, "grace": 600,
+                                "heartbeat": 3600, "deal_pause": 0.0})
+    async with running(limits, seed=None, db_path=db) as server:
+        clients, room_id = await table(server, 2, "house", target_score=30)
+        room = server.rooms[room_id]
+        (committed,) = [m.data["commitment"] for m in clients[0].seen  # type: ignore[attr-defined]
+                        if m.TYPE == "event" and m.kind == "commitment"]  # type: ignore[attr-defined]
+        await _act_legally(room, clients, 3)
+        await settle(*clients)
+        tokens, seq = [c.token for c in clients], room.seq
+        assert room.game.phase == "play" and room.game.round == 1
+    async with running(limits, seed=None, db_path=db) as server:
+        room = server.rooms[room_id]
+        assert room.fair.dealt is not None and room.fair.dealt.commitment == committed
+        clients = []
+        for i, token in enumerate(tokens):
+            c = await Raw.connect(server.port, f"p{i}")
+            await c.reply(pr.Resume(token=token, seq=seq, id=1))
+            clients.append(c)
+        with trio.fail_after(30):
+            while room.game.round == 1 and room.game.phase not in ("round_over", "match_over"):
+                await _act_legally(room, clients, 1)
+        reveal = await clients[0].expect("event", kind="reveal")
+        data = wire(reveal.data)  # type: ignore[attr-defined]
+        assert data["round"] == 1 and en.commitment(data["secret"], data["salt"]) == committed
+        assert en.round_seed(data["secret"], data["nonces"]) == data["seed"]
+        assert data["drawn"] == [0, 1]  # hand-driven clients send no nonce: drawn, and said so
+        await settle(*clients)
