@@ -73,10 +73,11 @@ async def test_every_round_of_a_fair_match_is_verified_by_every_player(tmp_path:
         # uno verify FILE says the same of what the player kept.
         again = verify_record((tmp_path / f"{client.seat}.jsonl").read_text().splitlines())
         assert again == verdicts
-        kinds = [kind for kind, _ in client.seen]
-        # The commitment comes before each deal, the reveal only after its round ends.
-        assert kinds.index("commitment") < kinds.index("round_started") < kinds.index("round_over") \
-            < kinds.index("reveal")
+        # Each round's commitment comes before its deal, its reveal only after its end.
+        at = {(kind, data.get("round")): i for i, (kind, data) in reversed(list(enumerate(client.seen)))}
+        for verdict in verdicts:
+            r = verdict.round
+            assert at["commitment", r] < at["round_started", r] < at["round_over", r] < at["reveal", r]
 
 
 async def test_a_server_dealing_from_another_seed_than_committed_is_caught(

@@ -121,9 +121,9 @@ def run_app(state: ReplayState, **app_kwargs: Any) -> None:
 
     style = Style.from_dict({"title": "bg:#d70000 #ffffff bold", "action": "bold",
                              "keys": "#888888"})
-    app: Application[None] = Application(layout=Layout(Window(FormattedTextControl(text))),
-                                         key_bindings=keys, full_screen=True, style=style,
-                                         **app_kwargs)
+    window = Window(FormattedTextControl(text), wrap_lines=True)
+    app: Application[None] = Application(layout=Layout(window), key_bindings=keys,
+                                         full_screen=True, style=style, **app_kwargs)
     app.run()
 
 
