@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 from .actions import Deal
 from .events import Event
+from .game import Game
 from .phases import ROUND_OVER
 from .rules import Rules
 from .state import State
@@ -53,8 +54,6 @@ def deal_batch(rules: Rules, players: int, seed: int | str, round: int, dealer: 
     ``dealer`` (the last round's winner), ``scores`` being the match's so far. Chance comes
     from the seed alone, so these are the events a fair server sent, private fields and all
     (:meth:`Event.data_for` cuts a seat's copy)."""
-    from .game import Game  # the machine imports this module's neighbours, not it
-
     if round == 1:
         return list(Game(rules, players, seed).start_events)
     game = Game.__new__(Game)

@@ -38,7 +38,7 @@ from .commands import (
 )
 from .eventlog import EventLog, LogEntry, frame_for
 from .fairness import FairDeal, Fairness
-from .history import kept_match
+from .history import KeptMatch, kept_match
 from .limits import Peer, TokenBucket
 from .policy import choose, on_timeout
 from .receipts import Races
@@ -87,6 +87,7 @@ class Room:
         self.clocks = Clocks(idle=trio.current_time() + self.limits.room_idle)
         self.fair = Fairness()  # the deal collecting nonces, and the one being played
         self.races = Races(self.limits.race_window)
+        self.kept: tuple[KeptMatch, int] | None = None  # a match over, kept once its races end
         self._rules_map = self.rules.to_dict()
 
     @property
@@ -179,6 +180,7 @@ class Room:
     def _close(self) -> None:
         if self.closed:
             return
+        self._receipts(NEVER)
         self.closed = True
         self.inbox_send.close()
         for seat in self.seats:
@@ -449,6 +451,7 @@ class Room:
         if waiting:
             member.error("not_ready", f"seat {waiting[0]} is not ready", msg)
             return
+        self._receipts(NEVER)  # the last match's races end now: it is kept before the next
         self.matches += 1
         self.started = True
         self.actions = 0
@@ -519,14 +522,20 @@ class Room:
             self.fair.clear()
             if self.store is not None and self.match_seed is not None:
                 seats = [(s.name, s.kind == "bot" or s.program) for s in self.seats]
-                self.store.finished(kept_match(self.id, self.name, self._rules_map, seats,
-                                               self.match_seed, game), self.matches)
+                self.kept = (kept_match(self.id, self.name, self._rules_map, seats, self.match_seed,
+                                        game), self.matches)
 
     def _receipts(self, now: float) -> None:
+        """The receipts of the races over by ``now``; then a match just over goes to the
+        history, its last race's receipt with it (the race for its last card, say)."""
         for data in self.races.due(now):
             self._public("receipt", data)
             if self.store is not None:
                 self.store.receipt(self.id, self.matches, self.seq, data)
+        if self.kept is not None and self.races.deadline is None:
+            match, self.kept = self.kept, None
+            if self.store is not None:
+                self.store.finished(*match)
 
     def _on_add_bot(self, member: Member, msg: pr.AddBot) -> None:
         if not self._require_host(member, msg):

@@ -154,8 +154,9 @@ async def test_a_kept_match_replays_event_by_event_as_the_players_heard_it(tmp_p
     db = tmp_path / "s.db"
     async with running(QUICK, seed=None, db_path=db) as server:
         clients = await fair_match(server, tmp_path)
-        await trio.sleep(0.2)  # the history's transaction
-    reader = history.open_history(db)
+        with trio.fail_after(5):  # kept once its last race is over (race_window)
+            while not history.list_matches(reader := history.open_history(db)):
+                await trio.sleep(0.05)
     (kept,) = history.list_matches(reader)
     match = history.load_match(reader, kept.id)
     assert [r["seed"] for r in match.rounds if r["seed"]] and len(match.rounds) >= 1
