@@ -50,7 +50,7 @@ def launch(seed: int) -> tuple[str, float]:
     session = f"unolan-bench-{uuid.uuid4().hex[:8]}"
     started = time.monotonic()
     tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24",
-         f"{UNO} play --seed {seed} --bots 1 --name ann")
+         f"{UNO} play --lang en --seed {seed} --bots 1 --name ann")
     wait_for(session, r"Hand \d\[")
     return session, time.monotonic() - started
 

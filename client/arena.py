@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
-from unolan.engine import Deal, Game, Phase, Rules
+from unolan.engine import Deal, Event, Game, Phase, Rules
 
 from .bot import decide
 from .strategies import make_bot
@@ -50,7 +50,7 @@ def play_match(lineup: Sequence[str], rules: Rules, seed: int | str, index: int 
     race = random.Random(f"{seed}/race")
     seats = list(range(players))
 
-    def tell(events: Iterable) -> None:
+    def tell(events: Iterable[Event]) -> None:
         for event in events:
             for seat, bot in enumerate(bots):
                 bot.observe(event.kind, event.data_for(seat))
@@ -216,6 +216,6 @@ def head_to_head(tour: Tournament, strategy: str) -> tuple[int, int, float, floa
     """Matches ``strategy`` won, matches decided, its seat share, and the one-sided p-value
     that it wins no more often than its share of seats."""
     decided = [m for m in tour.results if m.winner is not None]
-    won = sum(1 for m in decided if m.lineup[m.winner] == strategy)  # type: ignore[index]
+    won = sum(1 for m in decided if m.winner is not None and m.lineup[m.winner] == strategy)
     share = sum(m.lineup.count(strategy) for m in decided) / (len(decided) * tour.players or 1)
     return won, len(decided), share, binomial_sf(won, len(decided), share)

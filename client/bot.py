@@ -69,6 +69,12 @@ class Bot:
         return f"<{type(self).__name__} {self.name}>"
 
 
+
+def seat_of(view: View) -> int:
+    """The seat a bot plays: a bot's view is always a seat's, never a spectator's."""
+    assert view.seat is not None, "a spectator's view has no seat to play"
+    return view.seat
+
 def _plain(actions: Sequence[Action]) -> list[Action]:
     """The actions without the UNO flag on plays (duplicates dropped, order kept)."""
     out: dict[Action, None] = {}
@@ -97,9 +103,9 @@ def decide(bot: Bot, view: View, legal: Sequence[Action] | None = None) -> Actio
         legal = view.legal_actions()
     if not legal:
         return None
-    seat = view.seat
+    seat = seat_of(view)
     if view.phase is Phase.ROUND_OVER:
-        return Deal(seat) if Deal(seat) in legal else None  # type: ignore[arg-type]
+        return Deal(seat) if Deal(seat) in legal else None
     own: list[Action] = []
     for action in legal:
         if isinstance(action, CallUno):
@@ -120,7 +126,7 @@ def decide(bot: Bot, view: View, legal: Sequence[Action] | None = None) -> Actio
         return _with_uno(bot, view, action)
     plays = [a for a in _plain(own) if isinstance(a, Play)]
     if plays:
-        play = bot.jump_in(view, plays)  # type: ignore[arg-type]
+        play = bot.jump_in(view, plays)
         if play is not None:
             if play not in plays and play not in own:
                 raise ValueError(f"{bot!r} jumped in with {play}, which is not legal now")

@@ -10,6 +10,7 @@ from typing import Any
 from unolan.engine import Rules, RulesError, check_table
 from unolan.protocol import DEFAULT_PORT as DEFAULT_PORT  # the protocol's: servers listen on it
 
+from .i18n import _
 from .strategies import STRATEGIES
 
 
@@ -19,45 +20,47 @@ def add_parser(subparsers: Any) -> None:
 
     bot = subparsers.add_parser(
         "bot",
-        help="seat bots at a server's table",
-        description="Connect bots to an UNO server. Without --room they open a room of their "
-        "own (the first bot hosts it and starts the match once every seat is taken).",
+        help=_("seat bots at a server's table"),
+        description=_("Connect bots to an UNO server. Without --room they open a room of their "
+                      "own (the first bot hosts it and starts the match once every seat is taken)."),
     )
     bot.add_argument("address", nargs="?", default="127.0.0.1",
-                     help=f"HOST or HOST:PORT of the server (default 127.0.0.1:{DEFAULT_PORT})")
-    bot.add_argument("--strategy", default="greedy", help=f"one of: {names} (default greedy)")
-    bot.add_argument("--count", type=int, default=1, help="how many bots to connect (default 1)")
-    bot.add_argument("--room", help="the room id to join (default: create one)")
-    bot.add_argument("--name", help="the bots' name (default: the strategy's; numbered)")
-    bot.add_argument("--password", help="the room's password, if it has one")
+                     help=_("HOST or HOST:PORT of the server (default 127.0.0.1:{port})").format(
+                         port=DEFAULT_PORT))
+    bot.add_argument("--strategy", default="greedy",
+                     help=_("one of: {names} (default greedy)").format(names=names))
+    bot.add_argument("--count", type=int, default=1, help=_("how many bots to connect (default 1)"))
+    bot.add_argument("--room", help=_("the room id to join (default: create one)"))
+    bot.add_argument("--name", help=_("the bots' name (default: the strategy's; numbered)"))
+    bot.add_argument("--password", help=_("the room's password, if it has one"))
     bot.add_argument("--rules", default="house",
-                     help="rules of a room the bots create: a preset and options (default house)")
+                     help=_("rules of a room the bots create: a preset and options (default house)"))
     bot.add_argument("--seats", type=int, default=0,
-                     help="seats of a room the bots create (default: --count)")
+                     help=_("seats of a room the bots create (default: --count)"))
     bot.add_argument("--delay", type=float, default=0.3,
-                     help="seconds a bot waits before acting, so humans see its moves (default 0.3)")
+                     help=_("seconds a bot waits before acting, so humans see its moves (default 0.3)"))
     bot.add_argument("--matches", type=int, default=0,
-                     help="leave after this many matches (default 0: stay until stopped)")
+                     help=_("leave after this many matches (default 0: stay until stopped)"))
     bot.set_defaults(run=run_bot)
 
     arena = subparsers.add_parser(
         "arena",
-        help="an offline tournament between strategies",
-        description="Play strategies against each other on the engine (no network) and "
-        "print win rates with 95% intervals and average points. Seats rotate between "
-        "matches; the same --seed gives the same results with any --jobs.",
+        help=_("an offline tournament between strategies"),
+        description=_("Play strategies against each other on the engine (no network) and "
+                      "print win rates with 95% intervals and average points. Seats rotate between "
+                      "matches; the same --seed gives the same results with any --jobs."),
     )
     arena.add_argument("--strategies", default="greedy,random",
-                       help=f"comma-separated, from: {names} (default greedy,random)")
-    arena.add_argument("--games", type=int, default=200, help="matches to play (default 200)")
+                       help=_("comma-separated, from: {names} (default greedy,random)").format(names=names))
+    arena.add_argument("--games", type=int, default=200, help=_("matches to play (default 200)"))
     arena.add_argument("--rules", default="house",
-                       help="a preset and options, e.g. 'house stacking=same' (default house)")
-    arena.add_argument("--players", type=int, default=4, help="seats per match (default 4)")
-    arena.add_argument("--target", type=int, help="target score (default: the rules')")
-    arena.add_argument("--seed", default="0", help="tournament seed (default 0)")
+                       help=_("a preset and options, e.g. 'house stacking=same' (default house)"))
+    arena.add_argument("--players", type=int, default=4, help=_("seats per match (default 4)"))
+    arena.add_argument("--target", type=int, help=_("target score (default: the rules')"))
+    arena.add_argument("--seed", default="0", help=_("tournament seed (default 0)"))
     arena.add_argument("--jobs", type=int, default=1,
-                       help="processes to play on (default 1; 0: one per CPU)")
-    arena.add_argument("--no-progress", action="store_true", help="no progress bar")
+                       help=_("processes to play on (default 1; 0: one per CPU)"))
+    arena.add_argument("--no-progress", action="store_true", help=_("no progress bar"))
     arena.set_defaults(run=run_arena)
 
 
@@ -103,14 +106,14 @@ def run_arena(args: argparse.Namespace) -> int:
     strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
     unknown = [s for s in strategies if s not in STRATEGIES]
     if unknown or not strategies:
-        print(f"uno arena: unknown strategy {', '.join(unknown) or '(none)'}; "
-              f"choose from {', '.join(STRATEGIES)}", file=sys.stderr)
+        print("uno arena: " + _("unknown strategy {names}; choose from {choices}").format(
+            names=", ".join(unknown) or _("(none)"), choices=", ".join(STRATEGIES)), file=sys.stderr)
         return 2
     if args.games < 1:
-        print("uno arena: --games takes 1 or more matches to play", file=sys.stderr)
+        print("uno arena: " + _("--games takes 1 or more matches to play"), file=sys.stderr)
         return 2
     if not 2 <= args.players <= 10:
-        print("uno arena: --players takes 2 to 10", file=sys.stderr)
+        print("uno arena: " + _("--players takes 2 to 10"), file=sys.stderr)
         return 2
     try:
         rules = Rules.parse(args.rules)
@@ -130,9 +133,10 @@ def run_arena(args: argparse.Namespace) -> int:
 
     if show:
         from prompt_toolkit.shortcuts import ProgressBar
+        from prompt_toolkit.shortcuts.progress_bar.base import ProgressBarCounter
 
         with ProgressBar(title=f"uno arena: {' vs '.join(strategies)}") as bar:
-            counter = bar(label="matches", total=args.games)
+            counter: ProgressBarCounter[object] = bar(label="matches", total=args.games)
             tour = play(lambda _result: counter.item_completed())
     else:
         tour = play()
@@ -150,25 +154,26 @@ def run_bot(args: argparse.Namespace) -> int:
     from .runner import main_bots
 
     if args.strategy not in STRATEGIES:
-        print(f"uno bot: unknown strategy {args.strategy!r}; choose from {', '.join(STRATEGIES)}",
-              file=sys.stderr)
+        print("uno bot: " + _("unknown strategy {name!r}; choose from {choices}").format(
+            name=args.strategy, choices=", ".join(STRATEGIES)), file=sys.stderr)
         return 2
     if args.count < 1:
-        print("uno bot: --count takes 1 or more", file=sys.stderr)
+        print("uno bot: " + _("--count takes 1 or more"), file=sys.stderr)
         return 2
     try:
         host, port = parse_address(args.address)
     except ValueError:
-        print(f"uno bot: bad address {args.address!r}: expected HOST[:PORT]", file=sys.stderr)
+        print("uno bot: " + _("bad address {address!r}: expected HOST[:PORT]").format(
+            address=args.address), file=sys.stderr)
         return 2
     seats = args.seats or args.count
     if args.room is None and not 2 <= seats <= 10:
-        print("uno bot: a room has 2 to 10 seats: give --seats (or a --count of 2 or more)",
+        print("uno bot: " + _("a room has 2 to 10 seats: give --seats (or a --count of 2 or more)"),
               file=sys.stderr)
         return 2
     if args.room is None and seats < args.count:
-        print(f"uno bot: {args.count} bots do not fit in {seats} seats: raise --seats",
-              file=sys.stderr)
+        print("uno bot: " + _("{count} bots do not fit in {seats} seats: raise --seats").format(
+            count=args.count, seats=seats), file=sys.stderr)
         return 2
     try:
         rules = Rules.parse(args.rules)

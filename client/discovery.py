@@ -26,6 +26,7 @@ from functools import partial
 from typing import Protocol
 
 import trio
+from unolan.client.i18n import _
 from unolan.protocol import SUPPORTED_VERSIONS
 from unolan.protocol.lan import BROWSE_SECONDS, SERVICE_TYPE, Announcement, clip_name
 from zeroconf import Error as ZeroconfError
@@ -207,8 +208,8 @@ async def _open() -> Zeroconf:
         return await trio.to_thread.run_sync(partial(
             Zeroconf, interfaces=InterfaceChoice.All, ip_version=IPVersion.V4Only))
     except (OSError, RuntimeError, ZeroconfError) as exc:
-        raise DiscoveryUnavailable(
-            f"multicast DNS cannot start here ({str(exc) or type(exc).__name__})") from None
+        raise DiscoveryUnavailable(_("multicast DNS cannot start here ({problem})").format(
+            problem=str(exc) or type(exc).__name__)) from None
 
 
 async def find_games(seconds: float = BROWSE_SECONDS) -> list[Game]:

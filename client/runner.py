@@ -25,6 +25,7 @@ from unolan.protocol.events import ENGINE_EVENTS
 from unolan import protocol as pr
 
 from .bot import Bot, decide
+from .i18n import N_, _, error_text, ngettext
 from .session import Client, ClientError, ConnectionLost, Reconnected, first_error, open_client
 from .strategies import STRATEGIES, make_bot
 
@@ -260,8 +261,10 @@ def main_bots(host: str, port: int, args: argparse.Namespace, rules: Any) -> int
                 name=args.name, password=args.password, preset=rules.preset_name,
                 options=rules.changes(), seats=args.seats, delay=args.delay,
                 matches=args.matches, report=report, task_status=task_status))
-            report(f"{args.count} {args.strategy} bot{'s' if args.count != 1 else ''} in room "
-                   f"{room} on {where}; Ctrl-C stops them")
+            report(ngettext("{count} {strategy} bot in room {room} on {where}; Ctrl-C stops it",
+                            "{count} {strategy} bots in room {room} on {where}; Ctrl-C stops them",
+                            args.count).format(count=args.count, strategy=args.strategy, room=room,
+                                               where=where))
 
     status = 0
     try:
@@ -278,13 +281,15 @@ def main_bots(host: str, port: int, args: argparse.Namespace, rules: Any) -> int
 def _refused(exc: BaseException, room: str | None, where: str) -> str:
     """A refusal of ``uno bot``'s requests, in words, with what to do."""
     assert isinstance(exc, ClientError)
-    if exc.code == "no_such_room":
-        return (f"there is no room {room!r} on {where}: `uno join {where}` lists the rooms; "
-                "without --room the bots open one")
-    if exc.code == "bad_password":
-        return f"wrong password for room {room!r}: give it with --password"
-    if exc.code == "room_full":
-        return f"room {room!r} has no free seat: try fewer bots (--count) or another room"
-    if exc.code == "already_started":
-        return f"the match in room {room!r} has started: bots can take seats between matches"
-    return f"the server refused: {exc.message} ({exc.code})"
+    words = {
+        "no_such_room": N_("there is no room {room!r} on {where}: `uno join {where}` lists the "
+                           "rooms; without --room the bots open one"),
+        "bad_password": N_("wrong password for room {room!r}: give it with --password"),
+        "room_full": N_("room {room!r} has no free seat: try fewer bots (--count) or another room"),
+        "already_started": N_("the match in room {room!r} has started: bots can take seats "
+                              "between matches"),
+    }.get(exc.code)
+    if words is not None:
+        return _(words).format(room=room, where=where)
+    return _("the server refused: {reason}").format(reason=error_text(exc.code, exc.message)) + \
+        f" ({exc.code})"

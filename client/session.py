@@ -42,6 +42,7 @@ import trio
 from unolan import engine as en
 from unolan import protocol as pr
 
+from .i18n import _
 from .mirror import Mirror, SeqGap
 from .verify import DealVerifier, MatchRecord, Verdict
 
@@ -75,19 +76,19 @@ def _refusal(host: str, port: int, exc: OSError) -> str:
     """Why a TCP connection to ``host``:``port`` failed, and what to check."""
     where = f"{host}:{port}"
     if isinstance(exc, socket.gaierror):
-        return f"unknown host {host!r}: check the address"
+        return _("unknown host {host!r}: check the address").format(host=host)
     # trio raises one OSError for every address it tried; the real ones are its cause.
     causes = exc.__cause__.exceptions if isinstance(exc.__cause__, BaseExceptionGroup) else (exc,)
     codes = {getattr(c, "errno", None) for c in causes}
     if errno.ECONNREFUSED in codes:
-        return (f"nothing is listening on {where} (connection refused): "
-                "is the server (uno host) running there, on that port?")
+        return _("nothing is listening on {where} (connection refused): is the server (uno "
+                 "host) running there, on that port?").format(where=where)
     if codes & {errno.EHOSTUNREACH, errno.ENETUNREACH}:
-        return f"cannot reach {host}: no route to it; check the address and the network"
+        return _("cannot reach {host}: no route to it; check the address and the network").format(host=host)
     if errno.ETIMEDOUT in codes:
-        return f"no answer from {host}: check the address and that the machine is on"
-    reason = next((c.strerror for c in causes if getattr(c, "strerror", None)), None)
-    return f"cannot connect to {where}: {reason or exc}"
+        return _("no answer from {host}: check the address and that the machine is on").format(host=host)
+    reason = next((c.strerror for c in causes if isinstance(c, OSError) and c.strerror), None)
+    return _("cannot connect to {where}: {reason}").format(where=where, reason=reason or exc)
 
 
 @dataclass(frozen=True)
@@ -150,8 +151,9 @@ class Client:
             with trio.fail_after(CONNECT_TIMEOUT):
                 stream = await trio.open_tcp_stream(self.host, self.port)
         except trio.TooSlowError:
-            raise CannotConnect(f"no answer from {where} within {CONNECT_TIMEOUT:g} seconds: "
-                                "check the address and that the machine is on") from None
+            raise CannotConnect(_("no answer from {where} within {seconds} seconds: check the "
+                                  "address and that the machine is on").format(
+                                      where=where, seconds=f"{CONNECT_TIMEOUT:g}")) from None
         except OSError as exc:
             raise CannotConnect(_refusal(self.host, self.port, exc)) from exc
         try:
@@ -160,11 +162,13 @@ class Client:
         except trio.TooSlowError:
             await trio.aclose_forcefully(stream)
             raise CannotConnect(
-                f"{where} accepted the connection but did not answer within "
-                f"{CONNECT_TIMEOUT:g} seconds: is it an unolan server (uno host)?") from None
+                _("{where} accepted the connection but did not answer within {seconds} seconds: "
+                  "is it an unolan server (uno host)?").format(
+                      where=where, seconds=f"{CONNECT_TIMEOUT:g}")) from None
         except (OSError, trio.BrokenResourceError, pr.ProtocolError) as exc:
             await trio.aclose_forcefully(stream)
-            raise CannotConnect(f"{where} does not speak the unolan protocol ({exc})") from exc
+            raise CannotConnect(_("{where} does not speak the unolan protocol ({problem})").format(
+                where=where, problem=exc)) from exc
         except BaseException:
             await trio.aclose_forcefully(stream)
             raise
@@ -175,8 +179,8 @@ class Client:
         await stream.send_all(conn.hello(self.name, self.client, bot=self.bot))
         msg = await _receive(stream, conn)
         if msg is pr.CONNECTION_CLOSED:
-            raise CannotConnect(f"{self.host}:{self.port} closed the connection during "
-                                "the handshake: is it an unolan server (uno host)?")
+            raise CannotConnect(_("{where} closed the connection during the handshake: is it an "
+                                  "unolan server (uno host)?").format(where=f"{self.host}:{self.port}"))
         if isinstance(msg, pr.Error):
             raise ClientError(msg.code, msg.message, True)
         assert isinstance(msg, pr.Welcome)
@@ -192,7 +196,7 @@ class Client:
     async def request(self, msg: pr.Message) -> pr.Message:
         """Send a request with a fresh ``id`` and wait for its reply; errors raise."""
         id = next(self._ids)
-        msg = dataclasses.replace(msg, id=id)  # type: ignore[type-var]
+        msg = dataclasses.replace(msg, **{"id": id})  # every request has an id field
         slot = self._waiting[id] = _Slot()
         try:
             await self.send(msg)
@@ -211,7 +215,8 @@ class Client:
 
     async def list_rooms(self) -> list[dict[str, Any]]:
         reply = await self.request(pr.ListRooms())
-        return [dict(r) for r in reply.rooms]  # type: ignore[attr-defined]
+        assert isinstance(reply, pr.Rooms)
+        return [dict(r) for r in reply.rooms]
 
     async def create_room(self, name: str, *, preset: str = "house",
                           options: Mapping[str, Any] | None = None, seats: int = 4,
@@ -225,17 +230,20 @@ class Client:
         reply = await self.request(pr.CreateRoom(
             name=name, preset=preset, options=options, seats=seats,
             password=password, timer=timer, teams=teams))
-        return self._joined(reply)  # type: ignore[arg-type]
+        assert isinstance(reply, pr.Joined)
+        return self._joined(reply)
 
     async def join(self, room: str, *, role: str = "player", password: str | None = None) -> pr.Joined:
         reply = await self.request(pr.Join(room=room, role=role, password=password))
-        return self._joined(reply)  # type: ignore[arg-type]
+        assert isinstance(reply, pr.Joined)
+        return self._joined(reply)
 
     async def resume(self, token: str, seq: int = 0) -> pr.Joined:
         """Take a seat back (or a seat a host reserved for a bot) with its token."""
         self._resume_seq = seq
         reply = await self.request(pr.Resume(token=token, seq=seq))
-        return self._joined(reply)  # type: ignore[arg-type]
+        assert isinstance(reply, pr.Joined)
+        return self._joined(reply)
 
     async def leave(self) -> None:
         await self.request(pr.Leave())
@@ -370,51 +378,52 @@ class Client:
         assert self.stream is not None and self.conn is not None
         stream, conn = self.stream, self.conn
         while (msg := await _receive(stream, conn)) is not pr.CONNECTION_CLOSED:
-            await self._dispatch(msg)  # type: ignore[arg-type]
+            assert isinstance(msg, pr.Message)
+            await self._dispatch(msg)
 
     async def _dispatch(self, msg: pr.Message) -> None:
-        kind = msg.TYPE
-        if kind == "ping":
-            await self.send(pr.Pong(id=msg.id))  # type: ignore[attr-defined]
-            return
-        if kind == "bye":
-            return
-        if kind == "seats":
-            self.seats = msg  # type: ignore[assignment]
-            if self.mirror is not None and msg.room == self.room:  # type: ignore[attr-defined]
-                self._set_rules(msg.rules)  # type: ignore[attr-defined]
-        elif kind == "joined":  # before the events that follow it
-            self._joined(msg)  # type: ignore[arg-type]
-        elif kind == "snapshot":
-            if self.mirror is not None:
-                self.mirror.load(msg.view, msg.seq)  # type: ignore[attr-defined]
-            if self.verifier is not None:
-                self.verifier.lost_track()
-            self._syncing = False
-        elif kind == "event":
-            verdict = await self._on_event(msg)  # type: ignore[arg-type]
-            await self._out.send(msg)
-            if verdict is not None:  # a reveal: the round's deal checked
-                await self._out.send(verdict)
-            return
+        match msg:
+            case pr.Ping():
+                await self.send(pr.Pong(id=msg.id))
+                return
+            case pr.Bye():
+                return
+            case pr.Seats():
+                self.seats = msg
+                if self.mirror is not None and msg.room == self.room:
+                    self._set_rules(msg.rules)
+            case pr.Joined():  # before the events that follow it
+                self._joined(msg)
+            case pr.Snapshot():
+                if self.mirror is not None:
+                    self.mirror.load(msg.view, msg.seq)
+                if self.verifier is not None:
+                    self.verifier.lost_track()
+                self._syncing = False
+            case pr.Event():
+                verdict = await self._on_event(msg)
+                await self._out.send(msg)
+                if verdict is not None:  # a reveal: the round's deal checked
+                    await self._out.send(verdict)
+                return
         id = getattr(msg, "id", None)
         slot = self._waiting.get(id) if id is not None else None
         if slot is not None:
             slot.reply = msg
             slot.done.set()
-        if kind == "error":
-            if msg.code == "bad_token":  # type: ignore[attr-defined]
+        if isinstance(msg, pr.Error):
+            if msg.code == "bad_token":
                 self.token = None
             if id in self._sync_ids:  # no game to sync with (yet)
                 self._syncing = False
         if id in self._nonce_ids:
             self._nonce_ids.discard(id)
-            if kind == "error":
-                log.info("nonce refused: %s", msg.message)  # type: ignore[attr-defined]
+            if isinstance(msg, pr.Error):
+                log.info("nonce refused: %s", msg.message)
             return
-        if id in self._sync_ids and kind in ("error", "snapshot"):
+        if id in self._sync_ids and isinstance(msg, pr.Error | pr.Snapshot):
             self._sync_ids.discard(id)
-        if kind in ("ok", "pong", "rooms", "joined") or (kind == "error" and slot is not None):
+        if isinstance(msg, pr.Ok | pr.Pong | pr.Rooms | pr.Joined) or (isinstance(msg, pr.Error) and slot is not None):
             return  # replies go to whoever asked
         await self._out.send(msg)
 

@@ -33,7 +33,7 @@ from unolan.engine import (
 )
 from unolan.engine.cards import COLORS, Kind, all_wild_deck, classic_deck
 
-from .bot import Bot
+from .bot import Bot, seat_of
 
 _ATTACK = {Kind.SKIP, Kind.DRAW_TWO, Kind.WILD_DRAW_FOUR, Kind.WILD_SKIP, Kind.WILD_SKIP_TWO,
            Kind.WILD_DRAW_TWO, Kind.WILD_TARGETED_DRAW_TWO}
@@ -108,7 +108,7 @@ class Tracking(Bot):
 
     def bluff_odds(self, view: View, unseen_of_color: int, unseen: int) -> float:
         """The chance that the pending Wild Draw Four was played holding the old color."""
-        offender = next_seat(view, view.seat, -view.direction)  # type: ignore[arg-type]
+        offender = next_seat(view, seat_of(view), -view.direction)
         h = view.counts[offender]
         if unseen <= 0 or h <= 0:
             return 0.0
@@ -155,9 +155,9 @@ class GreedyBot(Tracking):
     def color_or_challenge(self, view: View, hand: list[Card], legal: list[Action]) -> Action | None:
         """Name the strongest color when asked; challenge a Wild Draw Four when it pays."""
         if view.phase is Phase.COLOR:
-            return ChooseColor(view.seat, self.best_color(hand))  # type: ignore[arg-type]
-        if Challenge(view.seat) in legal and self.should_challenge(view):  # type: ignore[arg-type]
-            return Challenge(view.seat)  # type: ignore[arg-type]
+            return ChooseColor(seat_of(view), self.best_color(hand))
+        if Challenge(seat_of(view)) in legal and self.should_challenge(view):
+            return Challenge(seat_of(view))
         return None
 
     def choose(self, view: View, legal: list[Action]) -> Action:
@@ -168,10 +168,10 @@ class GreedyBot(Tracking):
         if view.phase is Phase.DRAWN:
             if plays and (not plays[0].cards[0].is_wild or len(hand) <= 3):
                 return max(plays, key=lambda p: self.play_key(view, hand, p))
-            return Pass(view.seat) if Pass(view.seat) in legal else plays[0]  # type: ignore[arg-type]
+            return Pass(seat_of(view)) if Pass(seat_of(view)) in legal else plays[0]
         if plays:
             return max(plays, key=lambda p: self.play_key(view, hand, p))
-        return Draw(view.seat)  # type: ignore[arg-type]
+        return Draw(seat_of(view))
 
     def jump_in(self, view: View, plays: list[Play]) -> Play | None:
         hand = hand_cards(view)
@@ -221,7 +221,7 @@ class CounterBot(GreedyBot):
         pool = self.unseen(view)
         total = sum(pool.values())
         of_color = sum(n for card, n in pool.items() if card[0] == self.color_before and card[0] in "RYGB")
-        offender = next_seat(view, view.seat, -view.direction)  # type: ignore[arg-type]
+        offender = next_seat(view, seat_of(view), -view.direction)
         # How often this seat's Wild Draw Fours proved bluffs when challenged. The prior
         # (a quarter) trusts a seat until a challenge shows it bluffs: a wrong challenge
         # costs 2 cards more, and most players do not bluff.
@@ -280,12 +280,12 @@ class CounterBot(GreedyBot):
             return forced
         plays = [a for a in legal if isinstance(a, Play)]
         if not plays:
-            return Draw(view.seat) if Draw(view.seat) in legal else legal[0]  # type: ignore[arg-type]
+            return Draw(seat_of(view)) if Draw(seat_of(view)) in legal else legal[0]
         best = max(plays, key=lambda p: self.play_score(view, hand, p))
-        if view.phase is Phase.DRAWN and Pass(view.seat) in legal:  # type: ignore[arg-type]
+        if view.phase is Phase.DRAWN and Pass(seat_of(view)) in legal:
             keep = best.cards[0].is_wild and view.rules.get("deck") != "all_wild"
             if keep and self.danger(view) is None and len(hand) > 2:
-                return Pass(view.seat)  # type: ignore[arg-type]
+                return Pass(seat_of(view))
         return best
 
     def jump_in(self, view: View, plays: list[Play]) -> Play | None:

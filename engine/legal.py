@@ -26,7 +26,8 @@ from .rules import Rules
 _DEFLECTABLE = (Kind.DRAW_TWO, Kind.SKIP, Kind.REVERSE)  # top cards of a pending Draw Two penalty
 # The refusal code of each kind of fault of a play (see _check_play).
 FAULT_CODES = {"rules": "misplay", "turn": "not_your_turn", "false_uno": "false_uno", "form": "bad_play",
-               "choice": "bad_play"}
+               "choice": "bad_play", "target": "bad_target", "seat": "bad_seat"}
+_CHOICES = frozenset({"choice", "target", "seat"})  # faults of what a play names, not of its cards
 # The public words of some misplays (see Reason): what was tried stays with its player.
 _TOGETHER = "those cards may not be played together"
 _NO_ACTION_OUT = Reason("you may not go out on an action or wild card", "that play may not go out")
@@ -137,7 +138,7 @@ class LegalActions:
                 fault = self._fault(play)
                 if fault is None:
                     return None
-                if self._check_play(play)[0] != "choice":  # the choices fit: the cards do not
+                if self._check_play(play)[0] not in _CHOICES:  # the choices fit: the cards do not
                     return self._illegal(play, *fault)
                 first = first or (play, fault)
         assert first is not None
@@ -229,7 +230,9 @@ class LegalActions:
         if fault is not None:
             return fault
         target = action.target
-        if not 0 <= target < self.players or target == action.seat:
+        if not 0 <= target < self.players:
+            return f"there is no seat {target}", "bad_seat"
+        if target == action.seat:
             return "catch another seat", "bad_target"
         if target not in self.catchable or not self._holds_one(target) or self.called[target]:
             return f"seat {target} cannot be caught now", "cannot_catch"
@@ -257,7 +260,9 @@ class LegalActions:
 
         A "rules" fault is a play of cards the player holds that the rules refuse (it may
         cost the misplay penalty); a "form" fault is a malformed or impossible action, a
-        "choice" fault a color or target that does not fit the cards.
+        "choice" fault a color that does not fit the cards, a "target" fault a target seat
+        that does not (missing, needless, the player's own, out of the round) and a "seat"
+        fault a target seat the table does not have.
         """
         seat, cards, rules, phase = play.seat, play.cards, self.rules, self.phase
         if phase in _NO_PLAY:
@@ -297,11 +302,13 @@ class LegalActions:
         if first.kind in _TARGET_KINDS[rules.seven_zero]:
             if target is None:
                 if first.kind is Kind.WILD_TARGETED_DRAW_TWO or len(cards) != len(hand):
-                    return "choice", f"{first} needs a target seat", False  # going out: no swap
-            elif not 0 <= target < self.players or target == seat or self.out[target]:
-                return "choice", f"seat {target} cannot be the target", False
+                    return "target", f"{first} needs a target seat", False  # going out: no swap
+            elif not 0 <= target < self.players:
+                return "seat", f"there is no seat {target}", False
+            elif target == seat or self.out[target]:
+                return "target", f"seat {target} cannot be the target", False
         elif target is not None:
-            return "choice", f"{first} takes no target", False
+            return "target", f"{first} takes no target", False
         if play.uno and not rules.false_uno_penalty and len(hand) - len(cards) != 1:
             return "false_uno", "UNO may ride only on a play that leaves one card", False
         if seat != self.turn:

@@ -1,8 +1,8 @@
 """A bot written from docs/protocol.md alone: a plain socket and msgpack, no unolan code.
 
 It is what a bot in any other language looks like: frame, handshake, lobby, then read the
-facts of each `turn` event (the event that closes every batch): when it names this seat,
-play; when it names a seat that may be caught, catch it. It opens a two-seat room against
+facts of each `turn` event (the event that closes every batch) after which the table
+moved: when it names this seat, play; when it names a seat that may be caught, catch it. It opens a two-seat room against
 a server bot, plays one match of the `house` rules and prints the result.
 
     uno host &            # in another terminal
@@ -16,6 +16,11 @@ import sys
 from collections import Counter
 
 import msgpack
+
+# The event kinds that move the table (protocol.md, the table of kinds): after one of
+# them the closing event shows a new table to act on.
+MOVES = {"round_started", "played", "drew", "passed", "color_chosen", "challenged", "caught",
+         "false_uno", "swapped", "rotated", "misplay", "out", "round_over", "match_over"}
 
 
 class Wire:
@@ -105,7 +110,7 @@ def main(host: str = "127.0.0.1", port: int = 7117) -> list:
                       options={"target_score": 100}, seats=2)["seat"]
     wire.request(type="add_bot", level="greedy")
     wire.request(type="start")  # the host starts; it need not be ready
-    acted_at = 0  # the seq of the table we last acted on: older turns are stale
+    acted = False  # an action sent on this table: wait until the table moves
     while True:
         message = wire.receive()
         if message["type"] != "event":
@@ -115,20 +120,26 @@ def main(host: str = "127.0.0.1", port: int = 7117) -> list:
             wire.send(type="nonce", round=facts["round"], nonce=secrets.token_hex(16))
         if kind == "match_over":
             return list(facts["scores"])
-        if kind != "turn" or seq <= acted_at:
+        if kind in MOVES:
+            acted = False
+        if kind != "turn" or acted:  # a turn after an UNO call shows the table we acted on
             continue
         # A turn closes a batch: its facts say what each seat may do now.
         if facts["seat"] != me:
-            for seat in facts["catchable"]:  # one card and no UNO call: anyone else may catch it
-                if seat != me:
-                    wire.send(type="catch", seq=seq, target=seat)
+            # One card and no UNO call: anyone else may catch it. A catch moves the table,
+            # so one catch per table, and nothing else on it.
+            catchable = [seat for seat in facts["catchable"] if seat != me]
+            if catchable:
+                wire.send(type="catch", seq=seq, target=catchable[0])
+                acted = True
             continue
         if facts["phase"] not in ("play", "drawn", "color"):
             continue
         snapshot = wire.request(type="sync")  # the whole table, as of its seq
-        acted_at = snapshot["seq"]
-        wire.send(seq=acted_at, **decide(snapshot["view"]))
-        # a refusal (e.g. too_late) arrives as an error without id: the next turn retries
+        wire.send(seq=snapshot["seq"], **decide(snapshot["view"]))
+        acted = True
+        # a refusal (e.g. too_late) arrives as an error without id: the table moved, and
+        # the turn that closes its batch is a new one to act on
 
 
 if __name__ == "__main__":

@@ -436,6 +436,8 @@ async def serve(
     """
     server = Server(seed=seed, bot_launcher=bot_launcher, bot_levels=bot_levels, limits=limits,
                     db_path=db_path)
+    # TaskStatus.started is overloaded for a call with no value too, which a report of
+    # the port has no use for; _PortStatus gives only the one with a value.
     await server.run(host, port, task_status=_PortStatus(task_status))  # type: ignore[arg-type]
 
 

@@ -99,7 +99,8 @@ class Bot:
                         break
                     if msg is pr.CONNECTION_CLOSED:
                         return
-                    await self.on_message(msg)  # type: ignore[arg-type]
+                    assert isinstance(msg, pr.Message)
+                    await self.on_message(msg)
         except pr.ProtocolError as exc:
             log.warning("bot %s: %s", self.name, exc)
         finally:
@@ -109,48 +110,50 @@ class Bot:
     async def on_message(self, msg: pr.Message) -> None:
         if self.observer is not None:
             self.observer.received(self, msg)
-        kind = msg.TYPE
-        if kind == "welcome":
-            if self.token is not None:
-                await self.send(pr.Resume(token=self.token, seq=0))
-            elif self.create is not None:
-                await self.send(self.create)
-            elif self.join is not None:
-                role = "spectator" if self.spectate else "player"
-                await self.send(pr.Join(room=self.join, role=role))
-        elif kind == "ping":
-            await self.send(pr.Pong(id=msg.id))  # type: ignore[attr-defined]
-        elif kind == "joined":
-            self.room, self.seat = msg.room, msg.seat  # type: ignore[attr-defined]
-            self.seq = msg.seq  # type: ignore[attr-defined]
-            if self.token is None and self.seat is not None:
-                await self.send(pr.Ready())
-            self.token = msg.token  # type: ignore[attr-defined]
-        elif kind == "seats":
-            await self.on_seats(msg)  # type: ignore[arg-type]
-        elif kind == "snapshot":
-            self.seq = msg.seq  # type: ignore[attr-defined]
-            if msg.seq != self.acted:  # type: ignore[attr-defined]
-                await self.decide(en.View.from_dict(dict(msg.view)), msg.seq)  # type: ignore[attr-defined]
-            # else: a second snapshot of the table we already acted on (two syncs crossed):
-            # the action is on its way, and deciding again would only be refused.
-        elif kind == "event":
-            await self.on_event(msg)  # type: ignore[arg-type]
-        elif kind == "error":
-            code = msg.code  # type: ignore[attr-defined]
-            if msg.fatal:  # type: ignore[attr-defined]
+        match msg:
+            case pr.Welcome():
+                if self.token is not None:
+                    await self.send(pr.Resume(token=self.token, seq=0))
+                elif self.create is not None:
+                    await self.send(self.create)
+                elif self.join is not None:
+                    role = "spectator" if self.spectate else "player"
+                    await self.send(pr.Join(room=self.join, role=role))
+            case pr.Ping():
+                await self.send(pr.Pong(id=msg.id))
+            case pr.Joined():
+                self.room, self.seat, self.seq = msg.room, msg.seat, msg.seq
+                if self.token is None and self.seat is not None:
+                    await self.send(pr.Ready())
+                self.token = msg.token
+            case pr.Seats():
+                await self.on_seats(msg)
+            case pr.Snapshot():
+                self.seq = msg.seq
+                if msg.seq != self.acted:
+                    await self.decide(en.View.from_dict(dict(msg.view)), msg.seq)
+                # else: a second snapshot of the table we already acted on (two syncs crossed):
+                # the action is on its way, and deciding again would only be refused.
+            case pr.Event():
+                await self.on_event(msg)
+            case pr.Error():
+                await self.on_error(msg)
+            case pr.Bye():
                 self.done = True
-            elif code == "not_ready":
-                self.starting = False
-            elif code == "rate_limited" and self.dealt:
-                await trio.sleep(0.25)  # the server asked us to slow down: look again later
-                await self.send(pr.Sync())
-            elif self.dealt and code not in _QUIET and self.retries < 3:
-                self.retries += 1
-                self.acted = None  # the action was refused: decide again on the next snapshot
-                await self.send(pr.Sync())  # the table moved under us: look again
-        elif kind == "bye":
+
+    async def on_error(self, msg: pr.Error) -> None:
+        code = msg.code
+        if msg.fatal:
             self.done = True
+        elif code == "not_ready":
+            self.starting = False
+        elif code == "rate_limited" and self.dealt:
+            await trio.sleep(0.25)  # the server asked us to slow down: look again later
+            await self.send(pr.Sync())
+        elif self.dealt and code not in _QUIET and self.retries < 3:
+            self.retries += 1
+            self.acted = None  # the action was refused: decide again on the next snapshot
+            await self.send(pr.Sync())  # the table moved under us: look again
 
     async def on_seats(self, msg: pr.Seats) -> None:
         if self.seat is not None and not msg.started and self.create is None:

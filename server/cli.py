@@ -57,7 +57,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], 
     )
     parser.add_argument("--host", default="127.0.0.1", metavar="ADDR",
                         help="address to listen on (default 127.0.0.1; 0.0.0.0 for the LAN)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, metavar="N",
+    parser.add_argument("--port", type=_port, default=DEFAULT_PORT, metavar="N",
                         help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)")
     parser.add_argument("--seed", type=int, default=None, metavar="N",
                         help="seed every shuffle from N (reproducible demos and tests only)")
@@ -85,6 +85,17 @@ def _count(text: str) -> int:
     if not text.isdigit():
         raise argparse.ArgumentTypeError(f"expected a whole number, 0 or more, got {text!r}")
     return int(text)
+
+
+def _port(text: str) -> int:
+    """A TCP port to listen on: 0 to 65535 (0: any free one)."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, got {text!r}")
+    return port
 
 
 def _shown(path: object) -> str:

@@ -297,12 +297,13 @@ class Room:
         if seat is None and watcher is None:
             member.error("bad_token", "unknown or expired token", msg)
             return
+        shown = seat.public() if seat is not None else None
         if seat is not None:
             old = seat.member
             if old is not None and old is not member:
                 old.left()
                 old.close("replaced", "this seat was resumed from another connection")
-            seat.member, seat.grace_until = member, None
+            seat.member, seat.grace_until, seat.starting = member, None, False
             seat.autopilot, seat.timeouts = False, 0
             if seat.kind != "bot":
                 seat.name, seat.program = member.name, member.bot
@@ -322,14 +323,17 @@ class Room:
             index = None
         member.entered(index, token)
         member.send(pr.Joined(room=self.id, seat=index, token=token, seq=self.seq, id=msg.id))
-        self._send_seats()  # everyone: the seat is connected again
+        changed = seat is None or seat.public() != shown
+        # Everyone: the seat is connected again (or a spectator more). A server bot taking
+        # the seat it was started for changes nothing anyone sees: the newcomer alone.
+        self._send_seats(None if changed else member)
         missed = self.events.since(msg.seq, index)
         if missed is not None:  # nothing missed, or all of it still in the log
             for frame in missed:
                 member.push(frame)
         elif self.game is not None:  # too far behind, or ahead of the room (a restart): all of it
             self._snapshot(member, index)
-        if index is not None:
+        if shown is not None and shown["state"] != "connected":
             self._public("connection", {"seat": index, "state": "connected"})
         self._check_idle()
 
@@ -413,7 +417,7 @@ class Room:
     def _on_ready(self, member: Member, msg: pr.Ready) -> None:
         seat = self._seat_of(member)
         if seat is None:
-            member.error("not_in_room", "spectators are not seated", msg)
+            member.error("not_seated", "spectators are not seated", msg)
             return
         seat.ready = msg.ready
         member.ok(msg)
@@ -609,7 +613,7 @@ class Room:
         seat = self._seat_of(member)
         game = self.game
         if seat is None:
-            member.error("not_in_room", "spectators do not play", msg)
+            member.error("not_seated", "spectators do not play", msg)
             return
         if game is None:
             member.error("not_started", "the match has not started", msg)
@@ -725,7 +729,7 @@ class Room:
         if seat.token_hash:
             self.lobby.forget_token(seat.token_hash)
         seat.token_hash = token_hash(token)
-        seat.grace_until = trio.current_time() + self.limits.grace
+        seat.grace_until, seat.starting = trio.current_time() + self.limits.grace, True
         self.lobby.register_token(seat.token_hash, self.id)
         seat.bot_scope = self.lobby.launch_bot(self.id, seat.index, token,
                                                 seat.name or f"bot-{seat.index}",

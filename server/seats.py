@@ -32,6 +32,7 @@ class Seat:
     timeouts: int = 0
     level: str | None = None  # a bot's strategy
     program: bool = False  # a client that said in its hello that a program plays
+    starting: bool = False  # a server bot launched whose connection is not in yet
     grace_until: float | None = None
     held_until: float | None = None  # after a restore: the owner's turns wait this long for them
     bot_scope: trio.CancelScope | None = None
@@ -43,7 +44,10 @@ class Seat:
             return "empty"
         if self.member is not None:
             return "autopilot" if self.autopilot else "connected"
-        return "autopilot" if self.abandoned else "away"
+        if self.abandoned:
+            return "autopilot"
+        # A bot the server has just started is not a player who went away: the server runs it.
+        return "connected" if self.starting else "away"
 
     @property
     def piloted(self) -> bool:

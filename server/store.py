@@ -337,10 +337,12 @@ class Store:
         if path.is_dir():
             raise StoreError(f"the database path {path} is a directory; give a file (--db PATH)")
         try:
-            if not path.parent.exists():
-                path.parent.mkdir(mode=0o700, parents=True)
-            if path.parent == default_path().parent:
-                os.chmod(path.parent, 0o700)  # the data directory: its owner's only
+            if path.parent == default_path().parent:  # the data directory: its owner's only
+                path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                os.chmod(path.parent, 0o700)
+            elif not path.parent.is_dir():  # a typo is not a reason to make directories
+                raise StoreError(f"cannot use the database {path}: there is no directory "
+                                 f"{path.parent}; create it first or choose another --db")
             if not path.exists():
                 os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
             for name in (path, Path(f"{path}-wal")):

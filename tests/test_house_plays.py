@@ -184,9 +184,12 @@ def test_a_seven_swaps_hands_with_a_named_player():
 
 
 def test_a_seven_needs_a_target_and_takes_no_self_target():
-    game = parse_position(SZ + "hand 0: R7 R1\nhand 1: B1\ndiscard: R3")
-    refused(game, "0 play R7", "bad_play", "R7 needs a target seat")
-    refused(game, "0 play R7 @0", "bad_play", "seat 0 cannot be the target")
+    """A target that does not fit is bad_target; one the table does not have, bad_seat."""
+    game = parse_position(SZ + "hand 0: R7 R1 R2\nhand 1: B1\ndiscard: R3")
+    refused(game, "0 play R7", "bad_target", "R7 needs a target seat")
+    refused(game, "0 play R7 @0", "bad_target", "seat 0 cannot be the target")
+    refused(game, "0 play R7 @5", "bad_seat", "there is no seat 5")
+    refused(game, "0 play R1 @1", "bad_target", "R1 takes no target")
 
 
 def test_a_zero_passes_every_hand_along_the_direction_of_play():

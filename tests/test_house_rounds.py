@@ -295,7 +295,7 @@ def test_all_wild_targeted_draw_two_the_named_player_draws_and_the_turn_passes_n
                    "0 play WT2 @2")
     assert counts(game) == [1, 1, 3, 1] and game.turn == 1
     game = parse_position(AW + "hand 0: WT2 W\nhand 1: W\ndiscard: W")
-    refused(game, "0 play WT2", "bad_play", "WT2 needs a target seat")
+    refused(game, "0 play WT2", "bad_target", "WT2 needs a target seat")
 
 
 def test_all_wild_forced_swap_swaps_whole_hands():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -23,10 +23,12 @@ from unolan.engine import (
     EVENT_KINDS,
     FACTS,
     IllegalAction,
+    Play,
     Rules,
     parse_actions,
     parse_position,
 )
+from unolan.engine.rules import OPTION_BY_NAME
 from unolan.protocol import (
     CLIENT,
     ERROR_CODES,
@@ -42,6 +44,7 @@ from unolan.protocol import (
 )
 from unolan.protocol import EVENT_TABLES as WIRE_KINDS
 from unolan.server import Limits, serve
+from unolan.server.session import SERVER_NAME
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 TEXT = DOC.read_text()
@@ -71,7 +74,7 @@ def doc_examples() -> list[Example]:
 EXAMPLES = doc_examples()
 
 
-def labelled(name: str, label: str) -> dict[str, Any]:
+def labelled(name: str, label: str | None = None) -> dict[str, Any]:
     (example,) = [e for e in EXAMPLES if e.name == name and e.label == label]
     return example.data
 
@@ -81,6 +84,7 @@ def table(marker: str) -> list[list[str]]:
     lines = TEXT[TEXT.index(f"<!-- {marker} -->"):].splitlines()[1:]
     rows = []
     for line in lines[2:]:
+        line = line.strip()  # a table inside a list item is indented
         if not line.startswith("|"):
             break
         rows.append([cell.strip() for cell in line.strip("|").split("|")])
@@ -148,18 +152,64 @@ def test_the_table_of_event_kinds_is_the_engines() -> None:
         assert (moves == "yes", closes == "yes") == (spec.moves, spec.closes), kind
 
 
-def test_the_refusal_codes_are_the_engines() -> None:
-    rows = table("refusals")
-    assert {row[3].strip("`") for row in rows} >= {"bad_play", "misplay", "not_your_turn", "ok"}
-    for situation, position, action, code in rows:
-        game = parse_position(position.strip("`"))
-        (parsed,) = parse_actions(action.strip("`"))
-        try:
-            events = game.apply(parsed)
-        except IllegalAction as exc:
-            assert exc.code == code.strip("`"), (situation, exc.reason)
-        else:
-            assert code == "`ok`", (situation, [e.kind for e in events])
+LEGAL_PLAYS = table("legal-plays")
+
+
+@pytest.mark.parametrize("row", LEGAL_PLAYS, ids=[f"{r[0].strip('`')}: {r[1]}" for r in LEGAL_PLAYS])
+def test_each_documented_play_gets_the_engines_code(row: list[str]) -> None:
+    """Each row of the legal plays: the option it names is a real one, and the engine
+    applies the action (`ok`) or refuses it with the code shown, and judging an action
+    and listing the legal actions agree with it."""
+    option, situation, position, action, code = (cell.strip("`") for cell in row)
+    assert option == "—" or option in OPTION_BY_NAME, option
+    game = parse_position(position)
+    (parsed,) = parse_actions(action)
+    # The list names the color a multi-play continues in, which a play may leave out (the last card's).
+    named = replace(parsed, color=parsed.cards[-1].color) if (
+        isinstance(parsed, Play) and len(parsed.cards) > 1 and parsed.color is None) else parsed
+    listed = named in game.legal_actions(parsed.seat)
+    refusal = game.refusal(parsed)
+    kinds: list[str] = []
+    try:
+        kinds = [e.kind for e in game.apply(parsed)]
+    except IllegalAction as exc:
+        assert exc.code == code, (situation, exc.reason)
+    else:
+        assert code == "ok", (situation, kinds)
+    assert (refusal is None) == (code == "ok" and "misplay" not in kinds), situation
+    # A play the rules punish (a misplay, a false UNO) is applied, never offered.
+    assert listed == (code == "ok" and not {"misplay", "false_uno"} & set(kinds)), situation
+
+
+def test_the_legal_plays_cover_every_rule_of_playing_cards() -> None:
+    """Every option that decides whether a card may be played has rows, refused and applied."""
+    shown: dict[str, set[str]] = {}
+    for option, *_, code in LEGAL_PLAYS:
+        shown.setdefault(option.strip("`"), set()).add("ok" if code == "`ok`" else "refused")
+    for option in ("—", "strict_after_penalty", "multi_play", "stacking", "deflect", "pair_beats_wd4",
+                   "jump_in", "seven_zero", "forced_play", "last_card_no_action", "deck",
+                   "false_uno_penalty"):
+        assert shown.get(option) == {"ok", "refused"}, option
+    codes = {row[4].strip("`") for row in LEGAL_PLAYS}
+    assert codes >= {"ok", "bad_play", "misplay", "not_your_turn", "bad_target", "bad_seat",
+                     "forced_play", "wrong_phase", "false_uno", "cannot_challenge"}
+
+
+def test_the_stacking_modes_table_is_the_engines() -> None:
+    """What each ``stacking`` mode lets answer a Draw Two and a Wild Draw Four (green named)."""
+    described = {"nothing": set(), "a Draw Two": {"GD2", "RD2"}, "a Wild Draw Four": {"W4"},
+                 "a Draw Two of the named color": {"GD2"}}
+    tops = {"on a Draw Two": "discard: R5 RD2; pending: 2", "on a Wild Draw Four": "discard: R5 W4; color: G; pending: 4"}
+    rows = table("stacking-modes")
+    assert [names(row[0])[0] for row in rows] == list(OPTION_BY_NAME["stacking"].choices)
+    for row in rows:
+        mode = names(row[0])[0]
+        for top, cell in zip(tops, row[1:], strict=True):
+            expected = set().union(*(described[part.strip()] for part in cell.split(",")))
+            game = parse_position(f"rules: house stacking={mode}; hand 0: GD2 RD2 W4 R1; hand 1: B1; {tops[top]}")
+            answers = {card for card in ("GD2", "RD2", "W4")
+                       if game.refusal(parse_actions(f"0 play {card}{' B' if card == 'W4' else ''}")[0]) is None}
+            assert answers == expected, (mode, top)
 
 
 def test_the_reasons_for_drawing_are_the_engines() -> None:
@@ -183,7 +233,14 @@ def test_option_words_mean_the_same_rules() -> None:
 
 def test_error_code_table_matches_the_code() -> None:
     rows = re.findall(r"^\| `([a-z_]+)` \| (yes|no) \| (.*?) \|$", TEXT[TEXT.index("<!-- error-codes -->"):], re.M)
+    assert len(rows) == len({code for code, _, _ in rows})  # each code once
     assert {code: (fatal == "yes", meaning) for code, fatal, meaning in rows} == ERROR_CODES
+
+
+def test_each_heading_once_and_the_welcome_names_the_real_server() -> None:
+    headings = re.findall(r"^#+ (.*)$", TEXT, re.M)
+    assert len(headings) == len(set(headings))
+    assert labelled("welcome")["server"] == SERVER_NAME
 
 
 def test_hex_frame_example_is_the_real_encoding() -> None:
@@ -297,6 +354,21 @@ async def test_the_server_answers_as_the_page_says() -> None:
         after = [await host.receive() for _ in range(2)]
         assert (after[0]["type"], after[0]["id"]) == ("ok", 40)
         assert (after[1]["type"], after[1]["kind"]) == ("event", "drew") and after[1]["seq"] == turn["seq"] + 1
+        # Acting again on the table the draw moved: too late, in the words shown.
+        moved = await host.closing_event()
+        late = next(e.data for e in EXAMPLES if e.name == "error" and e.data["code"] == "too_late")
+        await host.send(type="draw", seq=turn["seq"], id=late["id"])
+        refused = await host.reply(late["id"])
+        assert refused["code"] == "too_late"
+        assert refused["message"] == late["message"].replace("54", str(moved["seq"]))
+        # A spectator joining the match: joined, its own arrival, seats, then a snapshot.
+        watcher = await Wire.open(port, "eve")
+        await watcher.send(type="join", room=joined["room"], role="spectator", id=1)
+        got = [await watcher.receive() for _ in range(4)]
+        assert [(m["type"], m.get("kind")) for m in got] == [
+            ("joined", None), ("event", "player_joined"), ("seats", None), ("snapshot", None)]
+        assert [m["seq"] for m in got] == [got[0]["seq"]] + [got[0]["seq"] + 1] * 3
+        assert got[3]["view"]["seat"] is None
         nursery.cancel_scope.cancel()
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import trio
 from unolan.client import BOT_LEVELS, launch_bot
+from unolan.engine import EVENT_KINDS
 from unolan.server import serve
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "raw_bot.py"
@@ -30,6 +31,11 @@ def test_decide_follows_the_matching_rules() -> None:
     assert bot.decide(view) == {"type": "play", "cards": ["W4"], "uno": True, "color": "G"}
     assert bot.decide({**view, "pending": 4})["type"] == "draw"
     assert bot.decide({**view, "phase": "drawn", "drawn": "B9"}) == {"type": "pass"}
+
+
+def test_the_kinds_it_waits_for_are_those_that_move_the_table() -> None:
+    """Copied from the page's table, as a bot in another language would: still the engine's."""
+    assert {kind for kind, spec in EVENT_KINDS.items() if spec.moves} == load_example().MOVES
 
 
 async def test_the_raw_bot_plays_a_whole_match_against_a_server_bot() -> None:

@@ -297,7 +297,7 @@ def test_a_wrong_catch_is_refused():
     game, _ = play(UNO, "0 play R1 uno")
     refused(game, "1 catch 0", "cannot_catch")  # called
     refused(game, "1 catch 2", "cannot_catch")  # holds three cards
-    refused(game, "1 catch 7", "bad_target")  # no such seat
+    refused(game, "1 catch 7", "bad_seat")  # no such seat
 
 
 def test_a_false_call_is_refused_in_official():

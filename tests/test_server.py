@@ -7,6 +7,7 @@ import inspect
 import re
 import socket
 import struct
+from collections.abc import Awaitable, Callable
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
@@ -446,7 +447,9 @@ async def test_spectator_and_challenge_reveal() -> None:
         assert joined.seat is None  # type: ignore[attr-defined]
         snap = await watcher.expect("snapshot")
         assert snap.view["seat"] is None and snap.view["hand"] == ()  # type: ignore[attr-defined]
-        assert (await watcher.reply(pr.Draw(seq=watcher.seq, id=2))).code == "not_in_room"  # type: ignore[attr-defined]
+        # a spectator is in the room but has no seat: not_seated, not not_in_room
+        assert (await watcher.reply(pr.Draw(seq=watcher.seq, id=2))).code == "not_seated"  # type: ignore[attr-defined]
+        assert (await watcher.reply(pr.Ready(ready=True, id=2))).code == "not_seated"  # type: ignore[attr-defined]
         # a Wild Draw Four bluff: seat 0 plays it holding red; seat 1 challenges
         room = server.rooms[room_id]
         room.game = en.parse_position(
@@ -995,13 +998,20 @@ def test_uno_host_database_options(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert db_for(parser.parse_args(["host", "--no-db"])) is None
 
 
-async def test_a_bot_resuming_before_the_match_gets_the_events_it_missed() -> None:
+def recording_launcher() -> tuple[list[dict[str, Any]], Callable[..., Awaitable[None]]]:
+    """A bot launcher that starts no bot: what it was asked to launch, and the launcher
+    (a test connects as the bot with the token)."""
     launched: list[dict[str, Any]] = []
 
     async def launcher(**kw: Any) -> None:
         launched.append(kw)
         await trio.sleep_forever()
 
+    return launched, launcher
+
+
+async def test_a_bot_resuming_before_the_match_gets_the_events_it_missed() -> None:
+    launched, launcher = recording_launcher()
     async with running(bot_launcher=launcher) as server:
         host = await Raw.connect(server.port, "ann")
         await host.reply(pr.CreateRoom(name="t", seats=3, id=1))
@@ -1012,7 +1022,28 @@ async def test_a_bot_resuming_before_the_match_gets_the_events_it_missed() -> No
         joined = await bot.reply(pr.Resume(token=launched[0]["token"], seq=0, id=1))
         await bot.drain()
         seqs = [m.seq for m in bot.seen if m.TYPE == "event"]  # type: ignore[attr-defined]
-        assert seqs == list(range(1, joined.seq + 2))  # type: ignore[attr-defined]
+        assert seqs == list(range(1, joined.seq + 1))  # type: ignore[attr-defined]
+
+
+async def test_a_server_bot_shows_connected_from_the_start_and_its_connection_changes_nothing() -> None:
+    """A bot the server runs never looks like a player who went away: its seat is
+    connected as soon as it is added, and its own connection arriving sends no seats
+    and no connection event to the others."""
+    launched, launcher = recording_launcher()
+    async with running(bot_launcher=launcher) as server:
+        host = await Raw.connect(server.port, "ann")
+        await host.reply(pr.CreateRoom(name="t", seats=2, id=1))
+        assert (await host.reply(pr.AddBot(id=2))).TYPE == "ok"
+        seats = await host.expect("seats")
+        assert seats.seats[1]["kind"] == "bot" and seats.seats[1]["state"] == "connected"  # type: ignore[attr-defined]
+        await settle(host)
+        before = len(host.seen)
+        bot = await Raw.connect(server.port, "bot")
+        await bot.reply(pr.Resume(token=launched[0]["token"], seq=0, id=1))
+        await bot.drain()
+        assert (await host.reply(pr.Ping(id=3))).TYPE == "pong"  # the room has handled the resume
+        assert [m.TYPE for m in host.seen[before:]] == ["pong"]
+        assert [m.seats[1]["state"] for m in bot.seen if m.TYPE == "seats"] == ["connected"]  # type: ignore[attr-defined]
 
 
 # -- the edges a player meets ------------------------------------------------------------

@@ -342,6 +342,20 @@ def test_uno_host_database_path_is_checked_before_anything_is_announced(tmp_path
     assert not os.path.exists(file / "sub")
 
 
+def test_uno_host_makes_no_directories_for_a_mistyped_db_path(tmp_path: Path) -> None:
+    result = host("--db", str(tmp_path / "no" / "such" / "dir" / "x.db"))
+    one_line_failure(result, "there is no directory", "create it first")
+    assert not (tmp_path / "no").exists()
+
+
+def test_uno_host_refuses_a_port_out_of_range_at_the_argument(tmp_path: Path) -> None:
+    for port in ("70000", "-1", "seven"):
+        result = subprocess.run([sys.executable, "-m", "unolan.cli", "host", "--port", port, "--no-db"],
+                                capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert f"argument --port: expected a port from 0 to 65535, got '{port}'" in result.stderr
+
+
 async def test_the_action_log_keeps_each_rooms_current_match_and_sweeps_the_rest(tmp_path: Path) -> None:
     """Actions are only appended; a finished match's and a closed room's are swept away
     when the file is opened, and every SWEEP_EVERY actions."""

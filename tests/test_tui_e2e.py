@@ -23,6 +23,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from prompt_toolkit.utils import get_cwidth
 
 TMUX = shutil.which("tmux")
 pytestmark = [pytest.mark.skipif(TMUX is None, reason="tmux is not installed: no real terminal to test in"),
@@ -82,7 +83,7 @@ def uno_command() -> str:
 
 
 def test_uno_play_in_a_real_terminal() -> None:
-    shell = (f"{uno_command()} play --seed 7 --bots 3 --name ann;"
+    shell = (f"{uno_command()} play --lang en --seed 7 --bots 3 --name ann;"
              " echo UNO-EXIT-$?; exec sleep 30")
     started = time.monotonic()
     pane = Pane(shell)
@@ -155,7 +156,7 @@ def test_kill_or_a_closed_terminal_restores_the_terminal(signum: int, name: str,
     (not killed by it), the terminal has left the alternate screen and shows the cursor."""
     wrapper, pid_file = tmp_path / "wrapper.py", tmp_path / "pid"
     wrapper.write_text(WRAPPER)
-    pane = Pane(f"{sys.executable} {wrapper} {pid_file} {uno_command()} play --seed 3 --bots 1"
+    pane = Pane(f"{sys.executable} {wrapper} {pid_file} {uno_command()} play --lang en --seed 3 --bots 1"
                 " --name ann; exec sleep 30")
     try:
         pane.wait_for(r"Hand \d\[")
@@ -169,7 +170,7 @@ def test_kill_or_a_closed_terminal_restores_the_terminal(signum: int, name: str,
 
 
 def test_teams_from_the_command_line_and_the_rules_on_screen() -> None:
-    pane = Pane(f"{uno_command()} play --seed 5 --bots 3 --name ann --rules 'house teams=2';"
+    pane = Pane(f"{uno_command()} play --lang en --seed 5 --bots 3 --name ann --rules 'house teams=2';"
                 " echo UNO-EXIT-$?; exec sleep 30")
     try:
         screen = pane.wait_for(r"Hand \d\[")
@@ -186,7 +187,7 @@ def test_a_pasted_escape_sequence_in_the_chat_does_no_harm(tmp_path: Path) -> No
     control character in it. Both times the line is cleaned and sent."""
     paste = tmp_path / "paste"
     paste.write_bytes(b"hi \x1b[31mred")
-    pane = Pane(f"{uno_command()} play --seed 3 --bots 1 --name ann; echo UNO-EXIT-$?; exec sleep 30")
+    pane = Pane(f"{uno_command()} play --lang en --seed 3 --bots 1 --name ann; echo UNO-EXIT-$?; exec sleep 30")
     try:
         pane.wait_for(r"Hand \d\[")
         tmux(pane.name, "load-buffer", "-b", pane.name, str(paste))
@@ -201,4 +202,65 @@ def test_a_pasted_escape_sequence_in_the_chat_does_no_harm(tmp_path: Path) -> No
         assert "UNO-EXIT-0" in pane.wait_for(r"UNO-EXIT-\d+")
     finally:
         tmux(pane.name, "delete-buffer", "-b", pane.name)
+        pane.close()
+
+
+def cell_columns(line: str, char: str) -> list[int]:
+    """The terminal cells where ``char`` stands in ``line`` (a CJK character takes two)."""
+    out, x = [], 0
+    for c in line:
+        if c == char:
+            out.append(x)
+        x += get_cwidth(c)
+    return out
+
+
+def table_columns(screen: str) -> tuple[set[int], set[int]]:
+    """Where the players' pane ends (its border │) on every row that has one, and where
+    each seat's card count ends (the 張 of '7 張')."""
+    rows = screen.splitlines()
+    border = {x for row in rows[1:-3] for x in cell_columns(row, "│")[:1]}
+    counts = {cell_columns(row, "張")[0] for row in rows[1:5] if "張" in row}
+    return border, counts
+
+
+def test_a_turn_in_traditional_chinese_keeps_every_column(tmp_path: Path) -> None:
+    """``uno play --lang zh-Hant`` at 80x24: the table is in Chinese, a turn is played
+    (a card, or a draw), and the pane's border and the seats' card counts stay in the same
+    terminal cells before and after, wide characters and all."""
+    pane = Pane(f"{uno_command()} play --seed 7 --bots 3 --name 安 --lang zh-Hant;"
+                " echo UNO-EXIT-$?; exec sleep 30")
+    try:
+        screen = pane.wait_for(r"手牌 \d\[")
+        assert "0 安（你）" in screen and "電腦" in screen and "桌面 [" in screen
+        before = table_columns(screen)
+        assert len(before[0]) == 1 and len(before[1]) == 1, screen
+        played = None
+        while played is None:
+            screen = pane.wait_for(r"輪到你|你摸到")
+            if "你摸到 [" in screen:
+                pane.keys("Enter")
+                played = pane.wait_for(r"你出了 \[")
+                break
+            hand = re.findall(r"\d\[(\w+)\]", screen.split(" 手牌 ", 1)[1].splitlines()[0])
+            for number, card in enumerate(hand[:9], start=1):
+                pane.keys(str(number))
+                pane.wait_for(rf"\[{card}\] .* · Enter 出牌")
+                pane.keys("Enter")
+                screen = pane.wait_for(r"你出了 \[|不能出在|規則不允許這樣出牌|選顏色")
+                if "選顏色" in screen:
+                    pane.keys("r")
+                    screen = pane.wait_for(r"你出了 \[")
+                if "你出了 [" in screen:
+                    played = screen
+                    break
+            else:
+                pane.keys("d")
+                pane.wait_for(r"你摸到|你摸了")
+        after = table_columns(played)
+        assert after == before, played
+        assert "Traceback" not in played
+        pane.keys("C-c")
+        assert "UNO-EXIT-0" in pane.wait_for(r"UNO-EXIT-\d+")
+    finally:
         pane.close()

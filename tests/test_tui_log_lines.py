@@ -61,4 +61,5 @@ def test_spectators_come_and_go_as_spectators_and_bots_as_bots() -> None:
 def test_a_pause_and_its_end_get_a_line_each() -> None:
     assert describe("paused", {"reason": "the server cannot save the game; paused"}, name_of, 0) \
         == ("the server cannot save the game; paused", "error")
-    assert describe("resumed", {"reason": "saving works again"}, name_of, 0) == ("saving works again", "info")
+    assert describe("resumed", {"reason": "saving works again"}, name_of, 0) == (
+        "the server can save the game again; play goes on", "info")  # the client's words, in its language

@@ -11,7 +11,7 @@ import os
 import sys
 
 from unolan import __version__, replay, rules_cli
-from unolan.client import BOT_LEVELS, launch_bot
+from unolan.client import BOT_LEVELS, i18n, launch_bot
 from unolan.client import cli as client_cli
 from unolan.client.tui import cli as tui_cli
 from unolan.server import cli as server_cli
@@ -19,12 +19,16 @@ from unolan.server import history_cli
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``uno`` command's parser, in the current language (its help is translated as it
+    is built: choose the language first)."""
     parser = argparse.ArgumentParser(
         prog="uno",
-        description="UNO over the LAN from the terminal. 'uno COMMAND --help' for each command.",
+        description=i18n._("UNO over the LAN from the terminal. 'uno COMMAND --help' for each command."),
     )
-    parser.add_argument("--version", action="version", version=f"unolan {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"unolan {__version__}",
+                        help=i18n._("show program's version number and exit"))
+    add_lang(parser)
+    sub = parser.add_subparsers(dest="command", metavar=i18n._("COMMAND"))
     tui_cli.add_parser(sub)  # join, play
     # Bots a room's host adds play the client library's strategies.
     server_cli.add_parser(sub, bot_launcher=launch_bot, bot_levels=tuple(BOT_LEVELS))  # host
@@ -33,10 +37,43 @@ def build_parser() -> argparse.ArgumentParser:
     client_cli.add_verify_parser(sub)  # verify
     history_cli.add_parser(sub)  # history, stats, audit
     replay.add_parser(sub)  # replay
+    for command in sub.choices.values():  # --lang goes before or after the command
+        add_lang(command)
     return parser
 
 
+def add_lang(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lang", type=_language, metavar="LANG", default=argparse.SUPPRESS,
+        help=i18n._("the language: en, zh-Hant or zh-Hans (default: from LC_ALL, LC_MESSAGES "
+                    "or LANG, else English)"))
+
+
+def _language(text: str) -> str:
+    try:
+        return i18n.language_from(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def lang_argument(argv: list[str]) -> str | None:
+    """The ``--lang`` value in ``argv`` (the last one), read before the parser is built so
+    that its help speaks that language; a value we do not have is left to the parser to
+    refuse (in the locale's language)."""
+    found = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        value = argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else (
+            arg.split("=", 1)[1] if arg.startswith("--lang=") else None)
+        if value is not None and i18n.read_language(value) is not None:
+            found = value
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    i18n.choose(lang_argument(argv))
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):

@@ -18,6 +18,7 @@ from functools import partial
 import trio
 
 from unolan.client import BOT_LEVELS, launch_bot
+from unolan.client.i18n import _
 from unolan.client.session import first_error
 from unolan.client.tui.cli import needs_terminal, quiet_logging
 from unolan.client.tui.net import AutoStart, network
@@ -31,14 +32,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         check_table(args.rules, args.bots + 1)  # before anything starts: the real reason
     except ValueError as exc:
-        print(f"uno play: {exc}: change --bots or --rules", file=sys.stderr)
+        print("uno play: " + _("{problem}: change --bots or --rules").format(problem=exc), file=sys.stderr)
         return 2
     if not needs_terminal("play"):
         return 2
     quiet_logging()
     state = UIState(name=args.name, address="127.0.0.1")
     auto = AutoStart(bots=args.bots, preset=args.rules.preset_name, options=args.rules.changes(),
-                     room_name=f"{args.name}'s table", timer=args.timer)
+                     room_name=_("{name}'s table").format(name=args.name), timer=args.timer)
 
     async def main(state: UIState, commands: trio.MemoryReceiveChannel[Command],
                    invalidate: Callable[[], None]) -> None:
@@ -61,6 +62,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _cannot_serve(port: int, exc: BaseException) -> str:
     if getattr(exc, "errno", None) == errno.EADDRINUSE:
-        return (f"port {port} is already in use, so the local server cannot start: "
-                "choose another --port, or leave it out to use any free port")
-    return f"the local server cannot start on port {port}: {exc}"
+        return _("port {port} is already in use, so the local server cannot start: "
+                 "choose another --port, or leave it out to use any free port").format(port=port)
+    return _("the local server cannot start on port {port}: {problem}").format(port=port, problem=exc)

@@ -56,18 +56,19 @@ class ReplayState:
         """The screen, as (style, text) lines."""
         r, step = self.replay, self.replay.steps[self.step]
         m = r.match
-        who = {ALL: "every hand", None: "a spectator's view"}.get(self.seat, f"seat {self.seat}'s view")  # type: ignore[call-overload]
+        seat = self.seat if isinstance(self.seat, int) else None  # None: a spectator's, or all
+        who = ("every hand" if self.seat == ALL else "a spectator's view" if seat is None
+               else f"seat {seat}'s view")
         out = [("class:title", f" match {m.id} · room {m.room} ({m.name}) · {seat_names(m)} "),
                ("", f"step {self.step}/{self.last} · round {step.round} · {who}"),
                ("class:action", f"> {step.action}" if step.action else "> the match is dealt"), ]
-        seat = None if self.seat == ALL else self.seat
         for event in step.events:
             out.append(("", "  " + _event_text(event, self.seat, seat)))
         out.append(("", ""))
         if self.seat == ALL:
             out += [("class:table", line) for line in step.position.splitlines()]
         else:
-            view = r.view(self.step, seat)  # type: ignore[arg-type]
+            view = r.view(self.step, seat)
             data = view.to_dict()
             for key in ("hand", "counts", "top", "color", "turn", "phase", "pending", "scores",
                         "draw_count", "called", "catchable"):
@@ -127,7 +128,7 @@ def run_app(state: ReplayState, **app_kwargs: Any) -> None:
     app.run()
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "replay", help="step through a kept match, or export it in the notation",
         description="Play a kept match again with the engine and step through it: → / ← one "

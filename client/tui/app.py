@@ -8,13 +8,14 @@ state (which screen, whether a picker, the help or the input line is open).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.cache import SimpleCache
 from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition
-from prompt_toolkit.formatted_text import StyleAndTextTuples, to_formatted_text
+from prompt_toolkit.formatted_text import AnyFormattedText, StyleAndTextTuples, to_formatted_text
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import (
@@ -33,6 +34,7 @@ from prompt_toolkit.layout.dimension import Dimension as D
 from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
+from unolan.client import i18n
 
 from . import render, start
 from .controller import Controller
@@ -96,8 +98,8 @@ STYLE = Style.from_dict({
 })
 
 
-def _text(fn: Callable[[UIState], object], state: UIState, **kw: object) -> FormattedTextControl:
-    return FormattedTextControl(lambda: fn(state), **kw)  # type: ignore[arg-type]
+def _text(fn: Callable[[UIState], AnyFormattedText], state: UIState, **kw: Any) -> FormattedTextControl:
+    return FormattedTextControl(lambda: fn(state), **kw)
 
 
 class FittedText(FormattedTextControl):
@@ -105,10 +107,10 @@ class FittedText(FormattedTextControl):
     width, so it can fit a line or wrap by words (prompt_toolkit wraps by characters)."""
 
     def __init__(self, fn: Callable[[UIState, int], StyleAndTextTuples], state: UIState,
-                 **kw: object) -> None:
+                 **kw: Any) -> None:
         self.width = 80
         self._fitted: SimpleCache[tuple[int, int], StyleAndTextTuples] = SimpleCache(maxsize=4)
-        super().__init__(lambda: fn(state, self.width), **kw)  # type: ignore[arg-type]
+        super().__init__(lambda: fn(state, self.width), **kw)
 
     def _get_formatted_text_cached(self) -> StyleAndTextTuples:
         # Once per render and width (the base class keeps it per render only).
@@ -127,7 +129,7 @@ def build_app(
     state: UIState,
     controller: Controller,
     on_quit: Callable[[], None] | None = None,
-    **app_kwargs: object,
+    **app_kwargs: Any,
 ) -> Application[int]:
     """The application. ``on_quit`` runs on Ctrl-C (and q in the lobby) before it exits."""
     s, c = state, controller
@@ -158,7 +160,8 @@ def build_app(
     def input_prompt() -> str:
         if s.input_mode == "form_value" and s.form is not None:
             return f" {label(s.form.field)}> "
-        return {"chat": " chat> ", "address": " address> "}.get(s.input_mode or "", " room name> ")
+        words = {"chat": i18n.N_("chat"), "address": i18n.N_("address"), "room_name": i18n.N_("room name")}
+        return f" {i18n._(words.get(s.input_mode or '', words['room_name']))}> "
 
     input_window = Window(
         BufferControl(input_buffer, input_processors=[BeforeInput(input_prompt)]),
@@ -225,7 +228,7 @@ def build_app(
                 Frame(VSplit([
                     Window(FormattedTextControl(lambda: render.help_text(s, "table")), width=40),
                     Window(FormattedTextControl(lambda: render.help_text(s, "lobby")), width=38),
-                ]), title="Keys — Esc or ? closes", style="class:overlay"),
+                ]), title=render.help_title, style="class:overlay"),
                 filter=overlay), top=0),
         ],
     )
@@ -236,7 +239,8 @@ def build_app(
         s.quitting = True
         if on_quit is not None:
             on_quit()
-        if event.app.is_running and not event.app.future.done():
+        future = event.app.future
+        if event.app.is_running and future is not None and not future.done():
             event.app.exit(result=0)
 
     kb.add("c-c", eager=True)(quit_app)
@@ -252,6 +256,12 @@ def build_app(
     @kb.add("?", filter=~typing)
     def _(event: KeyPressEvent) -> None:
         s.help_open = not s.help_open
+
+    @kb.add("L", filter=overlay & ~typing)
+    def _(event: KeyPressEvent) -> None:
+        """The help overlay switches the language: every screen speaks it from the next frame."""
+        i18n.set_language(i18n.next_language())
+        s.relabel()
 
     @kb.add("escape", filter=~typing, eager=True)
     def _(event: KeyPressEvent) -> None:
@@ -300,7 +310,7 @@ def build_app(
         p = s.picker
         if p is None:
             return
-        if p.kind in ("color", "first_color"):
+        if p.kind.names_color:
             if 1 <= digit <= len(p.options):
                 c.pick(p.options[digit - 1])
         else:
@@ -364,7 +374,7 @@ def build_app(
         # Draw as soon as the table changes: the Trio guest keeps the loop busy with
         # callbacks, and prompt_toolkit would otherwise postpone the redraw behind them.
         max_render_postpone_time=0,
-        **app_kwargs,  # type: ignore[arg-type]
+        **app_kwargs,
     )
     app.ttimeoutlen = 0.05  # Escape answers at once instead of waiting half a second
     app.timeoutlen = 0.2

@@ -8,15 +8,16 @@ import logging
 import sys
 
 from unolan.client.cli import DEFAULT_PORT, read_address
+from unolan.client.i18n import N_, _
 from unolan.engine import PRESETS, Rules, RulesError
 from unolan.protocol.lan import BROWSE_SECONDS
 
-JOIN_EPILOG = f"""\
+JOIN_EPILOG = N_("""\
 examples:
   uno join                          list the games on the LAN; Enter joins one
   uno join --list                   print the games found on the LAN and exit (for scripts)
   uno join 192.168.1.20 --name ann  a server at a known address
-  uno join 127.0.0.1                the server on this machine, port {DEFAULT_PORT}
+  uno join 127.0.0.1                the server on this machine, port {port}
   uno join 192.168.1.20:8000        another port
 
 Servers on the LAN announce themselves with multicast DNS (`uno host --host 0.0.0.0`).
@@ -28,9 +29,9 @@ same server and name and it takes the seat back.
 --list prints one line per game, tab-separated: HOST:PORT, name, rooms, players (a count
 the server did not give is '?'). Exit status: 0 if it found a game, 1 if it found none
 (or multicast DNS cannot run here: the reason goes to stderr), 2 for bad usage.
-"""
+""")
 
-PLAY_EPILOG = """\
+PLAY_EPILOG = N_("""\
 examples:
   uno play                          you and 3 bots, house rules
   uno play --bots 1 --rules official
@@ -39,7 +40,7 @@ examples:
 
 At the table: arrows or 1-9 choose a card, Enter plays, d draws, u calls UNO, x catches,
 j jumps in; ? lists every key; Ctrl-C quits.
-"""
+""")
 
 
 def default_name() -> str:
@@ -53,7 +54,7 @@ def default_name() -> str:
 def _name(text: str) -> str:
     text = text.strip()
     if not 1 <= len(text) <= 32 or not text.isprintable():
-        raise argparse.ArgumentTypeError("a name is 1 to 32 printable characters")
+        raise argparse.ArgumentTypeError(_("a name is 1 to 32 printable characters"))
     return text
 
 
@@ -62,27 +63,29 @@ def _address(text: str) -> tuple[str, int]:
     try:
         return read_address(text)
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"expected HOST[:PORT], got {text!r} ({exc})") from None
+        raise argparse.ArgumentTypeError(_("expected HOST[:PORT], got {text!r} ({problem})").format(
+            text=text, problem=exc)) from None
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     join = subparsers.add_parser(
         "join",
-        help="join a game server from this terminal (lobby, rooms, the table)",
-        description="Connect the terminal UI to an unolan server: browse the rooms, create "
-        "one or join or spectate, add bots, start, and play.",
-        epilog=JOIN_EPILOG,
+        help=_("join a game server from this terminal (lobby, rooms, the table)"),
+        description=_("Connect the terminal UI to an unolan server: browse the rooms, create "
+                      "one or join or spectate, add bots, start, and play."),
+        epilog=_(JOIN_EPILOG).format(port=DEFAULT_PORT),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     join.add_argument("address", nargs="?", default=None, type=_address, metavar="HOST[:PORT]",
-                      help=f"the server (port {DEFAULT_PORT} if not given); without it, "
-                      "pick one of the games found on the LAN")
+                      help=_("the server (port {port} if not given); without it, pick one of "
+                             "the games found on the LAN").format(port=DEFAULT_PORT))
     join.add_argument("--list", action="store_true",
-                      help="print the games found on the LAN and exit (see below)")
+                      help=_("print the games found on the LAN and exit (see below)"))
     join.add_argument("--wait", type=_seconds, default=BROWSE_SECONDS, metavar="SECONDS",
-                      help=f"how long --list listens for servers (default {BROWSE_SECONDS:g})")
+                      help=_("how long --list listens for servers (default {seconds})").format(
+                          seconds=f"{BROWSE_SECONDS:g}"))
     join.add_argument("--name", type=_name, default=default_name(),
-                      help="your name at the table (default: your login name)")
+                      help=_("your name at the table (default: your login name)"))
     join.add_argument("--record", metavar="FILE",
                       help="keep every event you see (and the nonces you send) in FILE, "
                       "appended, so that 'uno verify FILE' can check the deals again")
@@ -90,25 +93,26 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
     play = subparsers.add_parser(
         "play",
-        help="play right now: a local server, bots in the other seats, and this UI",
-        description="Start a private server on 127.0.0.1, seat you and N bots, and start "
-        "the match at once. Nothing else needs to be running.",
-        epilog=PLAY_EPILOG,
+        help=_("play right now: a local server, bots in the other seats, and this UI"),
+        description=_("Start a private server on 127.0.0.1, seat you and N bots, and start "
+                      "the match at once. Nothing else needs to be running."),
+        epilog=_(PLAY_EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     play.add_argument("--bots", type=int, default=3, choices=range(1, 10), metavar="N",
-                      help="bots in the other seats, 1 to 9 (default 3)")
+                      help=_("bots in the other seats, 1 to 9 (default 3)"))
     play.add_argument("--rules", default=Rules.preset("house"), type=_rules, metavar="RULES",
-                      help=f"a rule preset ({', '.join(PRESETS)}; default house), optionally "
-                      "with options on top, e.g. 'party stacking=same' (uno rules --options)")
+                      help=_("a rule preset ({presets}; default house), optionally with options "
+                             "on top, e.g. 'party stacking=same' (uno rules --options)").format(
+                                 presets=", ".join(PRESETS)))
     play.add_argument("--name", type=_name, default=default_name(),
-                      help="your name at the table (default: your login name)")
+                      help=_("your name at the table (default: your login name)"))
     play.add_argument("--seed", type=int, default=None, metavar="N",
-                      help="seed the shuffles: the same deal every time (demos, tests)")
+                      help=_("seed the shuffles: the same deal every time (demos, tests)"))
     play.add_argument("--timer", type=int, default=0, metavar="SECONDS",
-                      help="seconds per turn before the server plays for you (default: none)")
+                      help=_("seconds per turn before the server plays for you (default: none)"))
     play.add_argument("--port", type=int, default=0, metavar="N",
-                      help="port for the local server (default: any free port)")
+                      help=_("port for the local server (default: any free port)"))
     play.set_defaults(run=run_play)
 
 
@@ -118,7 +122,8 @@ def _seconds(text: str) -> float:
     except ValueError:
         seconds = -1
     if not 0 < seconds <= 60:
-        raise argparse.ArgumentTypeError(f"expected more than 0 and at most 60 seconds, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            _("expected more than 0 and at most 60 seconds, got {text!r}").format(text=text))
     return seconds
 
 
@@ -142,8 +147,8 @@ def needs_terminal(command: str) -> bool:
     """The UI draws on a terminal: without one, say so (and False)."""
     if sys.stdin.isatty() and sys.stdout.isatty():
         return True
-    print(f"uno {command}: needs a terminal: run it in a terminal window, without "
-          "redirecting its input or output", file=sys.stderr)
+    print(f"uno {command}: " + _("needs a terminal: run it in a terminal window, without "
+                                 "redirecting its input or output"), file=sys.stderr)
     return False
 
 
@@ -160,7 +165,7 @@ def run_join(args: argparse.Namespace) -> int:
     quiet_logging()
     if args.list:
         if args.address is not None:
-            print("uno join: --list finds the servers itself; give no address", file=sys.stderr)
+            print("uno join: " + _("--list finds the servers itself; give no address"), file=sys.stderr)
             return 2
         return list_games(args.wait)
     if not needs_terminal("join"):
@@ -192,19 +197,21 @@ def list_games(seconds: float) -> int:
     try:
         games = trio.run(find_games, seconds)
     except DiscoveryUnavailable as exc:
-        print(f"uno join: {exc}: no games found; give an address: uno join HOST[:PORT]",
-              file=sys.stderr)
+        print("uno join: " + _("{problem}: no games found; give an address: uno join "
+                               "HOST[:PORT]").format(problem=exc), file=sys.stderr)
         return 1
     for game in games:
         if not game.joinable:
-            print(f"uno join: {game.name} at {game.address} speaks protocol "
-                  f"{'/'.join(map(str, game.versions))}, not this uno's: left out", file=sys.stderr)
+            print("uno join: " + _("{name} at {address} speaks protocol {versions}, not this "
+                                   "uno's: left out").format(
+                name=game.name, address=game.address, versions="/".join(map(str, game.versions))),
+                file=sys.stderr)
     joinable = [g for g in games if g.joinable]
     for game in joinable:
         counts = ("?" if n is None else str(n) for n in (game.rooms, game.players))
         print("\t".join((game.address, game.name, *counts)))
     if not joinable:
-        print("uno join: no games found on the LAN; give an address: uno join HOST[:PORT]",
+        print("uno join: " + _("no games found on the LAN; give an address: uno join HOST[:PORT]"),
               file=sys.stderr)
         return 1
     return 0

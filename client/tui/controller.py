@@ -9,8 +9,9 @@ key cannot do anything now, a message says why instead.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
+from unolan.client.i18n import _
 from unolan.engine import (
     Action,
     CallUno,
@@ -28,6 +29,8 @@ from unolan.engine import (
 from .form import FIELDS, CreateForm, label, typable
 from .state import (
     Act,
+    Ask,
+    Choice,
     Command,
     Picker,
     Request,
@@ -66,7 +69,7 @@ class Controller:
         if index < len(self.state.hand()):
             self.state.cursor = index
         else:
-            self.state.notify(f"there is no card {number}")
+            self.state.notify(_("there is no card {number}").format(number=number))
 
     def toggle_mark(self) -> None:
         s = self.state
@@ -92,7 +95,7 @@ class Controller:
             self.after_match(to_lobby=False)
             return
         if s.view is None or s.view.seat is None:
-            s.notify("you are watching: spectators do not play")
+            s.notify(_("you are watching: spectators do not play"))
             return
         chosen = self._chosen()
         if not chosen:
@@ -112,28 +115,29 @@ class Controller:
         jumps = s.jump_ins()
         if not jumps:
             if v is None or v.seat is None or v.top is None:
-                s.notify("no jump-in: you are not at a table in play")
+                s.notify(_("no jump-in: you are not at a table in play"))
             elif s.my_turn:
-                s.notify("it is your turn: just play (Enter)")
+                s.notify(_("it is your turn: just play (Enter)"))
             elif v.top in v.hand:  # held, yet refused: the engine says why
-                s.notify("no jump-in: " + s.refusal(Play(v.seat, (Card.parse(v.top),))))
+                s.notify(_("no jump-in: {reason}").format(
+                    reason=s.refusal(Play(v.seat, (Card.parse(v.top),)))))
             else:
-                s.notify(f"no jump-in: you need a card identical to {card_label(v.top)}")
+                s.notify(_("no jump-in: you need a card identical to {card}").format(card=card_label(v.top)))
             return
         single = [a for a in jumps if len(a.cards) == 1]
         self._finish(single or jumps)
 
-    def _finish(self, plays: list[Action]) -> None:
+    def _finish(self, plays: Sequence[Play]) -> None:
         """Narrow the candidate plays by color, then target, then UNO; ask when needed."""
         s = self.state
         colors = list(dict.fromkeys(a.color for a in plays if isinstance(a, Play)))
         if len(colors) > 1:
-            s.picker = Picker("color", [c.value for c in colors if c], plays, "Choose a color")
+            s.picker = Picker(Choice.COLOR, [c.value for c in colors if c], plays, _("Choose a color"))
             return
         targets = list(dict.fromkeys(a.target for a in plays if isinstance(a, Play)))
         if len(targets) > 1:
-            s.picker = Picker("seat", [t for t in targets if t is not None], plays,
-                              f"Choose a player for {card_label(plays[0].cards[0].text)}")
+            s.picker = Picker(Choice.SEAT, [t for t in targets if t is not None], plays,
+                              _("Choose a player for {card}").format(card=card_label(plays[0].cards[0].text)))
             return
         unos = [a for a in plays if isinstance(a, Play) and a.uno]
         plain = [a for a in plays if not (isinstance(a, Play) and a.uno)]
@@ -150,14 +154,15 @@ class Controller:
         assert v is not None and v.seat is not None
         if v.turn != v.seat and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER) and chosen[0] != v.top:
             if s.jump_ins():
-                return f"not your turn: only a jump-in with {card_label(v.top or '?')} (j)"
-            return f"not your turn: it is {s.name_of(v.turn)}'s turn"
+                return _("not your turn: only a jump-in with {card} (j)").format(
+                    card=card_label(v.top or "?"))
+            return _("not your turn: it is {who}'s turn").format(who=s.name_of(v.turn))
         if len(chosen) == 1 and (leads := multi_leads(s.legal(), chosen[0])):
-            lead = " or ".join(card_label(c) for c in leads)
-            return (f"{card_label(chosen[0])} cannot be played alone, only after {lead} in one "
-                    "play: mark both with Space, then Enter")
-        reason = s.play_refusal(tuple(Card.parse(c) for c in chosen)) or "not possible now"
-        return reason + (" — or keep it (k)" if v.phase is Phase.DRAWN else "")
+            lead = _(" or ").join(card_label(c) for c in leads)
+            return _("{card} cannot be played alone, only after {lead} in one play: mark both "
+                     "with Space, then Enter").format(card=card_label(chosen[0]), lead=lead)
+        reason = s.play_refusal(tuple(Card.parse(c) for c in chosen)) or _(_("not possible now"))
+        return reason + (_(" — or keep it (k)") if v.phase is Phase.DRAWN else "")
 
     def _act_if(self, kind: type) -> bool:
         """Send this seat's legal action of ``kind``, if it has one now."""
@@ -171,17 +176,17 @@ class Controller:
         if self._act_if(Draw):
             return
         if s.can(Pass) is not None:
-            s.notify("you already drew: play it (Enter) or keep it (k)")
+            s.notify(_("you already drew: play it (Enter) or keep it (k)"))
         else:
             s.notify(self._not_now())
 
     def keep(self) -> None:
         if not self._act_if(Pass):
-            self.state.notify("nothing to keep: k keeps a card you just drew")
+            self.state.notify(_("nothing to keep: k keeps a card you just drew"))
 
     def challenge(self) -> None:
         if not self._act_if(Challenge):
-            self.state.notify("nothing to challenge: only a Wild Draw Four aimed at you")
+            self.state.notify(_("nothing to challenge: only a Wild Draw Four aimed at you"))
 
     def uno(self) -> None:
         s = self.state
@@ -191,37 +196,37 @@ class Controller:
         if plays:
             s.uno_armed = not s.uno_armed  # the banner says so while it is armed
             if not s.uno_armed:
-                s.notify("UNO call cancelled", "info", 3)
+                s.notify(_("UNO call cancelled"), "info", 3)
             return
-        s.notify("UNO is for your last card: call it when you hold one (or with the play to one)")
+        s.notify(_("UNO is for your last card: call it when you hold one (or with the play to one)"))
 
     def catch(self) -> None:
         s = self.state
         catches = [a for a in s.legal() if isinstance(a, Catch)]
         if not catches:
-            s.notify("nobody to catch: only a player on one card who has not called UNO")
+            s.notify(_("nobody to catch: only a player on one card who has not called UNO"))
         elif len(catches) == 1:
             self.act(catches[0])
         else:
-            s.picker = Picker("catch", [a.target for a in catches], catches, "Catch whom?")
+            s.picker = Picker(Choice.CATCH, [a.target for a in catches], catches, _("Catch whom?"))
 
     def _not_now(self) -> str:
         v = self.state.view
         if v is None:
-            return "no game yet"
+            return _("no game yet")
         if v.turn != v.seat:
-            return f"not your turn: it is {self.state.name_of(v.turn)}'s turn"
+            return _("not your turn: it is {who}'s turn").format(who=self.state.name_of(v.turn))
         if v.phase is Phase.COLOR:
-            return "choose the color of the first card first"
-        return "not possible now"
+            return _("choose the color of the first card first")
+        return _("not possible now")
 
     def first_color(self) -> None:
         """When a Wild is turned up first, the first player names the color."""
         s = self.state
         choices = [a for a in s.legal() if isinstance(a, ChooseColor)]
         if choices and s.picker is None:
-            s.picker = Picker("first_color", [a.color.value for a in choices], choices,
-                              "The first card is a Wild: choose its color")
+            s.picker = Picker(Choice.FIRST_COLOR, [a.color.value for a in choices], choices,
+                              _("The first card is a Wild: choose its color"))
 
     # -- pickers ------------------------------------------------------------------------
 
@@ -233,12 +238,12 @@ class Controller:
         if value is None:
             value = p.options[p.cursor]
         if value not in p.options:
-            s.notify(f"{value} is not one of the choices")
+            s.notify(_("{value} is not one of the choices").format(value=value))
             return
-        if p.kind == "color":
+        if p.kind is Choice.COLOR:
             color = Color(value)
             self._finish([a for a in p.plays if isinstance(a, Play) and a.color is color])
-        elif p.kind == "seat":
+        elif p.kind is Choice.SEAT:
             self._finish([a for a in p.plays if isinstance(a, Play) and a.target == value])
         else:  # catch, first_color
             s.picker = None
@@ -288,9 +293,9 @@ class Controller:
         """b: after missed turns the server plays for us; say we are here again."""
         s = self.state
         if s.view is None or s.view.seat is None or s.my_presence != "autopilot":
-            s.notify("b takes your seat back when the server plays for you (autopilot)", "info")
+            s.notify(_("b takes your seat back when the server plays for you (autopilot)"), "info")
             return
-        self.send(Request("ready", {"ready": True}))
+        self.send(Request(Ask.READY, {"ready": True}))
 
     def after_match(self, to_lobby: bool) -> None:
         """After the match: back to the room (players), or out to the lobby."""
@@ -305,7 +310,7 @@ class Controller:
     # -- lobby --------------------------------------------------------------------------
 
     def refresh_rooms(self) -> None:
-        self.send(Request("list_rooms"))
+        self.send(Request(Ask.LIST_ROOMS))
 
     def room_move(self, step: int) -> None:
         s = self.state
@@ -315,16 +320,16 @@ class Controller:
     def join_room(self, role: str = "player") -> None:
         s = self.state
         if not s.rooms:
-            s.notify("no rooms yet: create one (c)")
+            s.notify(_("no rooms yet: create one (c)"))
             return
         room = s.rooms[min(s.room_cursor, len(s.rooms) - 1)]
         if role == "player" and room.get("started"):
-            s.notify("that game has started: spectate it (s)")
+            s.notify(_("that game has started: spectate it (s)"))
             return
-        self.send(Request("join", {"room": room["room"], "role": role}))
+        self.send(Request(Ask.JOIN, {"room": room["room"], "role": role}))
 
     def open_form(self) -> None:
-        self.state.form = CreateForm(name=f"{self.state.name}'s table"[:40])
+        self.state.form = CreateForm(name=_("{name}'s table").format(name=self.state.name)[:40])
 
     def form_move(self, step: int) -> None:
         f = self.state.form
@@ -342,7 +347,7 @@ class Controller:
         if f is None:
             return None
         if not typable(f.field):
-            self.state.notify(f"{label(f.field)} is chosen with ← →", "info")
+            self.state.notify(_("{field} is chosen with ← →").format(field=label(f.field)), "info")
             return None
         return "room_name" if f.field == "name" else "form_value"
 
@@ -358,43 +363,43 @@ class Controller:
             return
         problem = f.problem()
         if problem:
-            s.notify(f"Not created: {problem}.")
+            s.notify(_("Not created: {problem}.").format(problem=problem))
             return
-        self.send(Request("create_room", f.request()))
+        self.send(Request(Ask.CREATE_ROOM, f.request()))
         s.form = None
 
     def add_bot(self) -> None:
-        self.send(Request("add_bot"))
+        self.send(Request(Ask.ADD_BOT))
 
     def remove_bot(self) -> None:
         s = self.state
         bots = sorted(s.bots)
         if not bots:
-            s.notify("no bot to remove")
+            s.notify(_("no bot to remove"))
             return
-        self.send(Request("remove_bot", {"seat": bots[-1]}))
+        self.send(Request(Ask.REMOVE_BOT, {"seat": bots[-1]}))
 
     def ready(self) -> None:
         s = self.state
         me = s.my_seat
         if me is None:
-            s.notify("you are watching: spectators do not sit at the table", "info")
+            s.notify(_("you are watching: spectators do not sit at the table"), "info")
             return
         ready = False
         for entry in (s.room or {}).get("seats", ()):
             if entry["seat"] == me:
                 ready = bool(entry.get("ready"))
-        self.send(Request("ready", {"ready": not ready}))
+        self.send(Request(Ask.READY, {"ready": not ready}))
 
     def start(self) -> None:
         s = self.state
         if s.room is not None and s.room.get("host") not in (None, s.my_seat):
-            s.notify("only the host starts the game")
+            s.notify(_("only the host starts the game"))
             return
-        self.send(Request("start"))
+        self.send(Request(Ask.START))
 
     def leave(self) -> None:
-        self.send(Request("leave"))
+        self.send(Request(Ask.LEAVE))
         self.state.forget_room()
 
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from unolan.client.i18n import N_, _, rule_word
+from unolan.client.reasons import said
 from unolan.engine import OPTIONS, PRESETS, Option, Rules, RulesError, check_table
 
 ROOM_FIELDS = ("name", "preset", "seats", "timer")  # the room's own; the rest are options
@@ -27,9 +29,9 @@ LADDERS: dict[str, tuple[int, ...]] = {
 FIELDS: tuple[str, ...] = ROOM_FIELDS + tuple(o.name for o in OPTIONS)
 # The room's own numbers, read as the options' are (the bounds of create_room).
 ROOM_NUMBERS = {
-    "seats": Option("seats", 4, "players at the table, bots included", low=2, high=10),
-    "timer": Option("timer", 0, "seconds a player has for a turn before the server plays "
-                    "for them (0: no timer)", low=0, high=3600),
+    "seats": Option("seats", 4, N_("players at the table, bots included"), low=2, high=10),
+    "timer": Option("timer", 0, N_("seconds a player has for a turn before the server plays "
+                                   "for them (0: no timer)"), low=0, high=3600),
 }
 
 
@@ -87,11 +89,11 @@ class CreateForm:
         name = self.field
         option = OPTION_BY_NAME.get(name) or ROOM_NUMBERS.get(name)
         if option is None or not numeric(option):
-            return f"{label(name)} is chosen with ← →, not typed"
+            return _("{field} is chosen with ← →, not typed").format(field=label(name))
         try:
             self.set(name, option.parse(text.strip()))
         except RulesError as exc:
-            return str(exc)
+            return said(str(exc))
         return None
 
     def problem(self) -> str | None:
@@ -99,7 +101,7 @@ class CreateForm:
         try:
             check_table(Rules.preset(self.preset, **self.options), self.seats)
         except ValueError as exc:
-            return str(exc)
+            return said(str(exc))
         return None
 
     def request(self) -> dict[str, Any]:
@@ -144,23 +146,31 @@ def choices(name: str) -> tuple[Any, ...]:
 
 
 def label(name: str) -> str:
-    return name.replace("_", " ")
+    """A field's name in the player's language (the engine's option name, ``stacking``,
+    is its English; the catalogs hold each, see ``python -m unolan.client.catalogs``)."""
+    return _(name.replace("_", " "))
 
 
 def shown(name: str, value: Any) -> str:
-    """A value as the form shows it (on/off as the rules documentation writes them)."""
+    """A value as the form shows it (on/off as the rules documentation writes them; a
+    choice's word in the player's language)."""
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return _("on") if value else _("off")
     if name == "timer":
-        return f"{value}s per turn" if value else "none"
+        return _("{seconds}s per turn").format(seconds=value) if value else _("none")
+    if isinstance(value, str):
+        return rule_word(value)
     return str(value)
 
 
+ROOM_MEANINGS = {
+    "name": N_("the room's name in the lobby (e edits it)"),
+    "preset": N_("the rule set the options below start from"),
+}
+
+
 def meaning(name: str) -> str:
+    """What field ``name`` means, in the player's language (an option's meaning is the
+    engine's English, which the catalogs translate)."""
     option = OPTION_BY_NAME.get(name) or ROOM_NUMBERS.get(name)
-    if option is not None:
-        return option.meaning
-    return {
-        "name": "the room's name in the lobby (e edits it)",
-        "preset": "the rule set the options below start from",
-    }[name]
+    return _(option.meaning if option is not None else ROOM_MEANINGS[name])

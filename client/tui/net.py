@@ -16,16 +16,18 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import trio
 from unolan.client import session as lib
+from unolan.client.i18n import _, error_text
 from unolan.client.saved import SavedSeat, SavedSeats
 from unolan.client.verify import MatchRecord, Verdict
 
 from unolan import protocol as pr
 
-from .state import Act, Command, Request, Say, UIState
+from .state import Act, Ask, Command, Connect, Request, Rescan, Say, UIState
 
 log = logging.getLogger("unolan.client.tui")
 
@@ -36,9 +38,6 @@ LOBBY_REFRESH = 2.0  # seconds between room lists while the lobby is on screen
 # Whatever ends one connection (the loop then opens another).
 LOST = (lib.ConnectionLost, OSError, trio.BrokenResourceError, trio.ClosedResourceError,
         trio.TooSlowError)
-# The lobby requests a key may make: the library's methods of the same names.
-REQUESTS = frozenset({"list_rooms", "create_room", "join", "leave", "ready", "start",
-                      "add_bot", "remove_bot", "sync"})
 
 
 @dataclass
@@ -92,11 +91,11 @@ class Bridge:
                     attempt = 0
                     await self._session(client, commands)
                     self.token = client.token
-                s.set_status("reconnecting", "the connection was lost")
+                s.set_status("reconnecting", _("the connection was lost"))
             except (*LOST, lib.ClientError) as exc:
                 detail = str(exc) or type(exc).__name__
                 if isinstance(exc, lib.ClientError):  # refused at the handshake
-                    detail = f"the server refused: {exc.message}"
+                    detail = _("the server refused: {reason}").format(reason=error_text(exc.code, exc.message))
                 log.debug("connection lost: %s", detail)
                 if self.connected:
                     s.set_status("reconnecting", detail)
@@ -117,7 +116,7 @@ class Bridge:
             except (trio.WouldBlock, trio.EndOfChannel):
                 return
             if isinstance(command, Act):
-                self.state.notify("not sent: the connection was lost")
+                self.state.notify(_("not sent: the connection was lost"))
 
     async def _session(self, client: lib.Client, commands: trio.MemoryReceiveChannel[Command]) -> None:
         self.state.set_status("connected", f"{self.host}:{self.port}")
@@ -159,15 +158,15 @@ class Bridge:
 
             await self._call(client, play)
         else:
-            await self._call(client, lambda: self._request(client, Request("list_rooms")))
+            await self._call(client, lambda: self._request(client, Request(Ask.LIST_ROOMS)))
         self.invalidate()
 
     async def _resume_saved(self, client: lib.Client, saved: SavedSeat) -> None:
         joined = await client.resume(saved.token, 0)
         self._joined(client)
         seat = client.seat
-        text = (f"You are back in your seat (seat {seat}) in room {saved.room}."
-                if seat is not None else f"You are back in room {saved.room}, watching.")
+        text = (_("You are back in your seat (seat {seat}) in room {room}.") if seat is not None
+                else _("You are back in room {room}, watching.")).format(seat=seat, room=saved.room)
         self.welcome_back = (joined.seq, text)  # after the events replayed up to now
         self._caught_up(self.seen[1])  # the replay may be shown already
 
@@ -185,7 +184,7 @@ class Bridge:
         while True:
             await trio.sleep(LOBBY_REFRESH)
             if s.room is None and s.view is None and s.room_id is None:
-                await self._call(client, lambda: self._request(client, Request("list_rooms")))
+                await self._call(client, lambda: self._request(client, Request(Ask.LIST_ROOMS)))
                 self.invalidate()
 
     # -- from the keys ---------------------------------------------------------------------
@@ -194,9 +193,9 @@ class Bridge:
         async for command in commands:
             if self.state.status != "connected":
                 if isinstance(command, Act):
-                    self.state.notify("not sent: the connection was lost")
+                    self.state.notify(_("not sent: the connection was lost"))
             else:
-                await self._call(client, lambda c=command: self._command(client, c))
+                await self._call(client, partial(self._command, client, command))
             self.invalidate()
 
     async def _call(self, client: lib.Client, fn: Callable[[], Any]) -> None:
@@ -207,38 +206,55 @@ class Bridge:
         except lib.ClientError as exc:
             await self._refused(client, exc.code, exc.message)
         except (ValueError, pr.ProtocolError) as exc:
-            s.notify(f"not sent: {exc}")
+            s.notify(_("not sent: {reason}").format(reason=exc))
         except LOST:
-            s.notify("not sent: the connection was lost")
+            s.notify(_("not sent: the connection was lost"))
 
     async def _command(self, client: lib.Client, command: Command) -> None:
-        s = self.state
-        if isinstance(command, Act):
-            if client.mirror is None or client.mirror.seq is None:
-                s.notify("no game yet")
-            else:
-                await client.act(command.action, wait=False)  # a refusal comes as an Error
-        elif isinstance(command, Say):
-            await client.chat(command.text)
-        else:
-            await self._request(client, command)
+        match command:
+            case Act(action):
+                if client.mirror is None or client.mirror.seq is None:
+                    self.state.notify(_("no game yet"))
+                else:
+                    await client.act(action, wait=False)  # a refusal comes as an Error
+            case Say(text):
+                await client.chat(text)
+            case Request():
+                await self._request(client, command)
+            case Connect() | Rescan():
+                pass  # the start screen's: connected, they mean nothing
 
     async def _request(self, client: lib.Client, request: Request) -> None:
-        if request.kind not in REQUESTS:
-            raise ValueError(f"unknown request {request.kind!r}")
-        reply = await getattr(client, request.kind)(**request.params)
-        s = self.state
-        if request.kind == "list_rooms":
-            s.rooms = reply
-            s.room_cursor = min(s.room_cursor, max(0, len(s.rooms) - 1))
-        elif request.kind in ("create_room", "join"):
-            self._joined(client)
-        elif request.kind == "leave":
-            left = self.seen[0]
-            self.state.forget_room()  # again: events may have drawn the table meanwhile
-            if self.saved is not None and left is not None:
-                self.saved.forget(self.where, self.name, left)
-            await self._request(client, Request("list_rooms"))
+        s, params = self.state, request.params
+        match request.kind:
+            case Ask.LIST_ROOMS:
+                s.rooms = await client.list_rooms()
+                s.room_cursor = min(s.room_cursor, max(0, len(s.rooms) - 1))
+            case Ask.CREATE_ROOM:
+                await client.create_room(**params)
+                self._joined(client)
+            case Ask.JOIN:
+                await client.join(**params)
+                self._joined(client)
+            case Ask.LEAVE:
+                await client.leave()
+                left = self.seen[0]
+                self.state.forget_room()  # again: events may have drawn the table meanwhile
+                if self.saved is not None and left is not None:
+                    self.saved.forget(self.where, self.name, left)
+                await self._request(client, Request(Ask.LIST_ROOMS))
+            case Ask.READY:
+                await client.ready(**params)
+            case Ask.START:
+                await client.start()
+            case Ask.ADD_BOT:
+                await client.add_bot(**params)
+            case Ask.REMOVE_BOT:
+                await client.remove_bot(**params)
+            case Ask.SYNC:
+                await client.sync()
+            case _:
+                raise ValueError(f"unknown request {request.kind!r}")
 
     def _joined(self, client: lib.Client) -> None:
         s = self.state
@@ -260,10 +276,10 @@ class Bridge:
             if self.saved is not None and gone is not None:
                 self.saved.forget(self.where, self.name, gone)
             self.state.forget_room()
-            await self._call(client, lambda: self._request(client, Request("list_rooms")))
+            await self._call(client, lambda: self._request(client, Request(Ask.LIST_ROOMS)))
             if self.resuming is not None:
-                self.state.notify(f"Your seat in room {self.resuming.room} is no longer held: "
-                                  "choose a room.", "info")
+                self.state.notify(_("Your seat in room {room} is no longer held: choose a "
+                                    "room.").format(room=self.resuming.room), "info")
                 return
         self.state.on_error(code, message)
 

@@ -15,11 +15,12 @@ from functools import lru_cache
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
+from unolan.client.i18n import N_, _, display_name, language, next_language, ngettext, rule_word
 from unolan.engine import Phase, Play, Rules, RulesError
 
 from . import form as create
 from .controller import multi_leads
-from .state import COLOR_NAMES, UIState, card_label, card_name, card_style
+from .state import COLOR_NAMES, UIState, card_label, card_name, card_style, color_word
 
 Fragments = StyleAndTextTuples
 
@@ -49,75 +50,100 @@ def fit(text: str, width: int) -> str:
 
 @lru_cache(maxsize=1024)  # the log's lines are wrapped again at every redraw
 def wrap(text: str, width: int, indent: int = 2, start: int = 0) -> tuple[str, ...]:
-    """``text`` in lines of at most ``width`` cells, broken between words (a word wider
-    than a line is cut); lines after the first are indented by ``indent``, and the first
-    begins ``start`` cells in."""
+    """``text`` in lines of at most ``width`` cells, broken between words or between two
+    wide (CJK) characters, which a line may break between as between words (a narrow word
+    wider than a line is cut, never broken inside: a card label stays whole); lines after
+    the first are indented by ``indent``, and the first begins ``start`` cells in."""
     lines: list[str] = []
     line, used = "", 0
-    for word in text.split(" "):
+    for word, glued in _pieces(text):
         w = get_cwidth(word)
+        gap = 0 if glued or not line else 1
         room = width - (indent if lines else start)
-        if line and used + 1 + w > room:
+        if line and used + gap + w > room:
             lines.append(line)
-            line, used = "", 0
+            line, used, gap = "", 0, 0
             room = width - indent
         if not line and w > room:
             word = cut(word, room)
             w = get_cwidth(word)
-        line, used = (f"{line} {word}", used + 1 + w) if line else (word, w)
+        line, used = (line + " " * gap + word, used + gap + w)
     lines.append(line)
     return (lines[0], *(" " * indent + rest for rest in lines[1:]))
 
+
+def _pieces(text: str) -> list[tuple[str, bool]]:
+    """The pieces a line may break between: words, and each wide character on its own;
+    ``glued``: no space before it (the next piece of the same word)."""
+    out: list[tuple[str, bool]] = []
+    for word in text.split(" "):
+        run, glued = "", False
+        for char in word:
+            if get_cwidth(char) == 2:
+                if run:
+                    out.append((run, glued))
+                    glued = True
+                out.append((char, glued))
+                run, glued = "", True
+            else:
+                run += char
+        if run or not glued:
+            out.append((run, glued))
+    return out
+
+
 KEYS_HELP: list[tuple[str, str, list[tuple[str, str]]]] = [
-    ("table", "At the table", [
-        ("← → h l", "move along your hand"),
-        ("1-9 0", "pick card 1-9 (0: the tenth)"),
-        ("Enter", "play it (or the marked cards)"),
-        ("Space", "mark a card: play several"),
-        ("d", "draw (or take the penalty)"),
-        ("k", "keep the card just drawn"),
-        ("c", "challenge a Wild Draw Four"),
-        ("u", "call UNO (on 2 cards: with"),
-        ("", "  the next play)"),
-        ("x", "catch a missed UNO call"),
-        ("j", "jump in: the identical card"),
-        ("r y g b", "color picker (or 1-4)"),
-        ("0-9 ↑↓", "seat picker, Enter chooses"),
-        ("s", "scoreboard"),
-        ("t", "chat (Enter sends)"),
-        ("b", "back from autopilot"),
-        ("Esc", "close / unmark"),
-        ("Enter Esc", "match over: room/lobby"),
+    ("table", N_("At the table"), [
+        ("← → h l", N_("move along your hand")),
+        ("1-9 0", N_("pick card 1-9 (0: the tenth)")),
+        ("Enter", N_("play it (or the marked cards)")),
+        ("Space", N_("mark a card: play several")),
+        ("d", N_("draw (or take the penalty)")),
+        ("k", N_("keep the card just drawn")),
+        ("c", N_("challenge a Wild Draw Four")),
+        ("u", N_("call UNO (on 2 cards: with")),
+        ("", N_("  the next play)")),
+        ("x", N_("catch a missed UNO call")),
+        ("j", N_("jump in: the identical card")),
+        ("r y g b", N_("color picker (or 1-4)")),
+        ("0-9 ↑↓", N_("seat picker, Enter chooses")),
+        ("s", N_("scoreboard")),
+        ("t", N_("chat (Enter sends)")),
+        ("b", N_("back from autopilot")),
+        ("Esc", N_("close / unmark")),
+        ("Enter Esc", N_("match over: room/lobby")),
     ]),
-    ("start", "Finding a game", [
-        ("↑↓ Enter", "choose a LAN game, join it"),
-        ("a", "type an address instead"),
-        ("r", "search the LAN again"),
+    ("start", N_("Finding a game"), [
+        ("↑↓ Enter", N_("choose a LAN game, join it")),
+        ("a", N_("type an address instead")),
+        ("r", N_("search the LAN again")),
     ]),
-    ("lobby", "In the lobby", [
-        ("↑ ↓", "choose a room"),
-        ("Enter", "join it as a player"),
-        ("s", "spectate it"),
-        ("r", "refresh the rooms"),
-        ("c", "create a room: ↑ ↓ field,"),
-        ("", "  ← → value, e name, Enter"),
-        ("b -", "in a room: add/remove bot"),
-        ("Space", "in a room: ready or not"),
-        ("Enter", "in a room: start (host)"),
-        ("Esc", "in a room: leave"),
+    ("lobby", N_("In the lobby"), [
+        ("↑ ↓", N_("choose a room")),
+        ("Enter", N_("join it as a player")),
+        ("s", N_("spectate it")),
+        ("r", N_("refresh the rooms")),
+        ("c", N_("create a room: ↑ ↓ field,")),
+        ("", N_("  ← → value, e name, Enter")),
+        ("b -", N_("in a room: add/remove bot")),
+        ("Space", N_("in a room: ready or not")),
+        ("Enter", N_("in a room: start (host)")),
+        ("Esc", N_("in a room: leave")),
     ]),
-    ("any", "Anywhere", [
-        ("?", "this help (Esc closes)"),
-        ("Ctrl-C", "quit (q in the lobby)"),
+    ("any", N_("Anywhere"), [
+        ("?", N_("this help (Esc closes)")),
+        ("Ctrl-C", N_("quit (q in the lobby)")),
     ]),
 ]
 
 
+STATUS_WORDS = {"connected": N_("connected"), "connecting": N_("connecting"),
+                "reconnecting": N_("reconnecting"), "offline": N_("offline")}
 _STATUS_STYLE = {"connected": "class:status.ok", "connecting": "class:status.wait",
                  "reconnecting": "class:status.bad", "offline": "class:status.bad"}
 
 
-def deal_mark(state: UIState) -> Fragments:
+def deal_mark(state: UIState) -> list[tuple[str, str]]:
     """A mark for the deals checked: ✓ while the last one held, a loud alarm for good once
     one did not."""
     failed = [r for r, status in state.deals.items() if status == "failed"]
@@ -136,19 +162,21 @@ def header(state: UIState, width: int = 80) -> Fragments:
         parts.append(("class:header", f" {cut(str(room.get('name', state.room_id)), 24)} "))
     if state.view is not None:
         preset = state.view.rules.get("preset", "")
-        parts.append(("class:header", f"· {preset} · round {state.view.round} "))
+        parts.append(("class:header", "· " + _("{preset} · round {round}").format(
+            preset=rule_word(preset), round=state.view.round) + " "))
         parts += deal_mark(state)
-    keys = "   ? keys"
+    keys = "   " + _("? keys")
     if state.address and sum(get_cwidth(t) for _, t in parts) + get_cwidth(state.address) + 40 <= width:
         parts.append(("class:header", f"· {state.address} "))
     parts.append(("class:header", "· "))
     detail = state.status_detail if state.status != "connected" else ""
-    status = "● " + state.status + (f": {detail}" if detail else "")
+    status = "● " + _(STATUS_WORDS.get(state.status, state.status)) + (f": {detail}" if detail else "")
     left = width - sum(get_cwidth(t) for _, t in parts) - get_cwidth(keys)
     parts.append((_STATUS_STYLE.get(state.status, ""), cut(status, max(left, 12))))
     if left >= 12:
         parts.append(("class:header", keys))
-    return parts
+    fragments: Fragments = list(parts)
+    return fragments
 
 
 def rules_text(rules: object) -> str:
@@ -176,47 +204,58 @@ def players(state: UIState) -> Fragments:
         mine = seat == v.seat
         row = "class:turn" if turn else ""
         out.append(("class:turn.marker" if turn else "", "▶ " if turn else "  "))
-        name = f"{cut(state.names.get(seat, state.name), 7)} (you)" if mine else state.name_of(seat)
+        name = (_("{name} (you)").format(name=cut(state.names.get(seat, state.name), 7)) if mine
+                else state.name_of(seat))
         out.append((row + (" class:me" if mine else ""), f"{seat} {fit(name, 13)} "))
-        out.append(("class:tag", f"{'bot' if seat in state.bots else '':<4}"))
-        out.append((row, f"{count:>3} card{'s' if count != 1 else ' '}"))
+        out.append(("class:tag", fit(_("bot") if seat in state.bots else "", 4)))
+        cards = ngettext("{count} card", "{count} cards", count).format(count=f"{count:>3}")
+        out.append((row, fit(cards, 9)))
         score = v.scores[seat % len(v.scores)] if not rules_teams else v.scores[seat % rules_teams]
-        out.append(("class:score", f" {score:>4}p"))
+        out.append(("class:score", " " + _("{score}p").format(score=f"{score:>4}")))
         if v.out[seat]:
-            out.append(("class:tag", "  out"))
+            out.append(("class:tag", "  " + _("out")))
         elif count == 1 and v.called[seat]:
-            out.append(("class:flag.uno", "  UNO!"))
+            out.append(("class:flag.uno", "  " + _("UNO!")))
         elif seat in catchable and count == 1:
-            out.append(("class:flag.catch", " NO UNO!"))
+            out.append(("class:flag.catch", " " + _("NO UNO!")))
         presence = state.presence.get(seat, "connected")
         if presence != "connected":
-            out.append(("class:flag.away", f" {presence}"))
+            out.append(("class:flag.away", f" {_(PRESENCE_WORDS.get(presence, presence))}"))
         out.append(("", "\n"))
     out.append(("", "\n"))
     out += table_info(state)
     return out
 
 
+PRESENCE_WORDS = {"away": N_("away"), "autopilot": N_("autopilot"), "connected": N_("connected")}
+
+
 def table_info(state: UIState) -> Fragments:
     v = state.view
     assert v is not None
-    out: Fragments = [("", " Top "), (card_style(v.top) + " class:card.top", card_label(v.top))]
+    if v.top is None:  # the dealer is being drawn for: no pile yet
+        return [("", " " + _("Top") + " —")]
+    out: Fragments = [("", " " + _("Top") + " "),
+                      (card_style(v.top) + " class:card.top", card_label(v.top))]
     if v.color:
-        out.append((f"class:card.{COLOR_NAMES[v.color]}", f" {COLOR_NAMES[v.color]}"))
-    out.append(("", f"   {'↻ clockwise' if v.direction == 1 else '↺ counter-clockwise'}"))
-    out.append(("", f"   draw pile {v.draw_count}\n"))
+        out.append((f"class:card.{COLOR_NAMES[v.color]}", f" {color_word(v.color)}"))
+    out.append(("", "   " + (_("↻ clockwise") if v.direction == 1 else _("↺ counter-clockwise"))))
+    out.append(("", "   " + _("draw pile {count}").format(count=v.draw_count) + "\n"))
     if v.pending:
-        out.append(("class:pending", f" Pending +{v.pending} for {state.name_of(v.turn)}"))
+        out.append(("class:pending", " " + _("Pending +{pending} for {who}").format(
+            pending=v.pending, who=state.name_of(v.turn))))
         if v.challengeable:
-            out.append(("class:pending", " · challengeable"))
+            out.append(("class:pending", " · " + _("challengeable")))
         out.append(("", "\n"))
     left = state.seconds_left()
     if left is not None and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
         style = "class:timer.low" if left <= 5 else "class:timer"
-        out.append((style, f" ⏱ {left:>3}s for {state.name_of(v.turn)}\n"))
+        out.append((style, " ⏱ " + _("{seconds}s for {who}").format(
+            seconds=f"{left:>3}", who=state.name_of(v.turn)) + "\n"))
     rules = rules_text(v.rules)
     if rules:
-        out.append(("class:hint", f" Rules: {cut(rules, 48)}\n"))
+        title = _("Rules:") + " "
+        out.append(("class:hint", f" {title}{cut(rules, 55 - get_cwidth(title))}\n"))
     return out
 
 
@@ -233,21 +272,23 @@ def banners(state: UIState) -> Fragments:
         out.append((style, f" {text} "))
 
     if state.my_presence == "autopilot":
-        add("class:banner.uno", "The server plays for you (autopilot): press b to take your seat back")
+        add("class:banner.uno", _("The server plays for you (autopilot): press b to take your seat back"))
     jumps = state.jump_ins()
     if jumps:
-        add("class:banner.jump", f"⚡ JUMP IN: j plays your {card_label(jumps[0].cards[0].text)}")
+        add("class:banner.jump", "⚡ " + _("JUMP IN: j plays your {card}").format(
+            card=card_label(jumps[0].cards[0].text)))
     for target in state.catchable():
-        add("class:banner.catch", f"⚠ CATCH {state.name_of(target)}: press x!")
+        add("class:banner.catch", "⚠ " + _("CATCH {who}: press x!").format(who=state.name_of(target)))
     if state.can_call_uno():
-        add("class:banner.uno", "☝ ONE CARD: press u to call UNO!")
+        add("class:banner.uno", "☝ " + _("ONE CARD: press u to call UNO!"))
     elif state.uno_armed:
-        add("class:banner.uno", "UNO will be called with this play")
+        add("class:banner.uno", _("UNO will be called with this play"))
     elif state.my_turn and len(v.hand) == 2 and any(
             isinstance(a, Play) and a.uno for a in state.legal()):
-        add("class:banner.uno", "2 cards: press u, then play, to call UNO")
+        add("class:banner.uno", _("2 cards: press u, then play, to call UNO"))
     if v.challengeable and state.my_turn and v.pending:
-        add("class:banner.challenge", f"Wild Draw Four on you: c challenge · d draw {v.pending}")
+        add("class:banner.challenge", _("Wild Draw Four on you: c challenge · d draw {count}").format(
+            count=v.pending))
     return out
 
 
@@ -256,14 +297,14 @@ def hand(state: UIState) -> Fragments:
     if v is None:
         return []
     if v.seat is None:
-        return [("class:hint", " Spectating: you see the table, not the hands.")]
+        return [("class:hint", " " + _("Spectating: you see the table, not the hands."))]
     cards = state.hand()
     if not cards:
-        return [("class:hint", " (no cards)")]
+        return [("class:hint", " " + _("(no cards)"))]
     plays = [a for a in state.legal() if isinstance(a, Play)]
     alone = {a.cards[0].text for a in plays if len(a.cards) == 1}  # playable by itself
     along = {c.text for a in plays for c in a.cards[1:]} - alone  # only after another card
-    out: Fragments = [("class:label", " Hand ")]
+    out: Fragments = [("class:label", " " + _("Hand") + " ")]
     for i, text in enumerate(cards):
         number = f"{(i + 1) % 10}" if i < 10 else " "
         style = card_style(text)
@@ -294,36 +335,41 @@ def hint(state: UIState) -> Fragments:
     if chosen and v.seat is not None and state.my_turn:
         leads = multi_leads(state.legal(), chosen)
         if leads:
-            about = f"{card_label(chosen)} {card_name(chosen)}, only after {card_label(leads[0])} · "
+            about = _("{card} {name}, only after {lead}").format(
+                card=card_label(chosen), name=card_name(chosen), lead=card_label(leads[0])) + " · "
     if v.phase is Phase.MATCH_OVER:
         if v.seat is None:
-            return [("class:hint", " The match is over: Esc back to the lobby · s scoreboard")]
-        return [("class:hint", " The match is over: Enter back to the room · Esc to the lobby"
-                               " · s scoreboard")]
+            return [("class:hint", " " + _("The match is over: Esc back to the lobby · s scoreboard"))]
+        return [("class:hint", " " + _("The match is over: Enter back to the room · Esc to the lobby"
+                                       " · s scoreboard"))]
     if v.phase is Phase.ROUND_OVER:
-        return [("class:hint", " Round over: the next round is dealt in a moment · s scoreboard")]
+        return [("class:hint", " " + _("Round over: the next round is dealt in a moment · s scoreboard"))]
     if v.seat is None:
-        return [("class:hint", f" {state.name_of(v.turn)}'s turn · you are watching · Esc leaves")]
+        return [("class:hint", " " + _("{who}'s turn · you are watching · Esc leaves").format(
+            who=state.name_of(v.turn)))]
     if state.sent is not None:
-        return [("class:hint", f" {about}sent, waiting for the table…")]
+        return [("class:hint", f" {about}" + _("sent, waiting for the table…"))]
     if not state.my_turn:
-        return [("class:hint", f" {about}{state.name_of(v.turn)}'s turn · ? keys")]
+        return [("class:hint", f" {about}" + _("{who}'s turn · ? keys").format(who=state.name_of(v.turn)))]
     if v.phase is Phase.COLOR:
-        return [("class:hint.turn", " Your turn: choose the color of the first card")]
+        return [("class:hint.turn", " " + _("Your turn: choose the color of the first card"))]
     if v.phase is Phase.DRAWN:
-        return [("class:hint.turn",
-                 f" You drew {card_label(v.drawn or '?')}: Enter plays it · k keeps it")]
+        return [("class:hint.turn", " " + _("You drew {card}: Enter plays it · k keeps it").format(
+            card=card_label(v.drawn or "?")))]
     if v.pending:
-        extra = " · c challenge" if v.challengeable else ""
+        extra = " · " + _("c challenge") if v.challengeable else ""
         if any(isinstance(a, Play) for a in state.legal()):
-            return [("class:hint.turn",
-                     f" +{v.pending} on you: d draws them · Enter stacks a penalty card{extra}")]
-        return [("class:hint.turn", f" +{v.pending} on you: d draws them{extra}")]
-    return [("class:hint.turn", f" Your turn: {about}Enter play · Space mark · d draw · ? keys")]
+            return [("class:hint.turn", " " + _(
+                "+{pending} on you: d draws them · Enter stacks a penalty card").format(
+                    pending=v.pending) + extra)]
+        return [("class:hint.turn", " " + _("+{pending} on you: d draws them").format(
+            pending=v.pending) + extra)]
+    return [("class:hint.turn", " " + _("Your turn: {about}Enter play · Space mark · d draw · ? keys").format(
+        about=about))]
 
 
 def log(state: UIState, width: int = 40) -> Fragments:
-    out: Fragments = [("class:pane.title", " Log\n")]
+    out: Fragments = [("class:pane.title", " " + _("Log") + "\n")]
     for text, style in list(state.log)[-60:]:
         for line in wrap(text, max(width - 1, 8)):
             out.append((f"class:log.{style}" if style else "class:log", f" {line}\n"))
@@ -332,7 +378,7 @@ def log(state: UIState, width: int = 40) -> Fragments:
 
 
 def chat(state: UIState, width: int = 40) -> Fragments:
-    out: Fragments = [("class:pane.title", " Chat (t)\n")]
+    out: Fragments = [("class:pane.title", " " + _("Chat (t)") + "\n")]
     for who, text in list(state.chat)[-20:]:
         name = f"{cut(who, 16)}: "
         lines = wrap(text, max(width - 1, 20), start=get_cwidth(name))
@@ -362,15 +408,16 @@ def picker(state: UIState) -> Fragments:
     out: Fragments = [("class:overlay.title", f" {p.title}\n\n")]
     for i, option in enumerate(p.options):
         sel = " class:cursor" if i == p.cursor else ""
-        if p.kind in ("color", "first_color"):
+        if p.kind.names_color:
             name = COLOR_NAMES[option]
-            out.append((f"class:card.{name}{sel}", f"  {option.lower()}  {name:<8}\n"))
+            out.append((f"class:card.{name}{sel}", f"  {option.lower()}  {fit(color_word(option), 8)}\n"))
         else:
             count = v.counts[option] if v is not None else 0
+            cards = ngettext("{count} card", "{count} cards", count).format(count=f"{count:>3}")
             out.append(("class:overlay" + sel,
-                        f"  {option}  {fit(state.name_of(option), 16)} {count:>3} cards\n"))
-    keys = "r y g b" if p.kind in ("color", "first_color") else "seat number"
-    out.append(("class:overlay.hint", f"\n {keys} or ↑ ↓ Enter · Esc cancel"))
+                        f"  {option}  {fit(state.name_of(option), 16)} {cards}\n"))
+    keys = "r y g b" if p.kind.names_color else _("seat number")
+    out.append(("class:overlay.hint", "\n " + _("{keys} or ↑ ↓ Enter · Esc cancel").format(keys=keys)))
     return out
 
 
@@ -380,12 +427,22 @@ def help_text(state: UIState, part: str = "table") -> Fragments:
     for section, title, keys in KEYS_HELP:
         if (section == "table") != (part == "table"):
             continue
-        out.append(("class:overlay.section", f" {title}\n"))
+        out.append(("class:overlay.section", f" {_(title)}\n"))
         for key, meaning in keys:
-            out.append(("class:overlay.key", f" {key:<9}"))
-            out.append(("class:overlay", f"{meaning}\n"))
+            out.append(("class:overlay.key", f" {key:<9} "))
+            out.append(("class:overlay", f"{_(meaning)}\n"))
+        if section == "any":  # the language, switched here
+            after = next_language()
+            out.append(("class:overlay.key", f" {'L':<9} "))
+            out.append(("class:overlay", _("language: {now} → {next}").format(
+                now=display_name(language()), next=display_name(after)) + "\n"))
         out.append(("class:overlay", "\n"))
     return out
+
+
+def help_title() -> str:
+    """The help overlay's frame title."""
+    return _("Keys — Esc or ? closes")
 
 
 def scoreboard(state: UIState) -> Fragments:
@@ -394,27 +451,32 @@ def scoreboard(state: UIState) -> Fragments:
     out: Fragments = []
     result, match = state.round_result, state.match_result
     if match is not None:
-        out.append(("class:overlay.title", f" {state.name_of(match.get('winner'))} won the match!\n"))
+        out.append(("class:overlay.title", " " + _("{winner} won the match!").format(
+            winner=state.name_of(match.get("winner"))) + "\n"))
     if result is not None:
         ended = v is not None and v.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER)
-        title = f"Round {result.get('round', '')}" if ended else f"Last round ({result.get('round', '')})"
-        out.append(("class:overlay.title",
-                     f" {title}: {state.name_of(result.get('winner'))} won +{result.get('points')}\n\n"))
+        number = result.get("round", "")
+        title = (_("Round {round}") if ended else _("Last round ({round})")).format(round=number)
+        out.append(("class:overlay.title", " " + _("{title}: {winner} won +{points}").format(
+            title=title, winner=state.name_of(result.get("winner")), points=result.get("points"))
+            + "\n\n"))
     else:
-        out.append(("class:overlay.title", " Scores\n\n"))
+        out.append(("class:overlay.title", " " + _("Scores") + "\n\n"))
     scores = list((match or result or {}).get("scores") or (v.scores if v else ()))
     hands = list((result or {}).get("hands") or ())
-    out.append(("class:overlay.section", f"  {'seat':<5}{'player':<18}{'total':>7}   left in hand\n"))
+    seat, player, total, left = _("seat"), _("player"), _("total"), _("left in hand")
+    total = " " * max(0, 7 - get_cwidth(total)) + cut(total, 7)  # over the numbers, right-aligned
+    out.append(("class:overlay.section", f"  {fit(seat, 5)}{fit(player, 18)}{total}   {left}\n"))
     for i, score in enumerate(scores):
         left = " ".join(card_label(c) for c in hands[i]) if i < len(hands) else ""
         first, *more = wrap(left, 38, indent=0)
         out.append(("class:overlay", f"  {i:<5}{fit(state.name_of(i), 17)} {score:>7}   {first}\n"))
         out += [("class:overlay", f"{'':35}{line}\n") for line in more]
     if v is not None and v.phase is Phase.MATCH_OVER:
-        keys = "s closes · Esc to the lobby" if v.seat is None else \
-            "s closes · Enter back to the room · Esc to the lobby"
+        keys = _("s closes · Esc to the lobby") if v.seat is None else \
+            _("s closes · Enter back to the room · Esc to the lobby")
     else:
-        keys = "s or Esc closes"
+        keys = _("s or Esc closes")
     out.append(("class:overlay.hint", f"\n {keys}"))
     return out
 
@@ -427,38 +489,41 @@ def lobby(state: UIState) -> Fragments:
         return create_form(state)
     if state.room is not None:
         return room(state)
-    out: Fragments = [("class:pane.title", f" Rooms on {state.address or 'the server'}\n\n")]
+    out: Fragments = [("class:pane.title", " " + _("Rooms on {address}").format(
+        address=state.address or _("the server")) + "\n\n")]
     if state.status != "connected":
         out += connecting(state)
     elif not state.rooms:
-        out.append(("class:hint", " No rooms yet. Press c to create one.\n"))
+        out.append(("class:hint", " " + _("No rooms yet. Press c to create one.") + "\n"))
     for i, r in enumerate(state.rooms):
         sel = "class:cursor" if i == state.room_cursor else ""
-        flags = (" started" if r.get("started") else "") + (" 🔒" if r.get("password") else "")
-        out.append((sel, f" {'▶' if sel else ' '} {fit(r['name'], 24)} {r.get('preset', ''):<9}"
-                         f" {r.get('players', 0)}/{r.get('seats', 0)} players"
-                         f" {r.get('spectators', 0)} watching{flags}\n"))
-    out.append(("class:hint", "\n ↑ ↓ choose · Enter join · s spectate · c create · r refresh"
-                              " · ? keys · q quit"))
+        flags = (" " + _("started") if r.get("started") else "") + (" 🔒" if r.get("password") else "")
+        people = _("{players}/{seats} players {spectators} watching").format(
+            players=r.get("players", 0), seats=r.get("seats", 0), spectators=r.get("spectators", 0))
+        out.append((sel, f" {'▶' if sel else ' '} {fit(r['name'], 24)} {fit(rule_word(r.get('preset', '')), 9)}"
+                         f" {people}{flags}\n"))
+    out.append(("class:hint", "\n " + _("↑ ↓ choose · Enter join · s spectate · c create · r refresh"
+                                         " · ? keys · q quit")))
     return out
 
 
 def connecting(state: UIState) -> Fragments:
     """Not connected: what is being tried, since when, and why the last try failed."""
-    where = state.address or "the server"
+    where = state.address or _("the server")
     waited = int(state.clock() - state.connect_started)
     out: Fragments = []
     if state.status == "connecting" and not state.last_failure:
-        text = f" Connecting to {where}…"
+        text = " " + _("Connecting to {where}…").format(where=where)
         if waited >= 2:
-            text += f" no answer yet after {waited} s."
+            text += " " + _("no answer yet after {seconds} s.").format(seconds=waited)
         out.append(("class:hint", text + "\n"))
     else:
-        out.append(("class:notice.error", f" Not connected to {where}: still trying"
-                                          f" (attempt {state.attempts + 1}).\n"))
+        out.append(("class:notice.error", " " + _("Not connected to {where}: still trying"
+                                                  " (attempt {attempt}).").format(
+                                                      where=where, attempt=state.attempts + 1) + "\n"))
         if state.last_failure:
-            out.append(("class:hint", f" Why: {state.last_failure}\n"))
-    out.append(("class:hint", " The rooms show up here once the server answers; q quits.\n"))
+            out.append(("class:hint", " " + _("Why: {reason}").format(reason=state.last_failure) + "\n"))
+    out.append(("class:hint", " " + _("The rooms show up here once the server answers; q quits.") + "\n"))
     return out
 
 
@@ -467,21 +532,22 @@ def create_form(state: UIState) -> Fragments:
     the field under the cursor, whose meaning is shown beneath it."""
     f = state.form
     assert f is not None
-    out: Fragments = [("class:pane.title", " Create a room"),
-                      ("class:hint", f"   rules: {cut(str(_form_rules(f)), 44)}\n\n")]
+    out: Fragments = [("class:pane.title", " " + _("Create a room")),
+                      ("class:hint", "   " + _("rules:") + f" {cut(str(_form_rules(f)), 44)}\n\n")]
     problem = f.problem()
     for i, name in enumerate(create.FIELDS):
         sel = i == f.field_index
         value = f.value(name)
         if name == "name":
-            text = f" {'▶' if sel else ' '} {create.label(name):<22} {cut(value, 30)}   (e edits)"
+            text = (f" {'▶' if sel else ' '} {fit(create.label(name), 22)} {cut(value, 30)}   "
+                    + _("(e edits)"))
         else:
             shown = f"‹ {create.shown(name, value)} ›"
             default = ""
             if name not in create.ROOM_FIELDS:
-                changed = name in f.options
-                default = f"{'changed; ' if changed else ''}{f.preset}: {create.shown(name, f.default(name))}"
-            text = f" {'▶' if sel else ' '} {create.label(name):<22} {fit(shown, 20)} {default}"
+                was = f"{rule_word(f.preset)}: {create.shown(name, f.default(name))}"
+                default = _("changed; {default}").format(default=was) if name in f.options else was
+            text = f" {'▶' if sel else ' '} {fit(create.label(name), 22)} {fit(shown, 20)} {default}"
         style = "class:cursor" if sel else ("class:label" if name in f.options else "")
         if sel:
             out.append(("[SetCursorPosition]", ""))
@@ -491,8 +557,8 @@ def create_form(state: UIState) -> Fragments:
                 out.append(("class:hint", f"      {line}\n"))
             if problem:  # beside the field being changed, where the eye is
                 out.append(("class:notice.error", f"      ⚠ {problem}\n"))
-    out.append(("class:hint", "\n ↑ ↓ field · ← → value · e edits the name or a number"
-                              " · Enter create · Esc cancel"))
+    out.append(("class:hint", "\n " + _("↑ ↓ field · ← → value · e edits the name or a number"
+                                         " · Enter create · Esc cancel")))
     return out
 
 
@@ -507,26 +573,28 @@ def room(state: UIState) -> Fragments:
     r = state.room
     assert r is not None
     rules = rules_text(r.get("rules"))
-    timer = f"  timer {r.get('timer')}s" if r.get("timer") else ""
-    out: Fragments = [("class:pane.title", f" Room {r.get('name')}  ({r.get('room')})"),
+    timer = "  " + _("timer {seconds}s").format(seconds=r.get("timer")) if r.get("timer") else ""
+    out: Fragments = [("class:pane.title", " " + _("Room {name}").format(name=r.get("name"))
+                       + f"  ({r.get('room')})"),
                       ("class:label", f"  {rules}{timer}\n\n")]
     for entry in r.get("seats", ()):
         seat = entry["seat"]
         if entry.get("kind") == "empty":
-            out.append(("class:hint", f"   {seat}  (empty)\n"))
+            out.append(("class:hint", f"   {seat}  " + _("(empty)") + "\n"))
             continue
         bot = entry.get("kind") == "bot" or entry.get("bot")
-        tags = [tag for tag, shown in (
-            ("you", seat == state.my_seat), ("bot", bot), ("host", seat == r.get("host")),
-            ("ready" if entry.get("ready") or bot else "not ready", True),
-            (str(entry.get("state")), entry.get("state") not in (None, "connected"))) if shown]
+        state_word = PRESENCE_WORDS.get(str(entry.get("state")), str(entry.get("state")))
+        tags = [_(tag) for tag, shown in (
+            (N_("you"), seat == state.my_seat), (N_("bot"), bot), (N_("host"), seat == r.get("host")),
+            (N_("ready") if entry.get("ready") or bot else N_("not ready"), True),
+            (state_word, entry.get("state") not in (None, "connected"))) if shown]
         out.append(("", f"   {seat}  {fit(entry.get('name') or '?', 16)}  {' · '.join(tags)}\n"))
-    out.append(("", f"\n   {r.get('spectators', 0)} watching\n"))
+    out.append(("", "\n   " + _("{count} watching").format(count=r.get("spectators", 0)) + "\n"))
     if state.my_seat is None:
-        keys = "You are watching. t chat · Esc leave · ? keys"
+        keys = _("You are watching. t chat · Esc leave · ? keys")
     elif r.get("host") == state.my_seat:
-        keys = "b add bot · - remove bot · Enter start · Space ready · t chat · Esc leave · ? keys"
+        keys = _("b add bot · - remove bot · Enter start · Space ready · t chat · Esc leave · ? keys")
     else:
-        keys = "Space ready · t chat · Esc leave · ? keys"
+        keys = _("Space ready · t chat · Esc leave · ? keys")
     out.append(("class:hint", f"\n {keys}"))
     return out

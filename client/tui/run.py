@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import trio
+from unolan.client.i18n import _
 
 from .app import build_app
 from .controller import Controller
@@ -47,22 +48,22 @@ async def run_async(state: UIState, network: Network, **app_kwargs: Any) -> int:
 
     def send(command: Command) -> None:
         if not started.done() or done.done():
-            state.notify("not connected yet")
+            state.notify(_("not connected yet"))
             return
-        token, _ = started.result()
+        token, _scope = started.result()
 
         def put() -> None:
             try:
                 send_channel.send_nowait(command)
             except trio.WouldBlock:
-                state.notify("too many keys at once: slow down")
+                state.notify(_("too many keys at once: slow down"))
             except (trio.ClosedResourceError, trio.BrokenResourceError):
-                state.notify("the connection is closed")
+                state.notify(_("the connection is closed"))
 
         try:
             token.run_sync_soon(put)
         except trio.RunFinishedError:
-            state.notify("the connection is closed")
+            state.notify(_("the connection is closed"))
 
     def quit_guest() -> None:
         if started.done() and not done.done():
@@ -78,7 +79,7 @@ async def run_async(state: UIState, network: Network, **app_kwargs: Any) -> int:
         signalled.append(signum)
         state.quitting = True
         quit_guest()
-        if app.is_running and not app.future.done():
+        if app.is_running and app.future is not None and not app.future.done():
             app.exit(result=128 + signum)
 
     async def guest_main() -> Any:
@@ -91,7 +92,7 @@ async def run_async(state: UIState, network: Network, **app_kwargs: Any) -> int:
         if not done.done():
             done.set_result(outcome)
         # The network side ended on its own (an error, or the server said bye): leave.
-        if app.is_running and not app.future.done() and not state.quitting:
+        if app.is_running and app.future is not None and not app.future.done() and not state.quitting:
             app.exit(result=0 if _ok(outcome) else 1)
 
     trio.lowlevel.start_guest_run(

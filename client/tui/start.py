@@ -19,17 +19,19 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from unolan.client import discovery
 from unolan.client.cli import read_address
 from unolan.client.discovery import DiscoveryUnavailable, Game
+from unolan.client.i18n import N_, _
 from unolan.client.saved import SavedSeats
 from unolan.client.verify import MatchRecord
 from unolan.protocol import SUPPORTED_VERSIONS
 from unolan.protocol.lan import BROWSE_SECONDS
 
 from .net import network
+from .render import fit
 from .state import Command, Connect, Rescan, UIState
 
 Browse = Callable[[Callable[[list[Game]], None]], Awaitable[None]]
 
-NOT_FOUND = "No games found on the LAN; give an address: press a"
+NOT_FOUND = N_("No games found on the LAN; give an address: press a")
 
 
 @dataclass(slots=True)
@@ -68,7 +70,7 @@ class StartKeys:
         """The screen, if it takes keys now (not once a game is being joined)."""
         screen = self.state.start
         if screen is not None and screen.joining:
-            self.state.notify(f"joining {screen.joining}…", "info", 3)
+            self.state.notify(_("joining {address}…").format(address=screen.joining), "info", 3)
             return None
         return screen
 
@@ -84,10 +86,11 @@ class StartKeys:
             return
         game = screen.selected()
         if game is None:
-            self.state.notify("no game to join: give an address (a)")
+            self.state.notify(_("no game to join: give an address (a)"))
         elif not game.joinable:
-            self.state.notify(f"{game.name} speaks protocol {_versions(game.versions)}; this uno "
-                              f"speaks {_versions(SUPPORTED_VERSIONS)}: update one of them")
+            self.state.notify(_("{name} speaks protocol {theirs}; this uno speaks {ours}: update "
+                                "one of them").format(name=game.name, theirs=_versions(game.versions),
+                                                      ours=_versions(SUPPORTED_VERSIONS)))
         else:
             self._connect(screen, game.host, game.port, game.address)
 
@@ -105,7 +108,8 @@ class StartKeys:
         try:
             host, port = read_address(text)
         except ValueError as exc:
-            self.state.notify(f"expected HOST[:PORT], got {text.strip()!r} ({exc})")
+            self.state.notify(_("expected HOST[:PORT], got {text!r} ({problem})").format(
+                text=text.strip(), problem=exc))
             return
         self._connect(screen, host, port, text.strip())
 
@@ -132,28 +136,29 @@ def _count(value: int | None) -> str:
 def render(state: UIState) -> StyleAndTextTuples:
     screen = state.start
     assert screen is not None
-    out: StyleAndTextTuples = [("class:pane.title", " Games on the LAN\n\n")]
+    out: StyleAndTextTuples = [("class:pane.title", " " + _("Games on the LAN") + "\n\n")]
     if screen.games:
-        out.append(("class:hint", f"   {'name':<22} {'address':<21} {'rooms':<14} players\n"))
+        name, address, rooms, players = _("name"), _("address"), _("rooms"), _("players")
+        out.append(("class:hint", f"   {fit(name, 22)} {fit(address, 21)} {fit(rooms, 14)} {players}\n"))
     for i, game in enumerate(screen.games):
         sel = "class:cursor" if i == screen.cursor else ""
         if game.joinable:
-            rooms = _count(game.rooms) + (f" ({game.waiting} waiting)" if game.waiting else "")
-            counts = f"{rooms:<14} {_count(game.players)}"
+            waiting = " " + _("({count} waiting)").format(count=game.waiting) if game.waiting else ""
+            counts = f"{fit(_count(game.rooms) + waiting, 14)} {_count(game.players)}"
         else:
-            counts = f"needs protocol {_versions(game.versions)}"
-        line = f" {'▶' if sel else ' '} {game.name[:22]:<22} {game.address:<21} {counts}"
+            counts = _("needs protocol {versions}").format(versions=_versions(game.versions))
+        line = f" {'▶' if sel else ' '} {fit(game.name, 22)} {fit(game.address, 21)} {counts}"
         out.append((sel or ("" if game.joinable else "class:hint"), line + "\n"))
     if screen.joining:
-        out.append(("class:notice.info", f"\n Joining {screen.joining}…\n"))
+        out.append(("class:notice.info", "\n " + _("Joining {address}…").format(address=screen.joining) + "\n"))
     elif screen.problem:
         out.append(("class:notice.error", f" {screen.problem}.\n"))
-        out.append(("", f" {NOT_FOUND}.\n"))
+        out.append(("", f" {_(NOT_FOUND)}.\n"))
     elif not screen.games:
         out.append(("class:hint" if screen.searching else "",
-                    " Searching the LAN…\n" if screen.searching else f" {NOT_FOUND}.\n"))
-    out.append(("class:hint", "\n ↑ ↓ choose · Enter join · a address · r search again"
-                              " · ? keys · q quit"))
+                    " " + _("Searching the LAN…") + "\n" if screen.searching else f" {_(NOT_FOUND)}.\n"))
+    out.append(("class:hint", "\n " + _("↑ ↓ choose · Enter join · a address · r search again"
+                                         " · ? keys · q quit")))
     return out
 
 
@@ -200,7 +205,7 @@ async def _next_choice(state: UIState, commands: trio.MemoryReceiveChannel[Comma
         command = await commands.receive()
         if isinstance(command, Connect | Rescan):
             return command
-        state.notify("not connected: choose a game (Enter) or give an address (a)")
+        state.notify(_("not connected: choose a game (Enter) or give an address (a)"))
         invalidate()
 
 

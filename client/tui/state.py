@@ -9,13 +9,16 @@ position: ``UIState(view=game.view(0))``.
 
 from __future__ import annotations
 
+import enum
 import re
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from unolan.client.i18n import ENGLISH, N_, _, language, ngettext
+from unolan.client.reasons import refusal_text
 from unolan.engine import (
     EVENT_KINDS,
     Action,
@@ -34,11 +37,15 @@ from .form import CreateForm
 if TYPE_CHECKING:
     from .start import StartScreen
 
+# The colors' names in the style's classes (card.red); what a player reads is color_word.
 COLOR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
+COLOR_WORDS = {"R": N_("red"), "Y": N_("yellow"), "G": N_("green"), "B": N_("blue")}
+# The cards' names as the rule pages name them (translated where shown).
 KIND_NAMES = {
-    "S": "Skip", "R": "Reverse", "D2": "Draw Two", "W": "Wild", "W4": "Wild Draw Four",
-    "WR": "Wild Reverse", "WS": "Wild Skip", "WS2": "Wild Skip Two", "WD2": "Wild Draw Two",
-    "WT2": "Wild Targeted Draw Two", "WX": "Wild Forced Swap",
+    "S": N_("Skip"), "R": N_("Reverse"), "D2": N_("Draw Two"), "W": N_("Wild"),
+    "W4": N_("Wild Draw Four"), "WR": N_("Wild Reverse"), "WS": N_("Wild Skip"),
+    "WS2": N_("Wild Skip Two"), "WD2": N_("Wild Draw Two"), "WT2": N_("Wild Targeted Draw Two"),
+    "WX": N_("Wild Forced Swap"),
 }
 
 
@@ -52,12 +59,25 @@ class Act:
     action: Action
 
 
+class Ask(enum.StrEnum):
+    """The lobby requests a key may make (each the client library's method of that name)."""
+
+    LIST_ROOMS = "list_rooms"
+    CREATE_ROOM = "create_room"
+    JOIN = "join"
+    LEAVE = "leave"
+    READY = "ready"
+    START = "start"
+    ADD_BOT = "add_bot"
+    REMOVE_BOT = "remove_bot"
+    SYNC = "sync"
+
+
 @dataclass(frozen=True, slots=True)
 class Request:
-    """A lobby request: ``list_rooms``, ``create_room``, ``join``, ``leave``, ``ready``,
-    ``start``, ``add_bot``, ``remove_bot``, ``sync``; ``params`` are the message fields."""
+    """A lobby request; ``params`` are its message's fields."""
 
-    kind: str
+    kind: Ask
     params: dict[str, Any] = field(default_factory=dict)
 
 
@@ -87,13 +107,26 @@ Command = Act | Request | Say | Connect | Rescan
 # -- pickers: a choice the player must make before an action can be sent -----------------
 
 
+class Choice(enum.Enum):
+    """What a picker asks for."""
+
+    COLOR = enum.auto()  # the color a play names
+    SEAT = enum.auto()  # the seat a play targets
+    CATCH = enum.auto()  # whom to catch
+    FIRST_COLOR = enum.auto()  # the color of a Wild turned up first
+
+    @property
+    def names_color(self) -> bool:
+        return self in (Choice.COLOR, Choice.FIRST_COLOR)
+
+
 @dataclass(slots=True)
 class Picker:
     """Choose one of ``options`` (color letters or seat numbers) to finish ``plays``."""
 
-    kind: str  # "color" | "seat" | "catch" | "first_color"
+    kind: Choice
     options: list[Any]
-    plays: list[Action]
+    plays: Sequence[Action]
     title: str
     cursor: int = 0
 
@@ -131,15 +164,46 @@ def card_style(text: str) -> str:
     return f"class:card.{COLOR_NAMES[card.color.value]}" if card.color else "class:card.wild"
 
 
+def color_word(letter: str) -> str:
+    """A color letter (``R``) as the player reads it (``red``, ``紅色``)."""
+    return _(COLOR_WORDS[letter]) if letter in COLOR_WORDS else "?"
+
+
 def card_name(text: str) -> str:
     """A card in words: ``red 5``, ``green Skip``, ``Wild Draw Four``."""
     card = Card.parse(text)
-    kind = KIND_NAMES.get(card.kind.value, card.kind.value)
-    return f"{COLOR_NAMES[card.color.value]} {kind}" if card.color else kind
+    kind = KIND_NAMES.get(card.kind.value)
+    kind_word = _(kind) if kind else card.kind.value
+    if not card.color:
+        return kind_word
+    return _("{color} {kind}").format(color=color_word(card.color.value), kind=kind_word)
 
 
 def sort_hand(hand: tuple[str, ...] | list[str]) -> list[str]:
     return sorted(hand, key=Card.parse)
+
+
+def seat_name(seat: int | None, me: int | None, names: dict[int, str]) -> str:
+    """A seat as the screen names it: "you", the player's name, or "seat 2"."""
+    if seat is None:
+        return _("a spectator")
+    if seat == me:
+        return _("you")
+    return names.get(seat) or _("seat {seat}").format(seat=seat)
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A log line's event with the names and seat of its moment, so it can be said again."""
+
+    kind: str
+    data: dict[str, Any]
+    names: dict[int, str]
+    me: int | None
+
+    def line(self) -> tuple[str, str] | None:
+        return describe(self.kind, self.data, lambda seat: seat_name(seat, self.me, self.names),
+                        self.me)
 
 
 class UIState:
@@ -177,6 +241,9 @@ class UIState:
         self.bots: set[int] = set()
         self.presence: dict[int, str] = {}  # seat -> connected | away | autopilot
         self.log: deque[tuple[str, str]] = deque(maxlen=300)
+        # What each log line says, to say it again in another language (None: a line
+        # written as it is): the event, and the names and seat it was told with.
+        self._said: deque[Said | None] = deque(maxlen=300)
         self.chat: deque[tuple[str, str]] = deque(maxlen=100)
         self.round_result: dict[str, Any] | None = None  # the last round's, until the next ends
         self.match_result: dict[str, Any] | None = None
@@ -253,11 +320,7 @@ class UIState:
         return self._legal
 
     def name_of(self, seat: int | None) -> str:
-        if seat is None:
-            return "a spectator"
-        if seat == self.seat:
-            return "you"
-        return self.names.get(seat) or f"seat {seat}"
+        return seat_name(seat, self.seat, self.names)
 
     @property
     def my_turn(self) -> bool:
@@ -268,7 +331,7 @@ class UIState:
         """Seats this player can catch right now (one card, UNO not called)."""
         return [a.target for a in self.legal() if isinstance(a, Catch)]
 
-    def jump_ins(self) -> list[Action]:
+    def jump_ins(self) -> list[Play]:
         """Plays out of turn (jump-ins) open to this seat right now."""
         if self.my_turn:
             return []
@@ -298,7 +361,14 @@ class UIState:
     def _words(self, refused: IllegalAction | None) -> str:
         if refused is None:
             return ""
-        return _CARD_WORD.sub(lambda m: card_label(m.group(0)), self.with_names(refused.reason))
+        return self.reason_words(refused.code, refused.reason)
+
+    def reason_words(self, code: str, reason: str) -> str:
+        """An engine's or the server's reason (English, with seat numbers and card
+        notation) in the screen's words: in the player's language, names for seats and
+        ``[R5]`` for cards."""
+        return _CARD_WORD.sub(lambda m: card_label(m.group(0)),
+                              self.with_names(refusal_text(code, reason, self.name_of)))
 
     def with_names(self, text: str) -> str:
         """``seat 2`` in a message from the engine or the server, as that player's name."""
@@ -323,8 +393,17 @@ class UIState:
             self.notices.popleft()
         return [n for n in self.notices if n.until > now]
 
-    def add_log(self, text: str, style: str = "") -> None:
+    def add_log(self, text: str, style: str = "", said: Said | None = None) -> None:
         self.log.append((text, style))
+        self._said.append(said)
+
+    def relabel(self) -> None:
+        """Say the log again in the current language (after the language changed)."""
+        for i, said in enumerate(self._said):
+            if said is not None:
+                line = said.line()
+                if line is not None:
+                    self.log[i] = line
 
     # -- what the server tells us ---------------------------------------------------
 
@@ -374,6 +453,7 @@ class UIState:
     def enter_room(self) -> None:
         """Another room: nothing of the last one carries over (log, chat, people, scores)."""
         self.log.clear()
+        self._said.clear()
         self.chat.clear()
         self.names.clear()
         self.bots.clear()
@@ -421,9 +501,10 @@ class UIState:
         elif kind == "chat":
             self.chat.append((str(data.get("name") or self.name_of(data.get("seat"))), data["text"]))
             return
-        line = describe(kind, data, self.name_of, self.seat)
+        said = Said(kind, dict(data), dict(self.names), self.seat)
+        line = said.line()
         if line:
-            self.add_log(*line)
+            self.add_log(*line, said=said)
 
     def on_verdict(self, round: int, status: str, reason: str) -> None:
         """The check of a round's deal: a quiet mark when it holds, a loud warning if not."""
@@ -440,10 +521,9 @@ class UIState:
     def on_error(self, code: str, message: str) -> None:
         """A refusal from the server: shown, never raised."""
         self.sent = None
-        message = self.with_names(message)
-        text = {"too_late": "Too late: the table had moved on"}.get(code, message or code)
-        if code == "too_late" and message:
-            text = f"Too late: {message}"
+        text = self.with_names(refusal_text(code, message, self.name_of))
+        if code == "too_late" and message and language() == ENGLISH:
+            text = f"Too late: {text}"  # the server's reason, in English only
         self.notify(text)
 
 
@@ -458,92 +538,122 @@ def _cards(data: dict[str, Any]) -> str:
 def describe(
     kind: str, data: dict[str, Any], name_of: Callable[[int | None], str], me: int | None
 ) -> tuple[str, str] | None:
-    """One log line for an event (text, style), or None for events not worth a line."""
+    """One log line for an event (text, style), or None for events not worth a line.
+    What happens to the player is said to them ("you are skipped"), so each such line
+    has its own words for "you" (a language does not always just swap the name)."""
     who = name_of(data.get("seat"))
     you = me is not None and data.get("seat") == me
-    is_, owes = ("are", "owe") if you else ("is", "owes")
+
+    def say(yours: str, theirs: str, **values: Any) -> str:
+        return (_(yours) if you else _(theirs)).format(who=who, **values)
+
     if kind == "played":
-        text = f"{who} {'JUMPED IN with' if data.get('jump_in') else 'played'} {_cards(data)}"
+        values: dict[str, Any] = {"who": who, "cards": _cards(data)}
+        text = (_("{who} JUMPED IN with {cards}") if data.get("jump_in") else
+                _("{who} played {cards}")).format(**values)
         cards = [Card.parse(c) for c in data.get("cards", ())]
         if data.get("color") and (any(c.is_wild for c in cards) or len({c.color for c in cards}) > 1):
-            text += f" → {COLOR_NAMES[data['color']]}"  # a wild's color, or which one continues
+            text += f" → {color_word(data['color'])}"  # a wild's color, or which one continues
         if data.get("target") is not None:
-            text += f" at {name_of(data['target'])}"
+            text += " " + _("at {target}").format(target=name_of(data["target"]))
         return text, "jump" if data.get("jump_in") else ""
     if kind == "drew":
         n = data.get("count", 0)
-        what = _cards(data) if data.get("cards") else f"{n} card{'s' if n != 1 else ''}"
+        what = _cards(data) if data.get("cards") else ngettext("{n} card", "{n} cards", n).format(n=n)
         reason = data.get("reason", "draw")
-        why = "" if reason == "draw" else f" ({reason.replace('_', ' ')})"
-        return f"{who} drew {what}{why}", ""
-    simple = {
-        "passed": f"{who} kept the drawn card",
-        "skipped": f"{who} {is_} skipped",
-        "uno": f"{who} called UNO!",
-        "reshuffled": "the discards are shuffled into a new draw pile",
-        "host": f"{who} {is_} the host",
-    }
-    if kind in simple:
-        return simple[kind], "uno" if kind == "uno" else ""
+        text = _("{who} drew {what}").format(who=who, what=what)
+        if reason != "draw":
+            words = DRAW_REASONS.get(reason)
+            text += f" ({_(words) if words else reason.replace('_', ' ')})"
+        return text, ""
+    if kind == "passed":
+        return _("{who} kept the drawn card").format(who=who), ""
+    if kind == "skipped":
+        return say(N_("you are skipped"), N_("{who} is skipped")), ""
+    if kind == "uno":
+        return _("{who} called UNO!").format(who=who), "uno"
+    if kind == "reshuffled":
+        return _("the discards are shuffled into a new draw pile"), ""
+    if kind == "host":
+        return say(N_("you are the host"), N_("{who} is the host")), ""
     if kind == "color_chosen":
-        return f"{who} chose {COLOR_NAMES.get(data.get('color', ''), '?')}", ""
+        return _("{who} chose {color}").format(who=who, color=color_word(data.get("color", ""))), ""
     if kind == "reversed":
-        return "direction reversed", ""
+        return _("direction reversed"), ""
     if kind == "penalty":
-        return f"{who} {owes} {data.get('amount')} cards", ""
+        return say(N_("you owe {amount} cards"), N_("{who} owes {amount} cards"), amount=data.get("amount")), ""
     if kind == "challenged":
-        verdict = "guilty!" if data.get("guilty") else "innocent"
-        return f"{who} challenged {name_of(data.get('target'))}: {verdict}", "uno"
+        text = (_("{who} challenged {target}: guilty!") if data.get("guilty") else
+                _("{who} challenged {target}: innocent"))
+        return text.format(who=who, target=name_of(data.get("target"))), "uno"
     if kind == "revealed":
         if data.get("cards"):
-            return f"{who} held {_cards(data)}", ""
-        if you:
-            return "your hand was shown to the challenger", ""
-        return f"{who}'s hand was shown to the challenger", ""
+            return _("{who} held {cards}").format(who=who, cards=_cards(data)), ""
+        return say(N_("your hand was shown to the challenger"), N_("{who}'s hand was shown to the challenger")), ""
     if kind == "caught":
-        return (f"{who} CAUGHT {name_of(data.get('target'))} (+{data.get('penalty')})", "uno")
+        return (_("{who} CAUGHT {target} (+{penalty})").format(
+            who=who, target=name_of(data.get("target")), penalty=data.get("penalty")), "uno")
     if kind == "false_uno":
-        return f"{who} called UNO falsely (+{data.get('penalty')})", "error"
+        return _("{who} called UNO falsely (+{penalty})").format(who=who, penalty=data.get("penalty")), "error"
     if kind == "swapped":
         a, b = data.get("seats", (None, None))
-        return f"{name_of(a)} and {name_of(b)} swapped hands", ""
+        return _("{a} and {b} swapped hands").format(a=name_of(a), b=name_of(b)), ""
     if kind == "rotated":
-        return "every hand passed along", ""
+        return _("every hand passed along"), ""
     if kind == "misplay":
-        return f"{who} misplayed (+{data.get('penalty')}): {data.get('reason')}", "error"
+        reason = refusal_text("misplay", str(data.get("reason") or ""), name_of)
+        return _("{who} misplayed (+{penalty}): {reason}").format(
+            who=who, penalty=data.get("penalty"), reason=reason), "error"
     if kind == "out":
-        return f"{who} {is_} out ({data.get('reason')})", ""
+        reason = str(data.get("reason"))
+        words = OUT_REASONS.get(reason)
+        return say(N_("you are out ({reason})"), N_("{who} is out ({reason})"),
+                   reason=_(words) if words else reason), ""
     if kind == "first_card":
-        return f"first card {card_label(data['card'])}", ""
+        return _("first card {card}").format(card=card_label(data["card"])), ""
     if kind == "round_started":
-        return f"— round {data.get('round')} · dealer: {name_of(data.get('dealer'))} —", "info"
+        return "— " + _("round {round} · dealer: {dealer}").format(
+            round=data.get("round"), dealer=name_of(data.get("dealer"))) + " —", "info"
     if kind == "round_over":
-        return (f"{name_of(data.get('winner'))} won the round (+{data.get('points')})", "win")
+        return (_("{winner} won the round (+{points})").format(
+            winner=name_of(data.get("winner")), points=data.get("points")), "win")
     if kind == "match_over":
-        return f"{name_of(data.get('winner'))} won the match!", "win"
+        return _("{winner} won the match!").format(winner=name_of(data.get("winner"))), "win"
     if kind == "player_joined":
+        name = data.get("name")
         if data.get("seat") is None:
-            return f"{data.get('name')} is watching", ""
+            return _("{name} is watching").format(name=name), ""
         if data.get("bot"):
-            return f"{data.get('name')} joined (bot)", ""
-        return f"{data.get('name')} joined", ""
+            return _("{name} joined (bot)").format(name=name), ""
+        return _("{name} joined").format(name=name), ""
     if kind == "player_left":
         if data.get("seat") is None:
-            return f"{data.get('name')} stopped watching", ""
-        return f"{data.get('name', who)} left", ""
+            return _("{name} stopped watching").format(name=data.get("name")), ""
+        return _("{name} left").format(name=data.get("name", who)), ""
     if kind == "timeout":
         if you:
-            return "your time ran out: the server played for you", "error"
-        return f"{who}'s time ran out: the server played for them", ""
+            return _("your time ran out: the server played for you"), "error"
+        return _("{who}'s time ran out: the server played for them").format(who=who), ""
     if kind == "connection":
-        text = _PRESENCE.get((data.get("state"), you))
-        return (text.format(who=who), "") if text else None
+        presence = _PRESENCE.get((str(data.get("state")), you))
+        return (_(presence).format(who=who), "") if presence else None
     if kind == "receipt":
         return receipt_line(data, name_of, me)
-    if kind in ("paused", "resumed"):  # the server cannot save the game / can again
-        return str(data.get("reason")), "error" if kind == "paused" else "info"
+    if kind == "paused":  # the server cannot save the game (the event's reason says the same)
+        return _("the server cannot save the game; paused"), "error"
+    if kind == "resumed":
+        return _("the server can save the game again; play goes on"), "info"
     return None
 
+
+# Why cards were drawn (a ``drew`` event's ``reason``; plain draws say nothing).
+DRAW_REASONS = {
+    "penalty": N_("penalty"), "challenge": N_("challenge"), "caught": N_("caught"),
+    "false_uno": N_("false uno"), "misplay": N_("misplay"), "first_card": N_("first card"),
+    "targeted": N_("targeted"),
+}
+# Why a seat is out of the round (an ``out`` event's ``reason``).
+OUT_REASONS = {"mercy": N_("mercy"), "finished": N_("finished")}
 
 _PLACES = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
 
@@ -565,12 +675,12 @@ def receipt_line(data: dict[str, Any], name_of: Callable[[int | None], str],
 
 
 _PRESENCE = {
-    ("connected", True): "you are back at the table",
-    ("connected", False): "{who} is back",
-    ("away", True): "you lost the connection: your seat is held",
-    ("away", False): "{who} lost the connection: the seat is held",
-    ("autopilot", True): "you are on autopilot: the server plays for you (b takes your seat back)",
-    ("autopilot", False): "{who} is on autopilot: the server plays for them",
+    ("connected", True): N_("you are back at the table"),
+    ("connected", False): N_("{who} is back"),
+    ("away", True): N_("you lost the connection: your seat is held"),
+    ("away", False): N_("{who} lost the connection: the seat is held"),
+    ("autopilot", True): N_("you are on autopilot: the server plays for you (b takes your seat back)"),
+    ("autopilot", False): N_("{who} is on autopilot: the server plays for them"),
 }
 
 
