@@ -6,7 +6,9 @@
 - :class:`Bot` (override ``choose``), :func:`decide`, and :func:`play` to run a bot on a
   client; :func:`launch_bot` is the server's bot launcher, at the :data:`BOT_LEVELS`;
 - :mod:`unolan.client.strategies`: ``random``, ``greedy``, ``counter``;
-- :mod:`unolan.client.arena`: offline tournaments.
+- :mod:`unolan.client.arena`: offline tournaments;
+- :mod:`unolan.client.verify`: every deal checked against the server's commitment
+  (:class:`DealVerifier`, a :class:`Verdict` per round; ``uno verify`` for a saved match).
 """
 
 from unolan.protocol import to_message
@@ -23,6 +25,7 @@ from .session import (
     open_client,
 )
 from .strategies import STRATEGIES, make_bot
+from .verify import DealVerifier, MatchRecord, Verdict, verify_record
 
 __all__ = [
     "BOT_LEVELS",
@@ -31,10 +34,13 @@ __all__ = [
     "Client",
     "ClientError",
     "ConnectionLost",
+    "DealVerifier",
     "Disconnected",
+    "MatchRecord",
     "Mirror",
     "Reconnected",
     "SeqGap",
+    "Verdict",
     "decide",
     "launch_bot",
     "make_bot",
@@ -42,4 +48,5 @@ __all__ = [
     "play",
     "seat_bots",
     "to_message",
+    "verify_record",
 ]

@@ -79,6 +79,21 @@ def add_parser(subparsers: Any) -> None:
     arena.set_defaults(run=run_arena)
 
 
+def add_verify_parser(subparsers: Any) -> None:
+    """Add ``verify``."""
+    verify = subparsers.add_parser(
+        "verify",
+        help="check the deals of a saved match: nobody stacked the deck",
+        description="Check every round of a match kept with 'uno join --record FILE': the "
+        "secret the server revealed is the one it committed to before the round, the seed is "
+        "the hash of that secret and every seat's nonce (yours among them), and the cards you "
+        "were dealt follow from that seed. Exit status: 0 if every round checked out, 1 if "
+        "any did not (or none could be checked), 2 if the file cannot be read.",
+    )
+    verify.add_argument("file", metavar="FILE", help="a file written by 'uno join --record FILE'")
+    verify.set_defaults(run=run_verify)
+
+
 def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
     """``host``, ``host:port``, ``[v6]:port`` or ``:port``."""
     if text.startswith("["):
@@ -189,3 +204,32 @@ def run_bot(args: argparse.Namespace) -> int:
         print(f"uno bot: {exc}", file=sys.stderr)
         return 2
     return main_bots(host, port, args, rules)
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """``uno verify FILE``: one line per round, then a summary; the exit status."""
+    from .verify import FAILED, VERIFIED, verify_record
+
+    try:
+        with open(args.file, encoding="utf-8") as file:
+            verdicts = verify_record(file)
+    except OSError as exc:
+        print(f"uno verify: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except (ValueError, UnicodeDecodeError) as exc:
+        print(f"uno verify: {args.file} is not a saved match ({exc}); save one with "
+              "'uno join --record FILE'", file=sys.stderr)
+        return 2
+    for verdict in verdicts:
+        print(verdict)
+    checked = sum(v.status == VERIFIED for v in verdicts)
+    failed = sum(v.status == FAILED for v in verdicts)
+    if failed:
+        print(f"{failed} of {len(verdicts)} rounds were NOT dealt as the server committed")
+        return 1
+    if not checked:
+        print("no round could be checked")
+        return 1
+    print(f"all {checked} rounds checked were dealt fairly"
+          + (f" ({len(verdicts) - checked} could not be checked)" if checked < len(verdicts) else ""))
+    return 0

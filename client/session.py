@@ -15,6 +15,12 @@ Requests raise :class:`ClientError` carrying the protocol's error ``code``. Room
 update ``client.mirror`` (a :class:`~unolan.client.mirror.Mirror`) *before* they are
 handed out, and a gap in ``seq`` is repaired from a snapshot (``sync``) on its own. A
 lost connection is resumed with the seat's token (``reconnect=True``, the default).
+
+Every deal is checked (:mod:`.verify`): the client answers each ``commitment`` with a
+random ``nonce`` of its own, and after each ``reveal`` it hands out a
+:class:`~unolan.client.verify.Verdict` (after the event) saying whether the round was
+dealt as committed. ``client.record`` (a :class:`~unolan.client.verify.MatchRecord`)
+keeps what the client saw, for ``uno verify``.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import errno
 import itertools
 import logging
 import math
+import secrets
 import socket
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager, suppress
@@ -37,6 +44,7 @@ from unolan import protocol as pr
 
 from .i18n import _
 from .mirror import Mirror, SeqGap
+from .verify import DealVerifier, MatchRecord, Verdict
 
 log = logging.getLogger("unolan.client")
 
@@ -121,6 +129,8 @@ class Client:
         self.token: str | None = None
         self.seats: pr.Seats | None = None  # the last ``seats`` message
         self.mirror: Mirror | None = None
+        self.verifier: DealVerifier | None = None  # checks the deals of the seat's rounds
+        self.record: MatchRecord | None = None  # set it to keep what this client saw
         self.closed = False
         self.resyncs = 0  # snapshots taken to repair a gap
         self._ids = itertools.count(1)
@@ -129,6 +139,7 @@ class Client:
         self._send_lock = trio.Lock()
         self._syncing = False
         self._sync_ids: set[int] = set()
+        self._nonce_ids: set[int] = set()  # their refusals (too late: the server drew one) are no news
         self._resume_seq: int | None = None  # the seq a pending resume asked to go on from
 
     # -- connecting ----------------------------------------------------------------
@@ -267,11 +278,14 @@ class Client:
         resumed, self._resume_seq = self._resume_seq, None
         if not same_seat:
             self.mirror = Mirror(reply.seat)
+            self.verifier = DealVerifier(reply.seat)
+            if self.record is not None:
+                self.record.write({"seat": reply.seat})
             # After a join, events go on from the reply's seq; after a resume, from ours
             # (unless ours is ahead of the room's, as after a restart: then from the room's).
             self.mirror.seq = reply.seq if resumed is None or resumed > reply.seq else resumed
             if self.seats is not None and self.seats.room == reply.room:
-                self.mirror.set_rules(self.seats.rules)
+                self._set_rules(self.seats.rules)
         return reply
 
     # -- the table -------------------------------------------------------------------
@@ -307,7 +321,8 @@ class Client:
     async def messages(self) -> AsyncIterator[Any]:
         """Every message from the server that is not a reply to a request: ``Event``,
         ``Seats``, ``Snapshot``, ``Error`` (of actions sent without waiting), plus
-        :class:`Disconnected` / :class:`Reconnected`. Ends when the connection is gone."""
+        :class:`Disconnected` / :class:`Reconnected`, and a :class:`Verdict` after each
+        ``reveal``. Ends when the connection is gone."""
         async for item in self._in:
             yield item
 
@@ -376,15 +391,21 @@ class Client:
             case pr.Seats():
                 self.seats = msg
                 if self.mirror is not None and msg.room == self.room:
-                    self.mirror.set_rules(msg.rules)
+                    self._set_rules(msg.rules)
             case pr.Joined():  # before the events that follow it
                 self._joined(msg)
             case pr.Snapshot():
                 if self.mirror is not None:
                     self.mirror.load(msg.view, msg.seq)
+                if self.verifier is not None:
+                    self.verifier.lost_track()
                 self._syncing = False
             case pr.Event():
-                await self._on_event(msg)
+                verdict = await self._on_event(msg)
+                await self._out.send(msg)
+                if verdict is not None:  # a reveal: the round's deal checked
+                    await self._out.send(verdict)
+                return
         id = getattr(msg, "id", None)
         slot = self._waiting.get(id) if id is not None else None
         if slot is not None:
@@ -395,22 +416,56 @@ class Client:
                 self.token = None
             if id in self._sync_ids:  # no game to sync with (yet)
                 self._syncing = False
+        if id in self._nonce_ids:
+            self._nonce_ids.discard(id)
+            if isinstance(msg, pr.Error):
+                log.info("nonce refused: %s", msg.message)
+            return
         if id in self._sync_ids and isinstance(msg, pr.Error | pr.Snapshot):
             self._sync_ids.discard(id)
         if isinstance(msg, pr.Ok | pr.Pong | pr.Rooms | pr.Joined) or (isinstance(msg, pr.Error) and slot is not None):
             return  # replies go to whoever asked
         await self._out.send(msg)
 
-    async def _on_event(self, msg: pr.Event) -> None:
+    def _set_rules(self, rules: Mapping[str, Any]) -> None:
+        assert self.mirror is not None
+        self.mirror.set_rules(rules)
+        if self.verifier is not None:
+            self.verifier.set_rules(rules)
+        if self.record is not None:
+            self.record.write({"rules": dict(rules)})
+
+    async def _on_event(self, msg: pr.Event) -> Verdict | None:
+        """Fold a new event into the mirror and the deal's check; answer a commitment."""
         mirror = self.mirror
         if mirror is None or self._syncing:
-            return
+            return None
         try:
-            mirror.feed(msg.seq, msg.kind, msg.data)
+            if not mirror.feed(msg.seq, msg.kind, msg.data):
+                return None  # seen already
         except SeqGap as gap:
             log.info("%s", gap)
             self.resyncs += 1
             await self.sync()
+            return None
+        if self.record is not None:
+            self.record.write({"seq": msg.seq, "kind": msg.kind, "data": msg.data})
+        if msg.kind == "commitment" and self.seat is not None:
+            await self._send_nonce(msg.data["round"])
+        return self.verifier.feed(msg.kind, msg.data) if self.verifier is not None else None
+
+    async def _send_nonce(self, round: int) -> None:
+        """This seat's share of the round's seed: 128 random bits nobody else knows."""
+        assert self.verifier is not None and self.conn is not None
+        if (self.conn.version or 0) < pr.FAIR_DEAL_VERSION:
+            return
+        nonce = secrets.token_urlsafe(16)
+        self.verifier.sent_nonce(round, nonce)
+        if self.record is not None:
+            self.record.write({"round": round, "nonce": nonce})
+        id = next(self._ids)
+        self._nonce_ids.add(id)
+        await self.send(pr.Nonce(round=round, nonce=nonce, id=id))
 
     async def aclose(self) -> None:
         """Say bye and close the connection."""

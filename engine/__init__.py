@@ -22,6 +22,7 @@ from .actions import (
 from .cards import Card, Color, Kind, all_wild_deck, classic_deck, format_cards, parse_cards
 from .errors import IllegalAction, NotationError, RulesError
 from .events import EVENT_KINDS, FACTS, Event, EventKind
+from .fairness import commitment, deal_batch, round_seed
 from .fold import ViewFold
 from .game import Game, check_table, parse_position
 from .notation import format_position
@@ -66,10 +67,13 @@ __all__ = [
     "all_wild_deck",
     "check_table",
     "classic_deck",
+    "commitment",
+    "deal_batch",
     "format_cards",
     "format_position",
     "parse_action",
     "parse_actions",
     "parse_cards",
     "parse_position",
+    "round_seed",
 ]

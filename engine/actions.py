@@ -16,6 +16,7 @@ Notation (``seat verb args``)::
     1 catch 2                 catch seat 2, who has not called UNO
     1 color G                 name the color of a Wild turned up as the first card
     0 deal                    the dealer deals the next round
+    0 deal 9f86d081884c7d65   ... shuffled by this seed from now on (a fair deal's)
 """
 
 from __future__ import annotations
@@ -96,12 +97,19 @@ class ChooseColor:
 
 
 @dataclass(frozen=True, slots=True)
-class Deal(_SeatAction):
-    verb = "deal"
+class Deal:
+    """Deal the next round. ``seed``: the match's shuffles are seeded by it from this deal
+    on (a round whose seed the players helped draw; None: the seed goes on)."""
+
+    seat: int
+    seed: int | str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.seat} deal" if self.seed is None else f"{self.seat} deal {self.seed}"
 
 
 Action = Play | Draw | Pass | Challenge | CallUno | Catch | ChooseColor | Deal
-_SIMPLE = {cls.verb: cls for cls in (Draw, Pass, Challenge, CallUno, Deal)}
+_SIMPLE = {cls.verb: cls for cls in (Draw, Pass, Challenge, CallUno)}
 _COLOR_LETTERS = {c.value for c in COLORS}
 
 
@@ -109,6 +117,11 @@ def _seat(text: str, line: str) -> int:
     if not text.isdigit():
         raise NotationError(f"expected a seat number, got {text!r} in {line!r}")
     return int(text)
+
+
+def read_seed(text: str) -> int | str:
+    """A seed as the notation writes it: an integer's digits, or any other word."""
+    return int(text) if text.lstrip("-").isdigit() else text
 
 
 def parse_action(line: str) -> Action:
@@ -121,6 +134,8 @@ def parse_action(line: str) -> Action:
         if args:
             raise NotationError(f"{verb} takes no arguments: {line!r}")
         return _SIMPLE[verb](seat)
+    if verb == "deal" and len(args) <= 1:
+        return Deal(seat, read_seed(args[0]) if args else None)
     if verb == "catch" and len(args) == 1:
         return Catch(seat, _seat(args[0], line))
     if verb == "color" and len(args) == 1:
@@ -147,8 +162,8 @@ def parse_action(line: str) -> Action:
 def parse_actions(text: str) -> list[Action]:
     """Actions one per line or separated by ``;``; ``#`` starts a comment."""
     out = []
-    for chunk in text.replace(";", "\n").splitlines():
-        chunk = chunk.split("#", 1)[0].strip()
-        if chunk:
-            out.append(parse_action(chunk))
+    for line in text.splitlines():
+        for chunk in line.split("#", 1)[0].split(";"):  # a comment runs to the end of its line
+            if chunk.strip():
+                out.append(parse_action(chunk.strip()))
     return out

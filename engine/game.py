@@ -134,6 +134,8 @@ class Game(State, LegalActions):
         if self.phase is DEALT:  # the hands are dealt: turn up the first card
             self._turn_up_first_card(events)
             return
+        if action.seed is not None:  # this round's shuffles, and the later ones, from it
+            self.seed = action.seed
         if self.phase is DEALER_DRAW:  # the players draw for dealer from the draw pile
             pile = self.draw_pile
             self.dealer = self._choose_dealer(events, lambda: pile.pop() if pile else None)

@@ -241,6 +241,8 @@ class LegalActions:
     def _deal_fault(self, action: Deal) -> Fault | None:
         if self.phase not in _BETWEEN_ROUNDS or action.seat != self.turn:
             return f"only seat {self.turn} may deal, between rounds", "wrong_phase"
+        if action.seed is not None and self.phase is DEALT:
+            return "the hands are dealt: a seed comes with a shuffle, before it", "wrong_phase"
         return None
 
     # -- judging a play --------------------------------------------------------------

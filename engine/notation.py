@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .actions import read_seed
 from .cards import Card, Color, format_cards, parse_cards
 from .errors import NotationError
 from .phases import COLOR, DEALER_DRAW, DEALT, DRAWN, PLAY, Phase
@@ -81,8 +82,7 @@ def _read(fields: dict[str, str]) -> dict[str, Any]:
     if [k[5:] for k in hand_keys] != [str(i) for i in range(players)]:
         raise NotationError("hands must be numbered hand 0, hand 1, ... with no gaps")
     rules = Rules.parse(take("rules", "house"))
-    seed_text = take("seed", "0")
-    seed: int | str = int(seed_text) if seed_text.lstrip("-").isdigit() else seed_text
+    seed = read_seed(take("seed", "0"))
     hands = [parse_cards(take(k)) for k in hand_keys]
     try:
         phase = Phase(take("phase", PLAY))

@@ -9,6 +9,7 @@ a server bot, plays one match of the `house` rules and prints the result.
     python examples/raw_bot.py [HOST] [PORT]
 """
 
+import secrets
 import socket
 import struct
 import sys
@@ -103,7 +104,7 @@ def decide(view: dict) -> dict:
 
 def main(host: str = "127.0.0.1", port: int = 7117) -> list:
     wire = Wire(host, int(port))
-    wire.send(type="hello", versions=[2], name="rawbot", client="raw_bot.py")
+    wire.send(type="hello", versions=[3], name="rawbot", client="raw_bot.py")
     wire.receive()  # welcome (a fatal error would have raised)
     me = wire.request(type="create_room", name="raw bot", preset="house",
                       options={"target_score": 100}, seats=2)["seat"]
@@ -115,6 +116,8 @@ def main(host: str = "127.0.0.1", port: int = 7117) -> list:
         if message["type"] != "event":
             continue
         kind, facts, seq = message["kind"], message["data"], message["seq"]
+        if kind == "commitment":  # our share of the next round's seed: random, never reused
+            wire.send(type="nonce", round=facts["round"], nonce=secrets.token_hex(16))
         if kind == "match_over":
             return list(facts["scores"])
         if kind in MOVES:

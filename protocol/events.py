@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from unolan.engine.events import EVENT_KINDS, EventKind
+from unolan.engine.fairness import NONCE as NONCE_PATTERN
 from unolan.engine.phases import Phase
 
 from . import fields as f
@@ -119,7 +120,38 @@ SERVER_EVENTS: dict[str, Table] = {
     "resumed": {"reason": _reason},
 }
 
-EVENT_TABLES: dict[str, Table] = ENGINE_EVENTS | SERVER_EVENTS
+# A fair deal (protocol version 3): the server's commitment before a round, and after it
+# the secret, salt and nonces that made the round's seed (see unolan.engine.fairness).
+_hex64 = f.text(64, 64, r"[0-9a-f]{64}")
+NONCE = f.text(1, 64, NONCE_PATTERN.pattern)
+FAIRNESS_EVENTS: dict[str, Table] = {
+    "commitment": {"round": ENGINE_FIELDS["round"], "commitment": _hex64},
+    "reveal": {"round": ENGINE_FIELDS["round"], "secret": _hex64, "salt": _hex64,
+               "nonces": f.array(NONCE, 2, f.MAX_SEATS), "drawn": _seats, "seed": _hex64},
+}
+
+# One contender of a race, in the ``receipt`` that settles it: its seat, its place in the
+# order of arrival (1: first), the seq it decided on, how many milliseconds after the
+# first arrival it came, and what it got: ``won``, or the code of its refusal.
+CONTENDER: Table = {
+    "seat": f.seat,
+    "order": f.integer(1, 64),
+    "seq": f.seq,
+    "after": f.integer(0, 3_600_000),
+    "result": f.text(1, 40, r"[a-z][a-z0-9_]*"),
+}
+
+
+def _contender(value: Any) -> Any:
+    return check_contender(value)  # defined below, with the other schemas
+
+
+# A race settled: ``winner``'s action, applied at ``seq``, against every other contender.
+RECEIPT_EVENTS: dict[str, Table] = {
+    "receipt": {"winner": f.seat, "seq": f.seq, "contenders": f.array(_contender, 2, 64)},
+}
+
+EVENT_TABLES: dict[str, Table] = ENGINE_EVENTS | SERVER_EVENTS | FAIRNESS_EVENTS | RECEIPT_EVENTS
 """The table of every event kind's data on the wire, the engine's and the server's."""
 
 # A seat's view of the table, as sent in ``snapshot``.
@@ -212,6 +244,7 @@ def schema(what: str, table: Table) -> Checker:
 
 EVENT_SCHEMAS: dict[str, Checker] = {kind: schema(kind, t) for kind, t in EVENT_TABLES.items()}
 check_view = schema("view", VIEW)
+check_contender = schema("contender", CONTENDER)
 check_seat = schema("seat", SEAT)
 check_room = schema("room", ROOM)
 

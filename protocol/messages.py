@@ -56,12 +56,20 @@ def parse_port(text: str) -> int:
         raise ValueError(f"expected a port from 0 to 65535, got {text!r}")
     return port
 
-PROTOCOL_VERSION = 2
-SUPPORTED_VERSIONS: tuple[int, ...] = (1, 2)
+
+PROTOCOL_VERSION = 3
+SUPPORTED_VERSIONS: tuple[int, ...] = (1, 2, 3)
 """What this code speaks as a server. Version 2 is version 1 plus the facts events carry
 (the closing events' state of the table, a hand's count, a challenge's challenger...),
-which a version 1 client gets too and ignores, so a server sends both the same frames. A
-client folds those facts into its table, so it offers only :data:`PROTOCOL_VERSION`."""
+which a version 1 client gets too and ignores, so a server sends both the same frames.
+Version 3 adds the fair deal: the server asks a version 3 client's seat for a ``nonce``
+before each round and waits for it a moment, while an older client's seat gets a nonce
+drawn by the server at once (its events are the same frames; it ignores the new kinds). A
+client folds those facts into its table and verifies deals, so it offers only
+:data:`PROTOCOL_VERSION`."""
+
+FAIR_DEAL_VERSION = 3
+"""The first version whose clients send nonces."""
 
 MESSAGE_TYPES: dict[str, type[Message]] = {}
 
@@ -380,6 +388,17 @@ class Resume(Message):
 class Sync(Message):
     """Ask for a fresh ``snapshot`` (after a gap in ``seq``, say)."""
 
+    id: Annotated[int | None, f.request_id] = None
+
+
+@message("nonce", CLIENT)
+class Nonce(Message):
+    """A seat's share of the next round's seed, answering the ``commitment`` event for
+    ``round`` (protocol version 3). Any 1 to 64 letters, digits, ``_`` or ``-``; choose
+    them at random, so that nobody, the server included, can know the seed beforehand."""
+
+    round: Annotated[int, f.integer(1, 1_000_000)]
+    nonce: Annotated[str, ev.NONCE]
     id: Annotated[int | None, f.request_id] = None
 
 

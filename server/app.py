@@ -33,6 +33,7 @@ from unolan import protocol as pr
 from .bot import LEVELS as BOT_LEVELS
 from .commands import BotsBack, SavingChanged
 from .fanout import Fanout
+from .history import Keep
 from .limits import DEFAULT_PORT, Limits, Peer, connection_cap
 from .room import Room
 from .session import Session
@@ -61,10 +62,12 @@ class Server:
 
     def __init__(self, *, seed: int | None = None, bot_launcher: BotLauncher | None = None,
                  bot_levels: Sequence[str] = BOT_LEVELS, limits: Limits | None = None,
-                 db_path: str | os.PathLike[str] | None = None) -> None:
+                 db_path: str | os.PathLike[str] | None = None, keep: Keep | None = None) -> None:
+        """``keep``: how much match history the store keeps (with a database)."""
         self.limits = limits or Limits()
         self.store: Store | None = (
-            Store(db_path, self, window=self.limits.commit_window, batch=self.limits.commit_batch)
+            Store(db_path, self, window=self.limits.commit_window, batch=self.limits.commit_batch,
+                  keep=keep)
             if db_path else None)
         self.seed = seed
         self.bot_launcher = bot_launcher

@@ -19,6 +19,7 @@ the second snapshot of the table it already acted on is not acted on again.
 from __future__ import annotations
 
 import logging
+import secrets
 from typing import Any, Protocol
 
 import trio
@@ -175,6 +176,8 @@ class Bot:
         kind = msg.kind
         if kind == "round_started":
             self.dealt = True
+        elif kind == "commitment" and self.seat is not None:  # its share of the round's seed
+            await self.send(pr.Nonce(round=msg.data["round"], nonce=secrets.token_urlsafe(16)))
         elif kind == "turn":
             await self.on_turn(msg)
         elif kind == "match_over":

@@ -17,6 +17,7 @@ from unolan.protocol import parse_port
 
 from .app import BotLauncher, Server
 from .bot import LEVELS as BOT_LEVELS
+from .history import Keep
 from .limits import DEFAULT_PORT, raise_descriptor_limit
 from .store import StoreError, default_path
 
@@ -27,6 +28,7 @@ examples:
   uno host --port 8000 --seed 42   another port; reproducible shuffles (demos, tests)
   uno host --db games.db           keep the rooms in games.db (default: the user's data dir)
   uno host --no-db                 keep nothing on disk
+  uno host --keep-matches 200 --keep-days 30   a smaller match history (uno history)
   uno host --host 0.0.0.0 --name "Friday UNO"   the name players see in `uno join`
 
 Serving the LAN, the server announces itself with multicast DNS (DNS-SD, _unolan._tcp),
@@ -65,6 +67,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], 
                         " '' keeps everything in memory)")
     parser.add_argument("--no-db", action="store_true",
                         help="keep everything in memory (nothing survives a restart)")
+    parser.add_argument("--keep-matches", type=_count, default=Keep.matches, metavar="N",
+                        help="finished matches kept in the match history beside the database "
+                        f"(uno history; default {Keep.matches}; 0 keeps none)")
+    parser.add_argument("--keep-days", type=_count, default=Keep.days, metavar="DAYS",
+                        help="forget kept matches older than this (default 0: never)")
     parser.add_argument("--name", default=None, metavar="NAME",
                         help="the name `uno join` shows in its list of games on the LAN"
                         " (default: 'LOGIN on HOSTNAME')")
@@ -73,6 +80,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], 
                         " then join with its address")
     parser.add_argument("-v", "--verbose", action="store_true", help="log every connection")
     parser.set_defaults(run=partial(run, bot_launcher=bot_launcher, bot_levels=bot_levels))
+
+
+def _count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number, 0 or more, got {text!r}")
+    return int(text)
 
 
 def _port(text: str) -> int:
@@ -111,7 +124,8 @@ def run(args: argparse.Namespace, bot_launcher: BotLauncher | None = None,
         async with trio.open_nursery() as nursery:
             with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
                 server = Server(seed=args.seed, bot_launcher=bot_launcher,
-                                bot_levels=bot_levels, db_path=db_path)
+                                bot_levels=bot_levels, db_path=db_path,
+                                keep=Keep(args.keep_matches, args.keep_days))
                 await nursery.start(server.run, args.host, args.port)
                 port = server.port
                 if db_path:

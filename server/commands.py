@@ -23,10 +23,10 @@ if TYPE_CHECKING:
     from .limits import Limits, Peer
     from .store import Store
 
-LobbyRequest = pr.Leave | pr.Ready | pr.Start | pr.AddBot | pr.RemoveBot | pr.Chat | pr.Sync
-"""Requests about the room itself (its seats, its host, its chat) from a member."""
+LobbyRequest = pr.Leave | pr.Ready | pr.Start | pr.AddBot | pr.RemoveBot | pr.Chat | pr.Sync | pr.Nonce
+"""Requests about the room itself (its seats, its host, its chat, its deal) from a member."""
 
-ROOM_REQUESTS = (pr.Leave, pr.Ready, pr.Start, pr.AddBot, pr.RemoveBot, pr.Chat, pr.Sync,
+ROOM_REQUESTS = (pr.Leave, pr.Ready, pr.Start, pr.AddBot, pr.RemoveBot, pr.Chat, pr.Sync, pr.Nonce,
                  *get_args(ActionMessage))
 """The messages a session passes on to its room as a :class:`Request`."""
 
@@ -42,6 +42,10 @@ class Member(Protocol):
     name: str
     bot: bool  # a program plays (it said so in its hello)
     peer: Peer  # its address, and the allowances kept for it
+
+    @property
+    def version(self) -> int | None:
+        """The protocol version agreed in its handshake (3 and up: it sends nonces)."""
 
     @property
     def room(self) -> object | None:

@@ -68,6 +68,10 @@ class Limits:
     timeouts_to_autopilot: int = 2  # consecutive turn timeouts before autopilot takes over
     autopilot_delay: float = 0.5  # autopilot's think time, so people can follow it
     deal_pause: float = 3.0  # pause between a round's end and the next deal
+    # A fair deal waits at most this long for the nonces of the seats it asked (the first
+    # round's; a next round's have until its deal_pause ends).
+    nonce_wait: float = 2.0
+    race_window: float = 0.5  # refusals this soon after a race's winner join its receipt
     # The cyclic garbage collector's first threshold while serving. Every connection keeps
     # a few coroutines alive while it waits, and each young-generation pass walks them all:
     # with the default (700) those passes cost more than the game. The server makes

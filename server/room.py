@@ -6,7 +6,9 @@ the room task applies them one at a time, in arrival order. That order settles e
 The room's events are numbered and kept by its :class:`~.eventlog.EventLog`, which also
 says when an action is too late; its frames reach the members through the server's
 :class:`~.fanout.Fanout`; its deadlines are its :class:`~.clock.Clocks`; the seats and
-spectators are :mod:`.seats`.
+spectators are :mod:`.seats`. A room without a seed of the host's deals every round from a
+seed its seats help draw (:mod:`.fairness`); every race ends with a receipt
+(:mod:`.receipts`); every finished match goes to the history (:mod:`.history`).
 """
 
 from __future__ import annotations
@@ -35,8 +37,11 @@ from .commands import (
     SavingChanged,
 )
 from .eventlog import EventLog, LogEntry, frame_for
+from .fairness import FairDeal, Fairness
+from .history import KeptMatch, kept_match
 from .limits import Peer, TokenBucket
 from .policy import choose, on_timeout
+from .receipts import Races
 from .seats import Seat, Watcher
 from .store import RoomRecord, SeatRecord, token_hash
 
@@ -80,6 +85,9 @@ class Room:
         self.inbox_send, self.inbox = trio.open_memory_channel[Command](512)
         self.gone: list[Member] = []
         self.clocks = Clocks(idle=trio.current_time() + self.limits.room_idle)
+        self.fair = Fairness()  # the deal collecting nonces, and the one being played
+        self.races = Races(self.limits.race_window)
+        self.kept: tuple[KeptMatch, int] | None = None  # a match over, kept once its races end
         self._rules_map = self.rules.to_dict()
 
     @property
@@ -164,11 +172,15 @@ class Room:
     def _next_deadline(self) -> float:
         graces = [s.grace_until for s in self.seats]
         graces += [w.grace_until for w in self.watchers.values()]
+        if not self.paused:  # the fair deal's wait and the races' windows
+            graces += [self.fair.deadline if self.game is None and self.started else None,
+                       self.races.deadline]
         return self.clocks.next(graces)
 
     def _close(self) -> None:
         if self.closed:
             return
+        self._receipts(NEVER)
         self.closed = True
         self.inbox_send.close()
         for seat in self.seats:
@@ -224,6 +236,8 @@ class Room:
                 self._on_chat(member, msg)
             case Request(member, pr.Sync() as msg):
                 self._on_sync(member, msg)
+            case Request(member, pr.Nonce() as msg):
+                self._on_nonce(member, msg)
             case Request(member, msg) if isinstance(msg, ActionMessage):
                 self._on_action(member, msg)
 
@@ -456,23 +470,91 @@ class Room:
         if waiting:
             member.error("not_ready", f"seat {waiting[0]} is not ready", msg)
             return
+        self._receipts(NEVER)  # the last match's races end now: it is kept before the next
         self.matches += 1
-        self.match_seed = self._match_seed()
-        self.game = en.Game(self.rules, len(self.seats), seed=self.match_seed)
         self.started = True
-        self.events.table_moved()
         self.actions = 0
         member.ok(msg)
         self._send_seats()
+        if self.seed is not None:  # the host's seed (demos, tests): known, so no fair deal
+            self._deal_first(f"{self.seed}/{self.matches}")
+            return
+        self.game = None  # until the nonces are in (the room's timers deal it)
+        self.events.table_moved()
+        self._collect(1, trio.current_time() + self.limits.nonce_wait)
+
+    def _deal_first(self, seed: int | str) -> None:
+        """The match's first round, from ``seed``."""
+        self.match_seed = seed
+        self.game = en.Game(self.rules, len(self.seats), seed=seed)
+        self.events.table_moved()
         self._emit(self.game.start_events)
         if self.store is not None:
-            self.store.start_match(self.id, self.matches, self.match_seed, self.seq)
+            self.store.start_match(self.id, self.matches, seed, self.seq)
         self._after_action()
 
-    def _match_seed(self) -> int | str:
-        if self.seed is None:
-            return secrets.randbits(64)
-        return f"{self.seed}/{self.matches}"
+    # -- a fair deal, race receipts, the history ------------------------------------------
+
+    def _collect(self, round: int, deadline: float) -> None:
+        """Publish the commitment to the next round's deal and ask the seats whose clients
+        speak version 3 for their nonces, until ``deadline``."""
+        asked = [s.index for s in self.seats if s.member is not None and not s.piloted
+                 and (s.member.version or 0) >= pr.FAIR_DEAL_VERSION]
+        deal = self.fair.begin(round, len(self.seats), asked, deadline)
+        self._public("commitment", deal.announce())
+        if self.store is not None:
+            self.store.round_record(self.id, self.matches, round, deal.record())
+
+    def _on_nonce(self, member: Member, msg: pr.Nonce) -> None:
+        refused = self.fair.offer(member.seat if self._seat_of(member) else None, msg.round, msg.nonce)
+        if refused:
+            member.error("bad_state", refused, msg)
+            return
+        member.ok(msg)  # the last nonce of the first round: the timers deal it at once
+
+    def _fair_seed(self, round: int) -> str | None:
+        """The seed of ``round``, about to be dealt (None: the host's seed goes on). A deal
+        nobody was asked about (after a restart) is fair all the same: the server draws
+        every nonce, and says so."""
+        if self.seed is not None:
+            return None
+        deal = self.fair.collecting
+        if deal is None:
+            self._collect(round, trio.current_time())
+            deal = self.fair.collecting
+            assert deal is not None
+        seed = self.fair.seal()
+        if self.store is not None:
+            self.store.round_record(self.id, self.matches, deal.round, deal.record())
+        return seed
+
+    def _round_ended(self) -> None:
+        """After a round: reveal how it was dealt, and commit to the next one's deal."""
+        game = self.game
+        assert game is not None
+        deal = self.fair.round_over()
+        if deal is not None:
+            self._public("reveal", deal.reveal())
+            if game.phase is en.Phase.ROUND_OVER:
+                self._collect(game.round + 1, trio.current_time() + self.limits.deal_pause)
+        if game.phase is en.Phase.MATCH_OVER:
+            self.fair.clear()
+            if self.store is not None and self.match_seed is not None:
+                seats = [(s.name, s.kind == "bot" or s.program) for s in self.seats]
+                self.kept = (kept_match(self.id, self.name, self._rules_map, seats, self.match_seed,
+                                        game), self.matches)
+
+    def _receipts(self, now: float) -> None:
+        """The receipts of the races over by ``now``; then a match just over goes to the
+        history, its last race's receipt with it (the race for its last card, say)."""
+        for data in self.races.due(now):
+            self._public("receipt", data)
+            if self.store is not None:
+                self.store.receipt(self.id, self.matches, self.seq, data)
+        if self.kept is not None and self.races.deadline is None:
+            match, self.kept = self.kept, None
+            if self.store is not None:
+                self.store.finished(*match)
 
     def _on_add_bot(self, member: Member, msg: pr.AddBot) -> None:
         if not self._require_host(member, msg):
@@ -556,6 +638,7 @@ class Room:
             return
         if self.events.too_late(msg.seq):  # before not_started: a match that just ended is a lost race
             member.error("too_late", f"the table moved on at seq {self.events.moved}", msg)
+            self.races.lost(seat.index, msg.seq, "too_late", trio.current_time())
             return
         if not self.started:
             member.error("not_started", "the match has not started", msg)
@@ -566,6 +649,7 @@ class Room:
             events = game.apply(action)
         except en.IllegalAction as exc:
             member.error(exc.code, exc.reason, msg)  # never the position: it holds hidden cards
+            self.races.lost(seat.index, msg.seq, exc.code, trio.current_time())
             return
         except ValueError as exc:
             member.error("illegal", str(exc)[:200], msg)
@@ -573,21 +657,27 @@ class Room:
         seat.timeouts = 0
         if msg.id is not None:
             member.ok(msg)
-        self._applied(action, events)
+        end = self._applied(action, events)
+        self.races.won(seat.index, msg.seq, end, trio.current_time())
 
     def _apply_for(self, action: en.Action) -> None:
         """An action the server takes itself: a deal, the autopilot's, a turn timeout's."""
         assert self.game is not None
         self._applied(action, self.game.apply(action))
 
-    def _applied(self, action: en.Action, events: list[en.Event]) -> None:
+    def _applied(self, action: en.Action, events: list[en.Event]) -> int:
         """An applied action: its events out, then into the game log (every applied action,
-        in order; the store writes it later), then the timers for what comes next."""
+        in order; the store writes it later), then the timers for what comes next. The seq
+        of its last event."""
         self._emit(events)
+        end = self.seq
         if self.store is not None:
             self.store.action(self.id, self.matches, self.actions, str(action), self.seq)
         self.actions += 1
+        if self.game is not None and self.game.phase in (en.Phase.ROUND_OVER, en.Phase.MATCH_OVER):
+            self._round_ended()
         self._after_action()
+        return end
 
     # -- persistence -------------------------------------------------------------------
 
@@ -637,6 +727,9 @@ class Room:
                 game.apply(en.parse_action(text))
             self.game, self.actions = game, len(record.actions)
             self.started = game.phase is not en.Phase.MATCH_OVER
+            dealt = next((r for r in record.rounds if r["round"] == game.round and r["seed"]), None)
+            if dealt is not None and dealt["seed"] == game.seed and game.phase not in (en.Phase.ROUND_OVER, en.Phase.MATCH_OVER):
+                self.fair.dealt = FairDeal.restored(game.round, dealt)  # revealed at its end
             if self.started:
                 self._after_action()
 
@@ -687,7 +780,7 @@ class Room:
             if self.game is not None:
                 self._snapshot(member, seat)
         self._public("resumed", {"reason": RESUMED})
-        if self.started:
+        if self.started and self.game is not None:
             self.clocks.turn_key = None  # the turn clock starts again
             self._after_action()
         log.info("room %s resumed", self.id)
@@ -741,10 +834,15 @@ class Room:
                 seat.grace_until = None
                 if seat.member is None:
                     self._expire(seat)
+        self._receipts(now)
+        if self.game is None and self.started and self.fair.ready(now):
+            seed = self._fair_seed(1)
+            assert seed is not None
+            self._deal_first(seed)
         game, clocks = self.game, self.clocks
         if clocks.deal is not None and now >= clocks.deal and game is not None:
             clocks.deal = None
-            self._apply_for(en.Deal(game.turn))
+            self._apply_for(en.Deal(game.turn, self._fair_seed(game.round + 1)))
         if game is not None and self.started and game.phase not in (en.Phase.ROUND_OVER, en.Phase.MATCH_OVER):
             seat = self.seats[game.turn]
             if seat.piloted and clocks.pilot is None:

@@ -98,6 +98,11 @@ class Session:
         self.room = self.seat = None
 
     @property
+    def version(self) -> int | None:
+        """The protocol version agreed in the handshake (None before it)."""
+        return self.conn.version
+
+    @property
     def shut(self) -> bool:
         """No more frames are taken (closing, dropped or gone)."""
         return self.outbox.shut

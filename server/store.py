@@ -21,6 +21,9 @@ applied actions (the engine is deterministic), so that is what is kept:
   room that could not be restored, moved there as they were (with the reason), never
   deleted, for whoever wants to look at them.
 
+Finished matches, their fair deals and their race receipts go to the match history, a
+file of its own beside this one (:mod:`.history`), written in the same transactions.
+
 The file carries its schema version (``PRAGMA user_version``); a file of the first
 version (tokens in clear, no action seqs, no spectators) is migrated in place when it is
 opened. The server holds the file's lock while it runs (``locking_mode=EXCLUSIVE``), so a
@@ -61,6 +64,8 @@ from typing import Any, Protocol, TypeVar
 import outcome
 import platformdirs
 import trio
+
+from . import history
 
 log = logging.getLogger("unolan.server.store")
 
@@ -178,6 +183,7 @@ class RoomRecord:
     spectators: list[tuple[str, str | None]] = field(default_factory=list)  # token hash, name
     actions: list[str] = field(default_factory=list)
     action_seqs: list[int | None] = field(default_factory=list)  # the room's seq after each
+    rounds: list[dict[str, Any]] = field(default_factory=list)  # the current match's fair deals
 
 
 @dataclass
@@ -212,7 +218,8 @@ class Store:
     :meth:`load`; queue writes with the other methods (they never wait)."""
 
     def __init__(self, path: str | os.PathLike[str], listener: StoreListener | None = None,
-                 *, window: float = 0.0, batch: int = 16, lock_timeout: float = 1.0) -> None:
+                 *, window: float = 0.0, batch: int = 16, lock_timeout: float = 1.0,
+                 keep: history.Keep | None = None) -> None:
         """``window``: how long the writer may gather writes after the first one, until
         ``batch`` are queued, before its transaction (a transaction costs far more than a
         row in it)."""
@@ -221,6 +228,7 @@ class Store:
         self.window = window
         self.batch = batch
         self.lock_timeout = lock_timeout  # how long to wait for another program's lock at open
+        self.keep = keep or history.Keep()  # how much match history the host keeps
         self._db: sqlite3.Connection | None = None
         self._ops: list[tuple[str, tuple[Any, ...]]] = []
         self._wake = trio.Event()
@@ -287,6 +295,8 @@ class Store:
         attempt = 0
         noted = trio.current_time()
         while True:
+            if not self._ops:
+                return  # a flush wrote them meanwhile: nothing is waiting for an empty one
             ops, self._ops = self._ops, []
             ticket = self.ticket
             self.ticket += 1
@@ -346,7 +356,7 @@ class Store:
                                  timeout=self.lock_timeout)
             # Exclusive: the lock is kept from the first write on, so a second server on
             # the same file fails here, and WAL needs no shared-memory file.
-            db.execute("PRAGMA locking_mode=EXCLUSIVE")
+            db.execute("PRAGMA main.locking_mode=EXCLUSIVE")
             # Small pages for a new file: each room's actions fill their own pages, and a
             # commit writes every page it touched, whole, to the log.
             db.execute(f"PRAGMA page_size = {_PAGE_SIZE}")
@@ -356,10 +366,15 @@ class Store:
             _prepare_schema(db, path)
             db.execute(_SWEEP)
             db.execute("COMMIT")
+            history.attach(db, history.history_path(path))  # not locked: the commands read it
         except sqlite3.Error as exc:
             if db is not None:
                 db.close()
             raise StoreError(_open_error(path, exc)) from None
+        except OSError as exc:  # the history's file
+            if db is not None:
+                db.close()
+            raise StoreError(f"cannot use the match history beside {path}: {exc.strerror or exc}") from None
         except StoreError:
             if db is not None:
                 db.close()
@@ -444,6 +459,19 @@ class Store:
         """The room's last seq, after an event that is not an action's (chat, presence)."""
         self._put("seq", room, seq)
 
+    def round_record(self, room: str, match: int, round: int, data: dict[str, Any]) -> None:
+        """A round's fair deal for the history: its commitment (with the secret and salt),
+        then its nonces and seed."""
+        self._put("history_round", room, match, round, data)
+
+    def receipt(self, room: str, match: int, seq: int, data: dict[str, Any]) -> None:
+        """A race's receipt, for the history."""
+        self._put("history_receipt", room, match, seq, data)
+
+    def finished(self, record: history.KeptMatch, match: int) -> None:
+        """A match ended: keep it (with the actions of the room's ``match``-th match)."""
+        self._put("history_match", record, match)
+
     def delete_room(self, room: str) -> None:
         self._put("delete", room)
 
@@ -489,6 +517,19 @@ class Store:
     def _do_match(db: sqlite3.Connection, room: str, matches: int, seed: str, seq: int) -> None:
         db.execute("UPDATE rooms SET matches = ?, match_seed = ?, seq = ? WHERE id = ?",
                    (matches, seed, seq, room))
+
+    @staticmethod
+    def _do_history_round(db: sqlite3.Connection, room: str, match: int, round: int,
+                          data: dict[str, Any]) -> None:
+        history.write_round(db, room, match, round, data)
+
+    @staticmethod
+    def _do_history_receipt(db: sqlite3.Connection, room: str, match: int, seq: int,
+                            data: dict[str, Any]) -> None:
+        history.write_receipt(db, room, match, seq, data)
+
+    def _do_history_match(self, db: sqlite3.Connection, record: history.KeptMatch, match: int) -> None:
+        history.write_match(db, record, match, self.keep)
 
     @staticmethod
     def _do_sweep(db: sqlite3.Connection) -> None:
@@ -550,6 +591,9 @@ class Store:
                 record.action_seqs.append(seq)
                 if seq is not None and seq > record.seq:
                     record.seq = seq
+        for rid, match, rnd, data in history.current_rounds(db):
+            if rid in rooms and rooms[rid].matches == match:
+                rooms[rid].rounds.append({"round": rnd, **data})
         aside: dict[str, list[str]] = {rid: [] for (rid,) in db.execute("SELECT id FROM rooms_aside")}
         for rid, token in db.execute(
                 "SELECT room, token_hash FROM seats_aside WHERE token_hash IS NOT NULL UNION ALL"

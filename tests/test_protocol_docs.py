@@ -246,7 +246,7 @@ def test_each_heading_once_and_the_welcome_names_the_real_server() -> None:
 def test_hex_frame_example_is_the_real_encoding() -> None:
     match = re.search(r"<!-- frame: hello -->\n```text\n(.*?)\n```", TEXT)
     assert match
-    expected = encode_frame(Hello(versions=(2,), name="ann").to_wire())
+    expected = encode_frame(Hello(versions=(3,), name="ann").to_wire())
     assert bytes.fromhex(match.group(1)) == expected
 
 
@@ -398,13 +398,13 @@ async def test_after_a_match_the_room_is_back_in_its_lobby_and_plays_again() -> 
         nursery.cancel_scope.cancel()
 
 
-def test_a_server_speaks_version_1_too_and_a_client_offers_version_2_alone() -> None:
+def test_a_server_speaks_versions_1_and_2_too_and_a_client_offers_version_3_alone() -> None:
     old, server = Connection(CLIENT, versions=(1,)), Connection(SERVER)
     server.receive_data(old.hello("old"))
     server.next_event()
     old.receive_data(server.welcome("srv"))
     assert old.next_event().version == 1  # type: ignore[attr-defined]
-    assert Connection(CLIENT).versions == (2,) and Connection(SERVER).versions == (1, 2)
+    assert Connection(CLIENT).versions == (3,) and Connection(SERVER).versions == (1, 2, 3)
 
 
 def test_the_budgets_table_gives_the_servers_numbers() -> None:

@@ -10,11 +10,12 @@ import argparse
 import os
 import sys
 
-from unolan import __version__, play, rules_cli
+from unolan import __version__, play, replay, rules_cli
 from unolan.client import BOT_LEVELS, i18n, launch_bot
 from unolan.client import cli as client_cli
 from unolan.client.tui import cli as tui_cli
 from unolan.server import cli as server_cli
+from unolan.server import history_cli
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,6 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
     server_cli.add_parser(sub, bot_launcher=launch_bot, bot_levels=tuple(BOT_LEVELS))  # host
     client_cli.add_parser(sub)  # bot, arena
     rules_cli.add_parser(sub)  # rules
+    client_cli.add_verify_parser(sub)  # verify
+    history_cli.add_parser(sub)  # history, stats, audit
+    replay.add_parser(sub)  # replay
     for command in sub.choices.values():  # --lang goes before or after the command
         add_lang(command)
     return parser

@@ -44,6 +44,8 @@ from .state import UIState
 STYLE = Style.from_dict({
     "header": "bg:#303030 #d0d0d0",
     "header.title": "bg:#d70000 #ffffff bold",
+    "header.fair": "bg:#303030 #5fd75f",
+    "header.alarm": "bg:#ffff00 #d70000 bold blink",
     "status.ok": "bg:#303030 #5fd75f",
     "status.wait": "bg:#303030 #ffd75f",
     "status.bad": "bg:#303030 #ff5f5f bold",

@@ -77,6 +77,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                           seconds=f"{BROWSE_SECONDS:g}"))
     join.add_argument("--name", type=player_name, default=default_name(),
                       help=_("your name at the table (default: your login name)"))
+    join.add_argument("--record", metavar="FILE",
+                      help="keep every event you see (and the nonces you send) in FILE, "
+                      "appended, so that 'uno verify FILE' can check the deals again")
     join.set_defaults(run=run_join)
 
 
@@ -121,6 +124,7 @@ def run_join(args: argparse.Namespace) -> int:
     from functools import partial
 
     from unolan.client.saved import SavedSeats
+    from unolan.client.verify import MatchRecord
 
     from .net import network
     from .run import run
@@ -138,16 +142,22 @@ def run_join(args: argparse.Namespace) -> int:
         return 1
     if not needs_terminal("join"):
         return 2
+    try:
+        record = MatchRecord(args.record) if args.record else None
+    except OSError as exc:
+        print(f"uno join: cannot write {args.record}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     if args.address is None:
         from .start import StartScreen, find_then_join
 
         state = UIState(name=args.name)
         state.start = StartScreen()
-        main = partial(find_then_join, name=args.name, saved=SavedSeats())
+        main = partial(find_then_join, name=args.name, saved=SavedSeats(), record=record)
     else:
         host, port = args.address
         state = UIState(name=args.name, address=f"{host}:{port}")
-        main = partial(network, host=host, port=port, name=args.name, saved=SavedSeats())
+        main = partial(network, host=host, port=port, name=args.name, saved=SavedSeats(),
+                       record=record)
     return run(state, main)
 
 

@@ -23,6 +23,7 @@ import trio
 from unolan.client import session as lib
 from unolan.client.i18n import _, error_text
 from unolan.client.saved import SavedSeat, SavedSeats
+from unolan.client.verify import MatchRecord, Verdict
 
 from unolan import protocol as pr
 
@@ -56,8 +57,9 @@ class Bridge:
 
     def __init__(self, state: UIState, host: str, port: int, name: str,
                  invalidate: Callable[[], None], auto: AutoStart | None = None,
-                 saved: SavedSeats | None = None) -> None:
+                 saved: SavedSeats | None = None, record: MatchRecord | None = None) -> None:
         self.state = state
+        self.record = record  # what this player sees, kept for ``uno verify``
         self.host, self.port, self.name = host, port, name
         self.where = f"{host}:{port}"
         self.invalidate = invalidate
@@ -85,6 +87,7 @@ class Bridge:
                 async with lib.open_client(self.host, self.port, self.name,
                                            client=CLIENT_NAME) as client:
                     self.client, self.connected = client, True
+                    client.record = self.record
                     attempt = 0
                     await self._session(client, commands)
                     self.token = client.token
@@ -304,6 +307,8 @@ class Bridge:
             self._caught_up(msg.seq)
         elif isinstance(msg, pr.Error):
             await self._refused(client, msg.code, msg.message)
+        elif isinstance(msg, Verdict):
+            s.on_verdict(msg.round, msg.status, msg.reason)
         elif isinstance(msg, lib.Disconnected):
             s.set_status("reconnecting", msg.reason)
         elif isinstance(msg, lib.Reconnected):
@@ -328,6 +333,7 @@ async def network(
     name: str,
     auto: AutoStart | None = None,
     saved: SavedSeats | None = None,
+    record: MatchRecord | None = None,
 ) -> None:
     """The guest's main: run one player's connection until the UI quits."""
-    await Bridge(state, host, port, name, invalidate, auto, saved).run(commands)
+    await Bridge(state, host, port, name, invalidate, auto, saved, record).run(commands)

@@ -143,6 +143,17 @@ _STATUS_STYLE = {"connected": "class:status.ok", "connecting": "class:status.wai
                  "reconnecting": "class:status.bad", "offline": "class:status.bad"}
 
 
+def deal_mark(state: UIState) -> list[tuple[str, str]]:
+    """A mark for the deals checked: ✓ while the last one held, a loud alarm for good once
+    one did not."""
+    failed = [r for r, status in state.deals.items() if status == "failed"]
+    if failed:
+        return [("class:header.alarm", f" ⚠ ROUND {failed[-1]} WAS NOT DEALT FAIRLY ")]
+    if state.deals and state.deals[max(state.deals)] == "verified":
+        return [("class:header.fair", "✓ fair deal ")]
+    return []
+
+
 def header(state: UIState, width: int = 80) -> Fragments:
     """The top line; the status goes last and is cut to what is left of ``width``."""
     parts: list[tuple[str, str]] = [("class:header.title", " unolan ")]
@@ -153,6 +164,7 @@ def header(state: UIState, width: int = 80) -> Fragments:
         preset = state.view.rules.get("preset", "")
         parts.append(("class:header", "· " + _("{preset} · round {round}").format(
             preset=rule_word(preset), round=state.view.round) + " "))
+        parts += deal_mark(state)
     keys = "   " + _("? keys")
     if state.address and sum(get_cwidth(t) for _, t in parts) + get_cwidth(state.address) + 40 <= width:
         parts.append(("class:header", f"· {state.address} "))

@@ -21,6 +21,7 @@ from unolan.client.cli import read_address
 from unolan.client.discovery import DiscoveryUnavailable, Game
 from unolan.client.i18n import N_, _
 from unolan.client.saved import SavedSeats
+from unolan.client.verify import MatchRecord
 from unolan.protocol import SUPPORTED_VERSIONS
 from unolan.protocol.lan import BROWSE_SECONDS
 
@@ -172,6 +173,7 @@ async def find_then_join(
     name: str,
     browse: Browse = discovery.browse,
     saved: SavedSeats | None = None,
+    record: MatchRecord | None = None,
 ) -> None:
     """The guest's main for ``uno join`` without an address: the start screen, then the
     chosen server's lobby and tables, like ``uno join HOST``."""
@@ -179,7 +181,7 @@ async def find_then_join(
     state.start = None
     state.address = f"{choice.host}:{choice.port}"
     await network(state, commands, invalidate, host=choice.host, port=choice.port, name=name,
-                  saved=saved)
+                  saved=saved, record=record)
 
 
 async def _choose(state: UIState, commands: trio.MemoryReceiveChannel[Command],

@@ -247,6 +247,7 @@ class UIState:
         self.chat: deque[tuple[str, str]] = deque(maxlen=100)
         self.round_result: dict[str, Any] | None = None  # the last round's, until the next ends
         self.match_result: dict[str, Any] | None = None
+        self.deals: dict[int, str] = {}  # round -> its deal's verdict: verified, failed, unchecked
         self.match_left = False  # the player went back to the room after the match
         self.timer = 0  # seconds per turn (0: none)
         self.turn_deadline: float | None = None
@@ -505,6 +506,18 @@ class UIState:
         if line:
             self.add_log(*line, said=said)
 
+    def on_verdict(self, round: int, status: str, reason: str) -> None:
+        """The check of a round's deal: a quiet mark when it holds, a loud warning if not."""
+        self.deals[round] = status
+        if status == "verified":
+            self.add_log(f"✓ round {round}: the deal is verified fair", "info")
+        elif status == "failed":
+            text = f"WARNING: round {round} was NOT dealt as the server committed: {reason}"
+            self.add_log(text, "error")
+            self.notify(text, "error", seconds=30.0, lasting=True)
+        else:
+            self.add_log(f"round {round}: the deal could not be checked ({reason})", "")
+
     def on_error(self, code: str, message: str) -> None:
         """A refusal from the server: shown, never raised."""
         self.sent = None
@@ -624,6 +637,8 @@ def describe(
     if kind == "connection":
         presence = _PRESENCE.get((str(data.get("state")), you))
         return (_(presence).format(who=who), "") if presence else None
+    if kind == "receipt":
+        return receipt_line(data, name_of, me)
     if kind == "paused":  # the server cannot save the game (the event's reason says the same)
         return _("the server cannot save the game; paused"), "error"
     if kind == "resumed":
@@ -639,6 +654,25 @@ DRAW_REASONS = {
 }
 # Why a seat is out of the round (an ``out`` event's ``reason``).
 OUT_REASONS = {"mercy": N_("mercy"), "finished": N_("finished")}
+
+_PLACES = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+
+
+def receipt_line(data: dict[str, Any], name_of: Callable[[int | None], str],
+                 me: int | None) -> tuple[str, str]:
+    """A race's receipt: where this seat came ("you were second by 3 ms"), or who won."""
+    contenders = list(data.get("contenders", ()))
+    winner = name_of(data.get("winner"))
+    mine = next((c for c in contenders if c.get("seat") == me), None)
+    if mine is not None and mine.get("result") != "won":
+        order = int(mine.get("order", 0))
+        place = _PLACES[order - 1] if 0 < order <= len(_PLACES) else f"number {order}"
+        return f"you were {place} by {mine.get('after', 0)} ms: {winner} won the race", "error"
+    losers = ", ".join(f"{name_of(c.get('seat'))} +{c.get('after', 0)} ms"
+                       for c in contenders if c.get("result") != "won")
+    who = "you" if mine is not None else winner
+    return f"{who} won the race ({losers})", "jump"
+
 
 _PRESENCE = {
     ("connected", True): N_("you are back at the table"),

@@ -1,0 +1,75 @@
+"""Race receipts: how the room settled a race, told to every member.
+
+The room applies actions one at a time in arrival order (see :mod:`.room`). A race is an
+applied action (its winner) and the actions of other seats refused because of it:
+``too_late`` (decided on a table the winner's events moved) or ``cannot_catch`` (the UNO
+call won), arriving within ``window`` seconds of the winner. :class:`Races` keeps the races
+of the last ``window`` seconds and gives each one's receipt once its time is over, if it
+had a loser: the winner, the seq its events ended at, and every contender in arrival
+order with the seq it decided on, how many milliseconds after the winner it came and what
+it got. Receipts name no card: a refused action shows nobody what it held.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+RACE_CODES = frozenset({"too_late", "cannot_catch"})
+"""The refusals that lose a race (any other is a mistake of the sender's own)."""
+
+
+@dataclass
+class _Race:
+    winner: int
+    decided: int  # the seq the winner decided on
+    seq: int  # the room's seq after the winner's events
+    at: float  # when the winner arrived
+    losers: list[tuple[int, int, float, str]] = field(default_factory=list)  # seat, seq, time, code
+
+
+class Races:
+    """The races of one room."""
+
+    def __init__(self, window: float) -> None:
+        self.window = window
+        self._open: list[_Race] = []
+
+    def won(self, seat: int, decided: int, seq: int, now: float) -> None:
+        """A player's action was applied: ``decided`` on seq, its events up to ``seq``."""
+        self._open.append(_Race(seat, decided, seq, now))
+
+    def lost(self, seat: int, decided: int, code: str, now: float) -> None:
+        """A player's action was refused with ``code``: it joins the first open race it
+        lost (one whose winner's events it had not seen), if any."""
+        if code not in RACE_CODES:
+            return
+        for race in self._open:
+            if race.winner != seat and decided < race.seq and now < race.at + self.window:
+                race.losers.append((seat, decided, now, code))
+                return
+
+    @property
+    def deadline(self) -> float | None:
+        """When the oldest open race closes (None: none is open)."""
+        return self._open[0].at + self.window if self._open else None
+
+    def due(self, now: float) -> list[dict[str, Any]]:
+        """The receipts of the races closed by ``now`` that had a loser (``receipt`` data)."""
+        out = []
+        while self._open and now >= self._open[0].at + self.window:  # as deadline has it
+            race = self._open.pop(0)
+            if race.losers:
+                out.append(receipt(race))
+        return out
+
+    def clear(self) -> None:
+        self._open.clear()
+
+
+def receipt(race: _Race) -> dict[str, Any]:
+    contenders = [{"seat": race.winner, "order": 1, "seq": race.decided, "after": 0, "result": "won"}]
+    for order, (seat, decided, at, code) in enumerate(race.losers, 2):
+        contenders.append({"seat": seat, "order": order, "seq": decided,
+                           "after": round((at - race.at) * 1000), "result": code})
+    return {"winner": race.winner, "seq": race.seq, "contenders": contenders}

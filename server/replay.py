@@ -1,0 +1,125 @@
+"""A kept match played again by the engine: every step, every event, every seat's view.
+
+A match is its rules, seat count, first seed and actions (a fair deal's later seeds ride on
+its ``deal`` actions), so the engine running them again gives back every event the
+players heard, in order. :class:`Replay` keeps the table after each step in the position
+notation (docs/notation.md), which is both what a replay shows and what ``uno rules``
+reads back; :func:`player_stats` sums the history up per player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from unolan.engine.actions import Action
+
+from unolan import engine as en
+
+from .history import KeptMatch
+
+
+@dataclass(frozen=True)
+class Step:
+    """One moment of a match: the action that led to it (None: the deal of round 1), its
+    events, the round it is in, and the whole table then, in the position notation."""
+
+    action: Action | None
+    events: list[en.Event]
+    round: int
+    position: str
+
+
+class Replay:
+    """Every step of a kept match. Raises ``ValueError`` if a kept action does not apply
+    (the history and this engine disagree)."""
+
+    def __init__(self, match: KeptMatch) -> None:
+        self.match = match
+        self.rules = en.Rules.from_dict(dict(match.rules))
+        self.players = len(match.seats)
+        game = en.Game(self.rules, self.players, match.seed)
+        self.steps = [Step(None, list(game.start_events), game.round, game.position())]
+        for n, text in enumerate(match.actions):
+            action = en.parse_action(text)
+            try:
+                events = game.apply(action)
+            except en.IllegalAction as exc:
+                raise ValueError(f"action {n + 1} ({text}) does not apply: {exc.reason}") from None
+            self.steps.append(Step(action, events, game.round, game.position()))
+        self.final = game
+
+    def round_starts(self) -> list[int]:
+        """The step at which each round is dealt, by round (index 0: round 1)."""
+        starts: list[int] = []
+        for i, step in enumerate(self.steps):
+            if any(e.kind == "round_started" for e in step.events):
+                starts.append(i)
+        return starts
+
+    def view(self, step: int, seat: int | None) -> en.View:
+        """What ``seat`` knew after ``step``."""
+        return en.parse_position(self.steps[step].position).view(seat)
+
+    def export(self) -> str:
+        """The match in the action notation, a position at the start of each round (as a
+        comment): give it to ``uno rules --new ... --actions-file FILE`` whole, or paste a
+        round's position into ``uno rules --position`` with the actions after it."""
+        m = self.match
+        seats = ", ".join(f"{i} {s.name or '-'}{' (bot)' if s.bot else ''}" for i, s in enumerate(m.seats))
+        lines = [f"# unolan match {m.id}: room {m.room} ({m.name}), ended {m.ended}",
+                 f"# seats: {seats}",
+                 f"# scores: {' '.join(map(str, m.scores))}; winner: {m.winner}",
+                 f"# the whole match: uno rules --new --rules '{self.rules}' --players {self.players}"
+                 f" --seed {m.seed} --actions-file THIS_FILE"]
+        for step in self.steps:
+            if step.action is not None:
+                lines.append(str(step.action))
+            if any(e.kind == "round_started" for e in step.events):
+                lines.append(f"# round {step.round} dealt; the table now:")
+                lines.append("#   " + step.position.replace("\n", "; "))
+        return "\n".join(lines) + "\n"
+
+
+@dataclass
+class PlayerStats:
+    """One player's (or bot's) results over the history."""
+
+    name: str
+    bot: bool
+    matches: int = 0
+    wins: int = 0
+    points: int = 0  # final match scores, summed
+    missed: int = 0  # UNO calls missed: caught holding one card
+    caught: int = 0  # other players caught
+
+    @property
+    def average(self) -> float:
+        return self.points / self.matches if self.matches else 0.0
+
+
+def player_stats(matches: Iterable[KeptMatch]) -> list[PlayerStats]:
+    """Per player name (bots apart), most wins first. Each match is replayed for its
+    catches; a match that no longer replays counts its results only."""
+    table: dict[tuple[str, bool], PlayerStats] = {}
+    for match in matches:
+        teams = len(match.scores) != len(match.seats) and len(match.scores) > 0
+        for seat, info in enumerate(match.seats):
+            key = (info.name or f"seat {seat}", info.bot)
+            stats = table.setdefault(key, PlayerStats(*key))
+            stats.matches += 1
+            side = seat % len(match.scores) if teams else seat
+            stats.wins += match.winner == side
+            stats.points += match.scores[side] if side < len(match.scores) else 0
+        try:
+            steps = Replay(match).steps
+        except (ValueError, en.NotationError, en.RulesError):
+            continue
+        for step in steps:
+            for event in step.events:
+                if event.kind == "caught":
+                    for seat, field in ((event.data["seat"], "caught"), (event.data["target"], "missed")):
+                        info = match.seats[seat]
+                        stats = table[(info.name or f"seat {seat}", info.bot)]
+                        setattr(stats, field, getattr(stats, field) + 1)
+    return sorted(table.values(), key=lambda s: (-s.wins, -s.matches, s.name))

@@ -1,0 +1,164 @@
+"""Match history: kept with its rules, seats, fair deals, actions and receipts; a cap the
+host sets; uno history, stats, replay (and its export) and audit read it back."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+from unolan.server import history
+from unolan.server.replay import Replay, player_stats
+from unolan.server.store import RoomRecord, Store
+
+from unolan import engine as en
+from unolan.cli import main
+
+RULES = en.Rules.preset("house", target_score=200)
+SECRET, SALT = "c" * 64, "d" * 64
+
+
+def play_fair_match(seed: int) -> tuple[list[str], list[tuple[int, dict[str, Any]]], en.Game, str]:
+    """A whole match by random legal play, each round dealt from a fair seed."""
+    rng = random.Random(seed)
+    seeds = [en.round_seed(SECRET, [f"m{seed}r{r}s{s}" for s in range(3)]) for r in range(1, 60)]
+    game, actions, rounds = en.Game(RULES, 3, seeds[0]), [], []
+    rounds.append((1, {"commitment": en.commitment(SECRET, SALT), "secret": SECRET, "salt": SALT,
+                       "nonces": [f"m{seed}r1s{s}" for s in range(3)], "drawn": [], "seed": seeds[0]}))
+    while not game.over:
+        if game.phase is en.Phase.ROUND_OVER:
+            action: en.Action = en.Deal(game.turn, seeds[game.round])
+            rounds.append((game.round + 1, {"commitment": en.commitment(SECRET, SALT)}))
+        else:
+            action = rng.choice([a for s in range(3) for a in game.legal_actions(s)])
+        game.apply(action)
+        actions.append(str(action))
+    return actions, rounds, game, seeds[0]
+
+
+def kept(room: str, seed: int | str, game: en.Game, names: list[str]) -> history.KeptMatch:
+    return history.KeptMatch(
+        history.match_id(room, seed), room, "Friday", RULES.to_dict(),
+        [history.SeatInfo(n, n.startswith("bot")) for n in names], seed,
+        history.now().isoformat(timespec="seconds"), game.outcome().match_winner,  # type: ignore[union-attr]
+        list(game.scores))
+
+
+async def store_matches(db: Path, count: int, keep: history.Keep | None = None) -> list[tuple[list[str], en.Game, str]]:
+    played = []
+    async with trio.open_nursery() as nursery:
+        store = await nursery.start(Store(db, keep=keep).run)
+        store.save_room(RoomRecord("k3f9", "Friday", "house", RULES.to_dict(), 3, 0, None, 0, None,
+                                   0, None, 0))
+        for match in range(1, count + 1):
+            actions, rounds, game, seed = play_fair_match(match)
+            store.start_match("k3f9", match, seed, 0)
+            for n, action in enumerate(actions):
+                store.action("k3f9", match, n, action, n + 10)
+            for rnd, data in rounds:
+                store.round_record("k3f9", match, rnd, data)
+            store.receipt("k3f9", match, 40, {"winner": 1, "seq": 41, "contenders": [
+                {"seat": 1, "order": 1, "seq": 39, "after": 0, "result": "won"},
+                {"seat": 2, "order": 2, "seq": 39, "after": 3, "result": "too_late"}]})
+            store.finished(kept("k3f9", seed, game, ["ann", "bot-greedy", "cy"]), match)
+            played.append((actions, game, seed))
+        await store.flush()
+        nursery.cancel_scope.cancel()
+    return played
+
+
+async def test_a_kept_match_replays_to_the_same_game_and_its_deals_are_kept(tmp_path: Path) -> None:
+    db = tmp_path / "server.db"
+    ((actions, game, seed),) = await store_matches(db, 1)
+    reader = history.open_history(db)
+    (listed,) = history.list_matches(reader)
+    match = history.load_match(reader, listed.id[:4])  # the start of an id is enough
+    assert match.actions == actions and match.seed == seed and match.scores == game.scores
+    assert [r["round"] for r in match.rounds] == list(range(1, game.round + 1))
+    assert match.rounds[0]["nonces"] == ["m1r1s0", "m1r1s1", "m1r1s2"]
+    replay = Replay(match)
+    assert replay.final.position() == game.position()
+    assert len(replay.round_starts()) == game.round
+    assert oct(history.history_path(db).stat().st_mode & 0o777) == "0o600"
+
+
+async def test_the_cap_keeps_the_newest_matches_and_zero_keeps_none(tmp_path: Path) -> None:
+    await store_matches(tmp_path / "a.db", 3, history.Keep(matches=2))
+    reader = history.open_history(tmp_path / "a.db")
+    assert len(history.list_matches(reader)) == 2
+    assert reader.execute("SELECT COUNT(DISTINCT id) FROM rounds").fetchone()[0] == 2
+    await store_matches(tmp_path / "b.db", 1, history.Keep(matches=0))
+    reader = history.open_history(tmp_path / "b.db")
+    assert history.list_matches(reader) == [] and reader.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == 0
+
+
+async def test_the_commands_print_history_stats_audit_and_an_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "server.db"
+    played = await store_matches(db, 2)
+    assert main(["history", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("k3f9") == 2 and "ann, bot-greedy*, cy" in out
+    assert main(["stats", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    stats = {s.name: s for s in player_stats(history.load_match(history.open_history(db), m.id)
+                                             for m in history.list_matches(history.open_history(db)))}
+    assert sum(s.wins for s in stats.values()) == 2 and all(s.matches == 2 for s in stats.values())
+    caught = sum(1 for actions, _, _ in played for a in actions if " catch " in a)
+    assert sum(s.caught for s in stats.values()) == sum(s.missed for s in stats.values()) == caught
+    assert "bot-greedy (bot)" in out and "ann" in out
+    assert main(["audit", "k3f9", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "2. seat 2: too_late, decided on seq 39, +3 ms" in out
+    mid = history.match_id("k3f9", played[0][2])
+    assert main(["replay", mid, "--export", "--db", str(db)]) == 0
+    export = capsys.readouterr().out
+    # The export is the match for uno rules: run whole, it ends where the match ended.
+    (tmp_path / "m.txt").write_text(export)
+    assert main(["rules", "--new", "--rules", str(RULES), "--players", "3", "--seed", str(played[0][2]),
+                 "--actions-file", str(tmp_path / "m.txt"), "--quiet"]) == 0
+    assert capsys.readouterr().out.strip() == played[0][1].position().strip()
+    # A round's table pasted into uno rules --position is that moment.
+    first = next(line for line in export.splitlines() if line.startswith("#   "))
+    assert en.parse_position(first[4:].replace("; ", "\n")).round == 1
+
+
+async def test_the_commands_say_what_is_wrong_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["history", "--db", str(tmp_path / "none.db")]) == 1
+    assert "no match history" in capsys.readouterr().err
+    await store_matches(tmp_path / "s.db", 1)
+    assert main(["replay", "zzzz", "--db", str(tmp_path / "s.db")]) == 1
+    assert "no kept match has the id 'zzzz'" in capsys.readouterr().err
+
+
+def test_the_replay_viewer_steps_rounds_and_views() -> None:
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from unolan.replay import ALL, ReplayState, run_app
+
+    actions, _, game, seed = play_fair_match(5)
+    match = kept("r", seed, game, ["a", "b", "c"])
+    match.actions = actions
+    state = ReplayState(Replay(match))
+    with create_pipe_input() as pipe:
+        pipe.send_text("nn]v")  # two steps, the next round, seat 0's view
+        pipe.send_text("q")
+        run_app(state, input=pipe, output=DummyOutput())
+    assert state.step == state.starts[1] and state.seat == 0
+    text = "\n".join(line for _, line in state.lines())
+    hand = " ".join(c.text for c in en.parse_position(state.replay.steps[state.step].position).hands[0])
+    assert f"hand: {hand}" in text and "hand 1:" not in text  # one seat's view hides the others
+    state.seat = ALL
+    assert "hand 1:" in "\n".join(line for _, line in state.lines())
+    state.round(1)
+    assert state.step == 0
+
+
+def test_a_history_of_another_program_is_refused(tmp_path: Path) -> None:
+    path = history.history_path(tmp_path / "x.db")
+    sqlite3.connect(path).execute("CREATE TABLE other (a)")
+    with pytest.raises(history.HistoryError, match="cannot read"):
+        history.open_history(tmp_path / "x.db")

@@ -1,0 +1,169 @@
+"""``uno replay MATCH``: step through a kept match in the terminal, or export it.
+
+The match is played again by the engine (:class:`unolan.server.replay.Replay`); this
+module only shows its steps: → / ← one action, ] / [ one round, 1-9 round N, Home / End,
+v the next seat's view (every hand, seat 0, seat 1, ..., a spectator's), q quits.
+``--export`` prints the match in the action notation instead (docs/notation.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from unolan.engine import Event
+from unolan.server import history
+from unolan.server.history_cli import add_db_argument, db_path, seat_names
+from unolan.server.replay import Replay
+
+ALL = "all"  # the view that shows every hand
+
+
+class ReplayState:
+    """Where the viewer is: a step of the replay, and whose view it shows."""
+
+    def __init__(self, replay: Replay, seat: int | str | None = ALL) -> None:
+        self.replay = replay
+        self.step = 0
+        self.seat: int | str | None = seat  # ALL, a seat, or None: a spectator
+        self.starts = replay.round_starts()
+
+    @property
+    def last(self) -> int:
+        return len(self.replay.steps) - 1
+
+    def move(self, by: int) -> None:
+        self.step = max(0, min(self.last, self.step + by))
+
+    def to(self, step: int) -> None:
+        self.step = max(0, min(self.last, step))
+
+    def round(self, number: int) -> None:
+        """Jump to the deal of round ``number`` (from 1), if the match had it."""
+        if 1 <= number <= len(self.starts):
+            self.step = self.starts[number - 1]
+
+    def next_round(self, by: int) -> None:
+        current = self.replay.steps[self.step].round
+        self.round(max(1, min(len(self.starts), current + by)))
+
+    def cycle_view(self) -> None:
+        order: list[int | str | None] = [ALL, *range(self.replay.players), None]
+        self.seat = order[(order.index(self.seat) + 1) % len(order)]
+
+    def lines(self) -> list[tuple[str, str]]:
+        """The screen, as (style, text) lines."""
+        r, step = self.replay, self.replay.steps[self.step]
+        m = r.match
+        seat = self.seat if isinstance(self.seat, int) else None  # None: a spectator's, or all
+        who = ("every hand" if self.seat == ALL else "a spectator's view" if seat is None
+               else f"seat {seat}'s view")
+        out = [("class:title", f" match {m.id} · room {m.room} ({m.name}) · {seat_names(m)} "),
+               ("", f"step {self.step}/{self.last} · round {step.round} · {who}"),
+               ("class:action", f"> {step.action}" if step.action else "> the match is dealt"), ]
+        for event in step.events:
+            out.append(("", "  " + _event_text(event, self.seat, seat)))
+        out.append(("", ""))
+        if self.seat == ALL:
+            out += [("class:table", line) for line in step.position.splitlines()]
+        else:
+            view = r.view(self.step, seat)
+            data = view.to_dict()
+            for key in ("hand", "counts", "top", "color", "turn", "phase", "pending", "scores",
+                        "draw_count", "called", "catchable"):
+                value = data[key]
+                shown = " ".join(map(str, value)) if isinstance(value, (list, tuple)) else value
+                out.append(("class:table", f"{key}: {shown}"))
+        out.append(("", ""))
+        out.append(("class:keys", "→/← step · ]/[ round · 1-9 round N · Home/End · v view · q quit"))
+        return out
+
+
+def _event_text(event: Event, mode: int | str | None, seat: int | None) -> str:
+    if mode == ALL:
+        return str(event)
+    return str(Event(event.kind, event.data_for(seat)))
+
+
+def run_app(state: ReplayState, **app_kwargs: Any) -> None:
+    """The full-screen viewer (``app_kwargs``: input and output, for tests)."""
+    from prompt_toolkit import Application
+    from prompt_toolkit.formatted_text import StyleAndTextTuples
+    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.layout import Layout, Window
+    from prompt_toolkit.layout.controls import FormattedTextControl
+    from prompt_toolkit.styles import Style
+
+    keys = KeyBindings()
+
+    def bind(*names: str) -> Any:
+        return keys.add(*names)
+
+    bind("right")(lambda e: state.move(1))
+    bind("n")(lambda e: state.move(1))
+    bind("left")(lambda e: state.move(-1))
+    bind("p")(lambda e: state.move(-1))
+    bind("]")(lambda e: state.next_round(1))
+    bind("[")(lambda e: state.next_round(-1))
+    bind("home")(lambda e: state.to(0))
+    bind("end")(lambda e: state.to(state.last))
+    bind("v")(lambda e: state.cycle_view())
+    for digit in "123456789":
+        bind(digit)(lambda e, d=int(digit): state.round(d))
+    bind("q")(lambda e: e.app.exit())
+    bind("c-c")(lambda e: e.app.exit())
+
+    def text() -> StyleAndTextTuples:
+        fragments: StyleAndTextTuples = []
+        for style, line in state.lines():
+            fragments.append((style, line + "\n"))
+        return fragments
+
+    style = Style.from_dict({"title": "bg:#d70000 #ffffff bold", "action": "bold",
+                             "keys": "#888888"})
+    window = Window(FormattedTextControl(text), wrap_lines=True)
+    app: Application[None] = Application(layout=Layout(window), key_bindings=keys,
+                                         full_screen=True, style=style, **app_kwargs)
+    app.run()
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "replay", help="step through a kept match, or export it in the notation",
+        description="Play a kept match again with the engine and step through it: → / ← one "
+        "action, ] / [ one round, 1-9 round N, Home / End, v cycles the view (every hand, "
+        "each seat's, a spectator's), q quits. --export prints the match's actions in the "
+        "notation of docs/notation.md, with the table at each round's deal, for uno rules.",
+    )
+    parser.add_argument("match", metavar="MATCH", help="the match's id, or its start (uno history)")
+    parser.add_argument("--export", action="store_true", help="print the match in the notation")
+    parser.add_argument("--seat", type=int, default=None, metavar="N",
+                        help="start with seat N's view (default: every hand)")
+    add_db_argument(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        db = history.open_history(db_path(args))
+        try:
+            match = history.load_match(db, args.match)
+        finally:
+            db.close()
+        replay = Replay(match)
+    except (history.HistoryError, ValueError) as exc:
+        print(f"uno replay: {exc}", file=sys.stderr)
+        return 1
+    if args.seat is not None and not 0 <= args.seat < replay.players:
+        print(f"uno replay: the match had seats 0 to {replay.players - 1}", file=sys.stderr)
+        return 2
+    if args.export:
+        sys.stdout.write(replay.export())
+        return 0
+    from unolan.client.tui.cli import needs_terminal
+
+    if not needs_terminal("replay"):
+        return 2
+    run_app(ReplayState(replay, ALL if args.seat is None else args.seat))
+    return 0
