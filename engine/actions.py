@@ -1,7 +1,9 @@
 """Actions: what a seat may do, as small immutable values with a text notation.
 
 Every action carries the seat that takes it, so out-of-turn actions (calling UNO,
-catching, challenging, jumping in) are ordinary actions judged when applied.
+catching, challenging, jumping in) are ordinary actions judged when applied. Each is
+pickled as the call that builds it (``__reduce__``), the same for the pure and the
+compiled engine: a compiled frozen dataclass cannot be restored field by field.
 
 Notation (``seat verb args``)::
 
@@ -21,7 +23,6 @@ Notation (``seat verb args``)::
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 from .cards import COLORS, Card, Color
 from .errors import NotationError
@@ -45,36 +46,41 @@ class Play:
             words.append("uno")
         return " ".join(words)
 
+    def __reduce__(self) -> tuple[type[Play], tuple[object, ...]]:
+        return (Play, (self.seat, self.cards, self.color, self.target, self.uno))
+
 
 @dataclass(frozen=True, slots=True)
 class _SeatAction:
     """An action that names only its seat: ``SEAT VERB``."""
 
     seat: int
-    verb: ClassVar[str]
 
     def __str__(self) -> str:
-        return f"{self.seat} {self.verb}"
+        return f"{self.seat} {_VERBS[type(self)]}"
+
+    def __reduce__(self) -> tuple[type[_SeatAction], tuple[int]]:
+        return (type(self), (self.seat,))
 
 
 @dataclass(frozen=True, slots=True)
 class Draw(_SeatAction):
-    verb = "draw"
+    """``SEAT draw``"""
 
 
 @dataclass(frozen=True, slots=True)
 class Pass(_SeatAction):
-    verb = "pass"
+    """``SEAT pass``"""
 
 
 @dataclass(frozen=True, slots=True)
 class Challenge(_SeatAction):
-    verb = "challenge"
+    """``SEAT challenge``"""
 
 
 @dataclass(frozen=True, slots=True)
 class CallUno(_SeatAction):
-    verb = "uno"
+    """``SEAT uno``"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +91,9 @@ class Catch:
     def __str__(self) -> str:
         return f"{self.seat} catch {self.target}"
 
+    def __reduce__(self) -> tuple[type[Catch], tuple[int, int]]:
+        return (Catch, (self.seat, self.target))
+
 
 @dataclass(frozen=True, slots=True)
 class ChooseColor:
@@ -94,14 +103,19 @@ class ChooseColor:
     def __str__(self) -> str:
         return f"{self.seat} color {self.color.value}"
 
+    def __reduce__(self) -> tuple[type[ChooseColor], tuple[int, Color]]:
+        return (ChooseColor, (self.seat, self.color))
+
 
 @dataclass(frozen=True, slots=True)
 class Deal(_SeatAction):
-    verb = "deal"
+    """``SEAT deal``"""
 
 
 Action = Play | Draw | Pass | Challenge | CallUno | Catch | ChooseColor | Deal
-_SIMPLE = {cls.verb: cls for cls in (Draw, Pass, Challenge, CallUno, Deal)}
+_SIMPLE: dict[str, type[Draw | Pass | Challenge | CallUno | Deal]] = {
+    "draw": Draw, "pass": Pass, "challenge": Challenge, "uno": CallUno, "deal": Deal}
+_VERBS: dict[type[_SeatAction], str] = {cls: verb for verb, cls in _SIMPLE.items()}
 _COLOR_LETTERS = {c.value for c in COLORS}
 
 

@@ -11,8 +11,8 @@ All Wild deck ``WR``, ``WS``, ``WS2``, ``WD2``, ``WT2``, ``WX``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
-from typing import ClassVar
 
 from .errors import NotationError
 
@@ -74,12 +74,13 @@ ACTION_KINDS = (Kind.SKIP, Kind.REVERSE, Kind.DRAW_TWO)
 PENALTY = {Kind.DRAW_TWO: 2, Kind.WILD_DRAW_FOUR: 4, Kind.WILD_DRAW_TWO: 2}
 
 
+_BY_TEXT: dict[str, Card] = {}  # every card, by its notation
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Card:
-    """One card face. Build with :meth:`of` or :meth:`parse`; instances are shared."""
-
-    __slots__ = ("color", "is_wild", "kind", "number", "penalty", "points", "text")
-
-    _table: ClassVar[dict[str, Card]] = {}
+    """One card face. Build with :meth:`of` or :meth:`parse`; instances are shared, so a
+    card equals only itself (``eq=False``: compared and hashed by identity)."""
 
     color: Color | None
     kind: Kind
@@ -89,45 +90,29 @@ class Card:
     penalty: int
     points: int
 
-    def __init__(self, color: Color | None, kind: Kind) -> None:
-        raise TypeError("use Card.of(color, kind) or Card.parse(text)")
-
     @classmethod
     def of(cls, color: Color | None, kind: Kind) -> Card:
         text = kind.value if color is None else color.value + kind.value
-        card = cls._table.get(text)
+        card = _BY_TEXT.get(text)
         if card is None:
             if (color is None) != (kind in WILD_KINDS):
                 raise NotationError(f"a {kind.name} card {'has no' if color is None else 'has a'} color")
-            card = object.__new__(cls)
-            set_ = object.__setattr__
-            set_(card, "color", color)
-            set_(card, "kind", kind)
-            set_(card, "text", text)
-            set_(card, "is_wild", color is None)
-            set_(card, "number", int(kind.value) if kind in NUMBER_KINDS else None)
-            set_(card, "penalty", PENALTY.get(kind, 0))
-            set_(
-                card,
-                "points",
-                int(kind.value) if kind in NUMBER_KINDS else 50 if color is None else 20,
-            )
-            cls._table[text] = card
+            number = int(kind.value) if kind in NUMBER_KINDS else None
+            points = number if number is not None else 50 if color is None else 20
+            card = cls(color, kind, text, color is None, number, PENALTY.get(kind, 0), points)
+            _BY_TEXT[text] = card
         return card
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        card = cls._table.get(text)
+        card = _BY_TEXT.get(text)
         if card is not None:
             return card
         up = text.strip().upper()
-        card = cls._table.get(up)
+        card = _BY_TEXT.get(up)
         if card is not None:
             return card
         raise NotationError(f"unknown card {text!r}")
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("cards are immutable")
 
     def __reduce__(self) -> tuple[object, tuple[str]]:
         return (Card.parse, (self.text,))
@@ -141,6 +126,11 @@ class Card:
     def __lt__(self, other: Card) -> bool:
         return SORT_KEY[self] < SORT_KEY[other]
 
+    def __hash__(self) -> int:
+        # By identity, as object's. Said here because a compiled class that orders its
+        # values inherits no hash.
+        return id(self)
+
 
 def _build_all() -> None:
     for color in COLORS:
@@ -151,7 +141,7 @@ def _build_all() -> None:
 
 
 _build_all()
-ALL_CARDS: tuple[Card, ...] = tuple(Card._table.values())
+ALL_CARDS: tuple[Card, ...] = tuple(_BY_TEXT.values())
 SORT_KEY: dict[Card, tuple[int, int]] = {}
 _kind_order = list(Kind)
 for _card in ALL_CARDS:

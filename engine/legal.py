@@ -3,8 +3,9 @@
 Its own module because it is a job of its own, apart from applying actions. Two tables
 judge by this code: the :class:`~.game.Game`, which knows every card, and a seat's
 :class:`~.view.View`, which knows its own hand and only the counts of the others (that is
-all legality ever depends on). :class:`LegalActions` is a mixin both inherit; it declares
-what it reads of its table, and each table provides it from what it knows.
+all legality ever depends on). :class:`LegalActions` is a :class:`~.state.State` with these
+queries, and both tables are one (a view's table holds its seat's hand alone and answers
+the questions about the others from what the view says).
 
 Actions are values: the actions that are the same every time (a seat's draw, the plays of
 one card that name no target) are made once, at import, and shared.
@@ -20,8 +21,9 @@ from .actions import Action, CallUno, Catch, Challenge, ChooseColor, Deal, Draw,
 from .cards import ALL_CARDS, COLORS, SORT_KEY, Card, Color, Kind
 from .errors import IllegalAction
 from .kinds import _TARGET_KINDS, _action_out
+from .notation import format_position
 from .phases import COLOR, DEALER_DRAW, DEALT, DRAWN, MATCH_OVER, OVER, PLAY, ROUND_OVER, Phase
-from .rules import Rules
+from .state import State
 
 _DEFLECTABLE = (Kind.DRAW_TWO, Kind.SKIP, Kind.REVERSE)  # top cards of a pending Draw Two penalty
 # The refusal code of each kind of fault of a play (see _check_play).
@@ -32,45 +34,20 @@ _NO_PLAY = OVER | _BETWEEN_ROUNDS  # no card may be played
 Fault = tuple[str, str]  # (reason, code) of a refusal
 
 
-class LegalActions:
-    """Legal actions and the judging of actions (a mixin: the state is the table's)."""
+class LegalActions(State):
+    """Legal actions and the judging of actions: queries of a table's state.
+
+    Of ``hands`` they read only the acting seat's own hand, of ``discard`` only its top
+    card; the other seats are judged by ``_holds_one``, which a seat's view answers from
+    the counts it knows.
+    """
 
     __slots__ = ()
 
-    # What the judging reads of its table. Of ``hands`` only the acting seat's own hand,
-    # of ``discard`` only its top card; the other seats are judged by ``_holds_one``.
-    rules: Rules
-    players: int
-    hands: list[list[Card]]
-    discard: list[Card]
-    color: Color | None
-    turn: int
-    phase: Phase
-    pending: int  # cards owed by the seat in turn
-    stack: int  # penalty cards that make up ``pending``
-    pair: bool  # the pending penalty came from a pair of Draw Twos
-    served: bool  # the top card's penalty has been drawn
-    drawn: Card | None  # the card the seat in turn just drew
-    called: list[bool]
-    catchable: set[int]
-    out: list[bool]
-
-    @property
-    def opening(self) -> bool:
-        """The top card is the round's first card."""
-        raise NotImplementedError
-
-    def _challengeable(self) -> bool:
-        """Whether the seat in turn may challenge the Wild Draw Four on top."""
-        raise NotImplementedError
-
-    def _holds_one(self, seat: int) -> bool:
-        """Whether ``seat`` holds exactly one card."""
-        raise NotImplementedError
-
     def position(self) -> str:
-        """The table in the position notation, for error messages ("" if it has none)."""
-        raise NotImplementedError
+        """The whole table in the position notation (hidden cards and all), as error
+        messages quote it; a seat's view has none to quote."""
+        return format_position(self)
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now, in and out of turn."""
