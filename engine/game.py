@@ -56,7 +56,9 @@ class Game(LegalActions):
         self.results = []
         self.start_events = []
         if at is not None:
-            super().__init__(**at)
+            super().__init__(at["rules"], at["players"])
+            for name, value in at.items():  # not __init__(**at): compiled, that loses them
+                setattr(self, name, value)
             return
         if not 2 <= players <= 10:
             raise ValueError(f"UNO is played by 2 to 10 players, not {players}")

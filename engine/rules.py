@@ -158,7 +158,7 @@ class Rules(_Values):
             raise RulesError(f"unknown option {min(unknown)!r}: expected one of {', '.join(OPTION_BY_NAME)}")
         if preset_name not in PRESETS_OPTIONS:
             raise RulesError(f"unknown preset {preset_name!r}: expected one of {', '.join(PRESETS_OPTIONS)}")
-        values: dict[str, Any] = {}
+        values: dict[str, Any] = {"preset_name": preset_name}
         for option in OPTIONS:
             value = values[option.name] = options.get(option.name, _DEFAULTS[option.name])
             parsed = option.parse(value)
@@ -171,7 +171,8 @@ class Rules(_Values):
         if values["partner_rotation"] and values["teams"]:
             raise RulesError("partner_rotation makes its own pairs each round: leave teams at 0, "
                              f"got teams={values['teams']}")
-        super().__init__(preset_name, **values)
+        # Positionally, in the fields' order: compiled, ``**values`` would not reach them.
+        super().__init__(*[values[name] for name in _DEFAULTS])
 
     @property
     def all_wild(self) -> bool:

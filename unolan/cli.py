@@ -14,6 +14,7 @@ from unolan import __version__, rules_cli
 from unolan.client import BOT_LEVELS, launch_bot
 from unolan.client import cli as client_cli
 from unolan.client.tui import cli as tui_cli
+from unolan.engine import COMPILED
 from unolan.server import cli as server_cli
 
 
@@ -22,7 +23,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="uno",
         description="UNO over the LAN from the terminal. 'uno COMMAND --help' for each command.",
     )
-    parser.add_argument("--version", action="version", version=f"unolan {__version__}")
+    engine = "compiled" if COMPILED else "pure Python"
+    parser.add_argument("--version", action="version", version=f"unolan {__version__} ({engine} engine)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     tui_cli.add_parser(sub)  # join, play
     # Bots a room's host adds play the client library's strategies.
