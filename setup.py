@@ -64,12 +64,15 @@ def compiled_engine() -> list[Any]:  # setuptools' Extension values
 
 
 class BuildExt(build_ext):
-    """Refuses to compile the engine in place (an editable install), in parallel else."""
+    """Refuses to compile the engine in place (an editable install); compiles afresh."""
 
     def finalize_options(self) -> None:
         super().finalize_options()
         if self.parallel is None:
             self.parallel = os.cpu_count() or 1
+        # Always compile: the objects a previous build left in build/ look up to date
+        # whatever the flags (MYPYC_OPT_LEVEL) they were compiled with.
+        self.force = True
 
     def run(self) -> None:
         if self.extensions and (self.inplace or getattr(self, "editable_mode", False)):
