@@ -5,6 +5,12 @@ catching, challenging, jumping in) are ordinary actions judged when applied. Eac
 pickled as the call that builds it (``__reduce__``), the same for the pure and the
 compiled engine: a compiled frozen dataclass cannot be restored field by field.
 
+A :class:`Play` is made for every legal play of several cards, each time the plays are
+listed, so it has an ``__init__`` of its own that stores its fields straight: a frozen
+dataclass's costs several times as much, pure or compiled (where the dataclass's is
+still Python). It is immutable by convention, as events are; the other actions, made
+once and shared, are frozen.
+
 Notation (``seat verb args``)::
 
     1 play R5                 one card
@@ -28,13 +34,21 @@ from .cards import COLORS, Card, Color
 from .errors import NotationError
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Play:
     seat: int
     cards: tuple[Card, ...]
     color: Color | None = None
     target: int | None = None
     uno: bool = False
+
+    def __init__(self, seat: int, cards: tuple[Card, ...], color: Color | None = None,
+                 target: int | None = None, uno: bool = False) -> None:
+        self.seat = seat
+        self.cards = cards
+        self.color = color
+        self.target = target
+        self.uno = uno
 
     def __str__(self) -> str:
         words = [str(self.seat), "play", *(c.text for c in self.cards)]
