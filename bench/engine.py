@@ -29,7 +29,8 @@ ours are longer, since they hold UNO calls, challenges, separate draws and passe
 With ``--compiled PYTHON`` the same run also times the engine of another environment,
 whose interpreter is PYTHON, in a worker process fed slice by slice: typically the
 compiled engine (``build/venv/bin/python``, see README.md) beside this environment's
-pure one. Each engine is labelled by what it is (``pure`` or ``compiled``).
+pure one, or an earlier commit's engine installed elsewhere. Each engine is labelled by
+what it is (``pure`` or ``compiled``; ``(other)`` when both are alike).
 
 Rates are per CPU second of this process (``time.process_time``), and the measurements
 are cut into interleaved slices (``--slices``), so that other load on the machine skews
@@ -50,7 +51,13 @@ import subprocess
 import sys
 import time
 
-from unolan.engine import COMPILED, Deal, Game, Phase, Play, Rules
+from unolan.engine import Deal, Game, Phase, Play, Rules
+
+from unolan import engine
+
+# Which engine this environment has; an engine older than the compiled build is pure
+# (so that --compiled can also point at a checkout of an earlier commit, side by side).
+COMPILED: bool = getattr(engine, "COMPILED", False)
 
 # CPU time of this process: other load on the machine disturbs it far less than wall time.
 clock = time.process_time

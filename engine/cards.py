@@ -72,6 +72,7 @@ NUMBER_KINDS = tuple(Kind(str(n)) for n in range(10))
 ACTION_KINDS = (Kind.SKIP, Kind.REVERSE, Kind.DRAW_TWO)
 # Cards whose penalty can be stacked on, deflected, or answered (the All Wild Draw Two too).
 PENALTY = {Kind.DRAW_TWO: 2, Kind.WILD_DRAW_FOUR: 4, Kind.WILD_DRAW_TWO: 2}
+_KINDS = tuple(Kind)
 
 
 _BY_TEXT: dict[str, Card] = {}  # every card, by its notation
@@ -89,6 +90,8 @@ class Card:
     number: int | None
     penalty: int
     points: int
+    code: int  # its place among all cards (ALL_CARDS): tables are indexed by it, not hashed
+    order: int  # its place in the sort order: by color (wilds last), then kind
 
     @classmethod
     def of(cls, color: Color | None, kind: Kind) -> Card:
@@ -99,7 +102,9 @@ class Card:
                 raise NotationError(f"a {kind.name} card {'has no' if color is None else 'has a'} color")
             number = int(kind.value) if kind in NUMBER_KINDS else None
             points = number if number is not None else 50 if color is None else 20
-            card = cls(color, kind, text, color is None, number, PENALTY.get(kind, 0), points)
+            order = (len(COLORS) if color is None else COLORS.index(color)) * len(Kind) + _KINDS.index(kind)
+            card = cls(color, kind, text, color is None, number, PENALTY.get(kind, 0), points,
+                       len(_BY_TEXT), order)
             _BY_TEXT[text] = card
         return card
 
@@ -124,7 +129,7 @@ class Card:
         return self.text
 
     def __lt__(self, other: Card) -> bool:
-        return SORT_KEY[self] < SORT_KEY[other]
+        return self.order < other.order
 
     def __hash__(self) -> int:
         # By identity, as object's. Said here because a compiled class that orders its
@@ -142,13 +147,8 @@ def _build_all() -> None:
 
 _build_all()
 ALL_CARDS: tuple[Card, ...] = tuple(_BY_TEXT.values())
-SORT_KEY: dict[Card, tuple[int, int]] = {}
-_kind_order = list(Kind)
-for _card in ALL_CARDS:
-    SORT_KEY[_card] = (
-        4 if _card.color is None else COLORS.index(_card.color),
-        _kind_order.index(_card.kind),
-    )
+SORT_KEY: dict[Card, tuple[int, int]] = {card: divmod(card.order, len(Kind)) for card in ALL_CARDS}
+"""Each card's sort key: (its color's place, wilds last; its kind's place)."""
 
 
 def parse_cards(text: str) -> list[Card]:

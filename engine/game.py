@@ -170,7 +170,7 @@ class Game(LegalActions):
             if not cards or self.out[seat]:
                 break
             card = cards[0]
-            if card in playable and (stays is None or card.kind in stays):
+            if playable[card.code] and (stays is None or card.kind in stays):
                 self.drawn = card
                 self.phase = DRAWN
                 return
@@ -329,7 +329,7 @@ class Game(LegalActions):
         if self.rules.wd4_rule == "color":
             return any(c.color is self.color for c in others if not c.is_wild)
         playable = self._playable()
-        return any(c in playable for c in others if not c.is_wild)
+        return any(playable[c.code] for c in others if not c.is_wild)
 
     def _play_penalty(self, play: Play, times: int, answering: bool, bluff: bool,
                       events: list[Event]) -> None:

@@ -13,12 +13,10 @@ one card that name no target) are made once, at import, and shared.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from collections.abc import Set as AbstractSet
 from operator import attrgetter
 
 from .actions import Action, CallUno, Catch, Challenge, ChooseColor, Deal, Draw, Pass, Play
-from .cards import ALL_CARDS, COLORS, SORT_KEY, Card, Color, Kind
+from .cards import ALL_CARDS, COLORS, Card, Color, Kind
 from .errors import IllegalAction
 from .kinds import _TARGET_KINDS, _action_out
 from .notation import format_position
@@ -216,13 +214,14 @@ class LegalActions(State):
 
     # -- judging a play --------------------------------------------------------------
 
-    def _playable(self) -> AbstractSet[Card]:
-        """Every card that may be played on the discard now with no penalty pending: the
-        answer of :func:`_matches` for this table, looked up."""
+    def _playable(self) -> tuple[bool, ...]:
+        """Whether each card (by its code) may be played on the discard now with no penalty
+        pending: the answers of :func:`_matches` for this table, looked up."""
         rules = self.rules
         if rules.all_wild:
             return _EVERY_CARD
-        return _PLAYABLE[self.color, self.discard[-1], self.served and rules.strict_after_penalty]
+        strict = self.served and rules.strict_after_penalty
+        return _PLAYABLE[strict][_COLOR_INDEX[self.color]][self.discard[-1].code]
 
     def _check_play(self, play: Play) -> tuple[str, str, bool]:
         """("", "", jump) when legal; (fault, reason, jump) when not, fault one of FAULT_CODES.
@@ -289,7 +288,7 @@ class LegalActions(State):
             reason = self._check_answer(cards)
             if reason:
                 return "rules", reason, False
-        elif first not in self._playable():
+        elif not self._playable()[first.code]:
             return "rules", f"{first} does not match {self.discard[-1]} on {self._color_text()}", False
         if rules.last_card_no_action and _action_out(rules, hand, cards):
             return "rules", "you may not go out on an action or wild card", False
@@ -368,10 +367,10 @@ class LegalActions(State):
     def _play_groups(self, hand: list[Card]) -> list[tuple[Card, ...]]:
         """Each group of cards the hand may play on the discard, no penalty pending."""
         playable = self._playable()
-        kinds = list(map(_KIND, hand)) if self.rules.multi_play and not self.rules.all_wild else None
+        kinds = [c.kind for c in hand] if self.rules.multi_play and not self.rules.all_wild else None
         groups: list[tuple[Card, ...]] = []
-        for card in dict.fromkeys(hand):  # each distinct card once, in hand order
-            if card not in playable:
+        for i, card in enumerate(hand):  # each distinct card once, in hand order
+            if not playable[card.code] or hand.index(card) < i:
                 continue
             if kinds is not None and not card.is_wild and kinds.count(card.kind) > 1:
                 groups += self._extend((card,), hand)
@@ -384,7 +383,7 @@ class LegalActions(State):
         first = start[0]
         rest = [c for c in hand if c.kind is first.kind and not c.is_wild]
         rest.remove(first)
-        rest.sort(key=SORT_KEY.__getitem__)
+        rest.sort(key=_ORDER)
         # A list, not a set: cards hash by identity, so a set's order would differ between
         # processes and so would legal_actions (and every seeded bot's choice).
         groups, seen = [start], {start}
@@ -434,13 +433,13 @@ class LegalActions(State):
                     targets = (None, *targets)  # going out on a 7 or a Forced Swap: no swap, no target
                 out += _build_variants(seat, cards, targets, left == 1, all_wild)
             elif len(cards) == 1:
-                out += singles[first]
+                out += singles[first.code]
             else:
                 out += _build_variants(seat, cards, _NO_TARGET, len(hand) - len(cards) == 1, all_wild)
 
 
 _NO_TARGET: tuple[int | None, ...] = (None,)
-_KIND = attrgetter("kind")
+_ORDER = attrgetter("order")  # a card's place in the sort order
 # The actions that are the same value every time, made once per seat (there are at most 10).
 _SEATS = range(10)
 _DRAW = tuple(Draw(s) for s in _SEATS)
@@ -484,23 +483,26 @@ def _matches(card: Card, color: Color | None, top_kind: Kind | None, strict: boo
     return card.color is color or (not strict and card.kind is top_kind)
 
 
-# Every card that may be played on each discard, by its color, its top card and
-# strictness: the answers of ``_matches``, made once (one set per top card's kind).
+# Whether each card (by its code) may be played on each discard, by strictness, the
+# discard's color (its place in _COLOR_INDEX) and its top card's code: the answers of
+# ``_matches``, made once (one row per top card's kind). Indexed, not hashed: a table
+# lookup on the hot path is a few list reads.
+_COLOR_INDEX: dict[Color | None, int] = {color: i for i, color in enumerate((*COLORS, None))}
 _MATCHING = {
-    (color, kind, strict): frozenset(c for c in ALL_CARDS if _matches(c, color, kind, strict))
-    for color in (*COLORS, None) for kind in (*Kind, None) for strict in (False, True)
+    (color, kind, strict): tuple(_matches(c, color, kind, strict) for c in ALL_CARDS)
+    for color in _COLOR_INDEX for kind in (*Kind, None) for strict in (False, True)
 }
-_PLAYABLE: Mapping[tuple[Color | None, Card, bool], AbstractSet[Card]] = {
-    (color, top, strict): _MATCHING[color, None if top.is_wild else top.kind, strict]
-    for color in (*COLORS, None) for top in ALL_CARDS for strict in (False, True)
-}
-_EVERY_CARD = frozenset(ALL_CARDS)
+_PLAYABLE: tuple[tuple[tuple[tuple[bool, ...], ...], ...], ...] = tuple(
+    tuple(tuple(_MATCHING[color, None if top.is_wild else top.kind, strict] for top in ALL_CARDS)
+          for color in _COLOR_INDEX)
+    for strict in (False, True))
+_EVERY_CARD = (True,) * len(ALL_CARDS)
 
 # The plays of one card that name no target, by All Wild deck, UNO (the play leaves one
-# card), seat and card: what ``_build_variants`` gives for them, made once and shared.
-_SINGLES: tuple[tuple[tuple[Mapping[Card, tuple[Play, ...]], ...], ...], ...] = tuple(
+# card), seat and card's code: what ``_build_variants`` gives for them, made once and shared.
+_SINGLES: tuple[tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...], ...] = tuple(
     tuple(
-        tuple({card: _build_variants(seat, (card,), _NO_TARGET, uno, all_wild) for card in ALL_CARDS}
+        tuple(tuple(_build_variants(seat, (card,), _NO_TARGET, uno, all_wild) for card in ALL_CARDS)
               for seat in _SEATS)
         for uno in (False, True))
     for all_wild in (False, True))
