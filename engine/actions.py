@@ -29,6 +29,7 @@ Notation (``seat verb args``)::
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from .cards import COLORS, Card, Color
 from .errors import NotationError
@@ -127,10 +128,10 @@ class Deal(_SeatAction):
 
 
 Action = Play | Draw | Pass | Challenge | CallUno | Catch | ChooseColor | Deal
-_SIMPLE: dict[str, type[Draw | Pass | Challenge | CallUno | Deal]] = {
+_SIMPLE: Final[dict[str, type[Draw | Pass | Challenge | CallUno | Deal]]] = {
     "draw": Draw, "pass": Pass, "challenge": Challenge, "uno": CallUno, "deal": Deal}
-_VERBS: dict[type[_SeatAction], str] = {cls: verb for verb, cls in _SIMPLE.items()}
-_COLOR_LETTERS = {c.value for c in COLORS}
+_VERBS: Final[dict[type[_SeatAction], str]] = {cls: verb for verb, cls in _SIMPLE.items()}
+_COLOR_LETTERS: Final = {c.value for c in COLORS}
 
 
 def _seat(text: str, line: str) -> int:

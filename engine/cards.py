@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Final
 
 from .errors import NotationError
 
@@ -34,7 +35,7 @@ class Color(str, Enum):
         return self.value
 
 
-COLORS: tuple[Color, ...] = tuple(Color)
+COLORS: Final[tuple[Color, ...]] = tuple(Color)
 
 
 class Kind(str, Enum):
@@ -67,15 +68,31 @@ class Kind(str, Enum):
         return self.value
 
 
-WILD_KINDS = tuple(k for k in Kind if k.value.startswith("W"))
-NUMBER_KINDS = tuple(Kind(str(n)) for n in range(10))
-ACTION_KINDS = (Kind.SKIP, Kind.REVERSE, Kind.DRAW_TWO)
+# The kinds as plain names, for the engine's hot paths: a member looked up on its class
+# costs many times a name (the enum's class answers attribute lookups through a hook).
+N0: Final = Kind.N0
+N7: Final = Kind.N7
+SKIP: Final = Kind.SKIP
+REVERSE: Final = Kind.REVERSE
+DRAW_TWO: Final = Kind.DRAW_TWO
+WILD: Final = Kind.WILD
+WILD_DRAW_FOUR: Final = Kind.WILD_DRAW_FOUR
+WILD_REVERSE: Final = Kind.WILD_REVERSE
+WILD_SKIP: Final = Kind.WILD_SKIP
+WILD_SKIP_TWO: Final = Kind.WILD_SKIP_TWO
+WILD_DRAW_TWO: Final = Kind.WILD_DRAW_TWO
+WILD_TARGETED_DRAW_TWO: Final = Kind.WILD_TARGETED_DRAW_TWO
+WILD_FORCED_SWAP: Final = Kind.WILD_FORCED_SWAP
+
+WILD_KINDS: Final = tuple(k for k in Kind if k.value.startswith("W"))
+NUMBER_KINDS: Final = tuple(Kind(str(n)) for n in range(10))
+ACTION_KINDS: Final = (Kind.SKIP, Kind.REVERSE, Kind.DRAW_TWO)
 # Cards whose penalty can be stacked on, deflected, or answered (the All Wild Draw Two too).
-PENALTY = {Kind.DRAW_TWO: 2, Kind.WILD_DRAW_FOUR: 4, Kind.WILD_DRAW_TWO: 2}
-_KINDS = tuple(Kind)
+PENALTY: Final = {Kind.DRAW_TWO: 2, Kind.WILD_DRAW_FOUR: 4, Kind.WILD_DRAW_TWO: 2}
+_KINDS: Final = tuple(Kind)
 
 
-_BY_TEXT: dict[str, Card] = {}  # every card, by its notation
+_BY_TEXT: Final[dict[str, Card]] = {}  # every card, by its notation
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -146,8 +163,8 @@ def _build_all() -> None:
 
 
 _build_all()
-ALL_CARDS: tuple[Card, ...] = tuple(_BY_TEXT.values())
-SORT_KEY: dict[Card, tuple[int, int]] = {card: divmod(card.order, len(Kind)) for card in ALL_CARDS}
+ALL_CARDS: Final[tuple[Card, ...]] = tuple(_BY_TEXT.values())
+SORT_KEY: Final[dict[Card, tuple[int, int]]] = {card: divmod(card.order, len(Kind)) for card in ALL_CARDS}
 """Each card's sort key: (its color's place, wilds last; its kind's place)."""
 
 

@@ -13,11 +13,11 @@ keeps a list of their own.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from .cards import Card
 
-FACTS = ("direction", "phase", "pending", "stack", "pair", "served", "challengeable", "catchable",
+FACTS: Final = ("direction", "phase", "pending", "stack", "pair", "served", "challengeable", "catchable",
          "opening", "called")
 """The public facts that say what each seat may do now, carried by every closing event
 with ``seat``, the seat in turn (after a round: its winner, who deals the next): whether a
@@ -29,7 +29,7 @@ still the round's opening card (``opening``: no jump-in on its penalty), who has
 UNO (``called``), the ``direction`` and the ``phase``."""
 
 
-CLOSING_FIELDS = ("seat", *FACTS)
+CLOSING_FIELDS: Final = ("seat", *FACTS)
 """What every closing event carries: the seat in turn, then the facts."""
 
 
@@ -62,7 +62,7 @@ class EventKind:
     cards: tuple[str, ...] = ()
 
 
-EVENT_KINDS: dict[str, EventKind] = {
+EVENT_KINDS: Final[dict[str, EventKind]] = {
     "dealer_draw": EventKind(("draws", "dealer")),
     "round_started": EventKind(("round", "dealer", "players", "hand_size", "scores", "draw_count"),
                                moves=True),

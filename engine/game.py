@@ -19,10 +19,27 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from .actions import Action, CallUno, Catch, Challenge, ChooseColor, Deal, Draw, Pass, Play
-from .cards import COLORS, Card, Color, Kind, all_wild_deck, classic_deck
+from .cards import (
+    COLORS,
+    DRAW_TWO,
+    N0,
+    REVERSE,
+    SKIP,
+    WILD,
+    WILD_DRAW_FOUR,
+    WILD_REVERSE,
+    WILD_SKIP,
+    WILD_SKIP_TWO,
+    WILD_TARGETED_DRAW_TWO,
+    Card,
+    Color,
+    Kind,
+    all_wild_deck,
+    classic_deck,
+)
 from .events import Event, closing_data
 from .kinds import _NO_EFFECT, _plain
 from .legal import FAULT_CODES, LegalActions
@@ -34,10 +51,9 @@ from .shuffle import _exact_shuffle, _shuffle, _shuffle_step
 from .state import State
 from .view import View
 
-_SKIPS = {Kind.SKIP: 1, Kind.WILD_SKIP: 1, Kind.WILD_SKIP_TWO: 2}
-_REVERSES = frozenset({Kind.REVERSE, Kind.WILD_REVERSE})
-_WILD_DRAW_FOUR = Kind.WILD_DRAW_FOUR  # a member looked up on its class costs several comparisons
-_COLOR_TEXT: dict[Color | None, str | None] = {None: None, **{c: c.value for c in COLORS}}
+_SKIPS: Final = {SKIP: 1, WILD_SKIP: 1, WILD_SKIP_TWO: 2}
+_REVERSES: Final = frozenset({REVERSE, WILD_REVERSE})
+_COLOR_TEXT: Final[dict[Color | None, str | None]] = {None: None, **{c: c.value for c in COLORS}}
 
 
 class Game(LegalActions):
@@ -242,7 +258,7 @@ class Game(LegalActions):
         first = cards[0]
         kind = first.kind
         answering = self.pending > 0
-        bluff = kind is _WILD_DRAW_FOUR and not rules.all_wild and self._breaks_wd4_rule(seat, first)
+        bluff = kind is WILD_DRAW_FOUR and not rules.all_wild and self._breaks_wd4_rule(seat, first)
         for card in cards:
             hand.remove(card)
         self.discard += cards
@@ -292,13 +308,13 @@ class Game(LegalActions):
                     self.direction = -self.direction
                     events.append(Event("reversed", (self.direction,)))
                 self._advance(self.next_seat(seat))
-        elif kind is Kind.WILD_TARGETED_DRAW_TWO:
+        elif kind is WILD_TARGETED_DRAW_TWO:
             assert play.target is not None
             self._give(play.target, 2, "targeted", events)
             self._advance(self.next_seat(seat))
         elif going_out:  # going out on a 7, a 0 or a Forced Swap: no swap
             self._advance(self.next_seat(seat))
-        elif kind is Kind.N0:  # seven_zero: every hand passes on
+        elif kind is N0:  # seven_zero: every hand passes on
             for _ in range(times):
                 self._rotate(events)
             self._advance(self.next_seat(seat))
@@ -338,8 +354,8 @@ class Game(LegalActions):
             self.pending = self.stack = 0
         self.pending += first.penalty * times
         self.stack += len(play.cards)
-        self.pair = len(play.cards) == 2 and first.kind is Kind.DRAW_TWO
-        is_four = first.kind is Kind.WILD_DRAW_FOUR and not self.rules.all_wild
+        self.pair = len(play.cards) == 2 and first.kind is DRAW_TWO
+        is_four = first.kind is WILD_DRAW_FOUR and not self.rules.all_wild
         self.wd4_offender = seat if is_four and self.stack == 1 else None
         self.wd4_bluff = bluff
         target = self.next_seat(seat)
@@ -356,16 +372,16 @@ class Game(LegalActions):
         rules = self.rules
         if rules.stacking != "off":
             return True
-        if card.kind is Kind.DRAW_TWO and rules.deflect:
+        if card.kind is DRAW_TWO and rules.deflect:
             return True
-        if card.kind is Kind.WILD_DRAW_FOUR and rules.pair_beats_wd4 and not rules.all_wild:
+        if card.kind is WILD_DRAW_FOUR and rules.pair_beats_wd4 and not rules.all_wild:
             return True
         return self._challengeable()
 
     def _deflect(self, seat: int, kind: Kind, events: list[Event]) -> None:
         if self.active == 2:
             owner = self.next_seat(seat)
-        elif kind is Kind.SKIP:
+        elif kind is SKIP:
             skipped = self.next_seat(seat)
             events.append(Event("skipped", (skipped,)))
             owner = self.next_seat(skipped)
@@ -600,10 +616,10 @@ class Game(LegalActions):
         """The dealer turns up the first card (a Wild Draw Four, or in the All Wild deck
         any card but a plain Wild, goes back and the pile is shuffled), and it acts."""
         pile, tries = self.draw_pile, 0
-        keep = Kind.WILD if self.rules.all_wild else None
+        keep = WILD if self.rules.all_wild else None
 
         def usable(card: Card) -> bool:
-            return card.kind is keep if keep else card.kind is not Kind.WILD_DRAW_FOUR
+            return card.kind is keep if keep else card.kind is not WILD_DRAW_FOUR
 
         # No usable card left in the pile: the top card is taken, with no effect.
         anything = not any(usable(c) for c in pile)
@@ -621,16 +637,16 @@ class Game(LegalActions):
         self.phase = PLAY
         self.turn = first
         kind = card.kind
-        if kind is Kind.WILD and not self.rules.all_wild:
+        if kind is WILD and not self.rules.all_wild:
             self.phase = COLOR
-        elif kind is Kind.DRAW_TWO:
+        elif kind is DRAW_TWO:
             self._give(first, 2, "first_card", events)
             self.served = True
             self.turn = self.next_seat(first)
-        elif kind is Kind.SKIP:
+        elif kind is SKIP:
             events.append(Event("skipped", (first,)))
             self.turn = self.next_seat(first)
-        elif kind is Kind.REVERSE:
+        elif kind is REVERSE:
             if self.players == 2:  # two players: the Reverse acts as a Skip
                 events.append(Event("skipped", (first,)))
                 self.turn = self.dealer

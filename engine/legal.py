@@ -14,21 +14,33 @@ one card that name no target) are made once, at import, and shared.
 from __future__ import annotations
 
 from operator import attrgetter
+from typing import Final
 
 from .actions import Action, CallUno, Catch, Challenge, ChooseColor, Deal, Draw, Pass, Play
-from .cards import ALL_CARDS, COLORS, Card, Color, Kind
+from .cards import (
+    ALL_CARDS,
+    COLORS,
+    DRAW_TWO,
+    REVERSE,
+    SKIP,
+    WILD_DRAW_FOUR,
+    WILD_TARGETED_DRAW_TWO,
+    Card,
+    Color,
+    Kind,
+)
 from .errors import IllegalAction
 from .kinds import _TARGET_KINDS, _action_out
 from .notation import format_position
 from .phases import COLOR, DEALER_DRAW, DEALT, DRAWN, MATCH_OVER, OVER, PLAY, ROUND_OVER, Phase
 from .state import State
 
-_DEFLECTABLE = (Kind.DRAW_TWO, Kind.SKIP, Kind.REVERSE)  # top cards of a pending Draw Two penalty
+_DEFLECTABLE: Final = (DRAW_TWO, SKIP, REVERSE)  # top cards of a pending Draw Two penalty
 # The refusal code of each kind of fault of a play (see _check_play).
 FAULT_CODES = {"rules": "misplay", "turn": "not_your_turn", "false_uno": "false_uno", "form": "bad_play",
                "choice": "bad_play"}
-_BETWEEN_ROUNDS = frozenset({ROUND_OVER, DEALER_DRAW, DEALT})  # a Deal is the only action
-_NO_PLAY = OVER | _BETWEEN_ROUNDS  # no card may be played
+_BETWEEN_ROUNDS: Final = frozenset({ROUND_OVER, DEALER_DRAW, DEALT})  # a Deal is the only action
+_NO_PLAY: Final = OVER | _BETWEEN_ROUNDS  # no card may be played
 Fault = tuple[str, str]  # (reason, code) of a refusal
 
 
@@ -266,7 +278,7 @@ class LegalActions(State):
             return "choice", f"{color.value} is not a color of the cards played", False
         if first.kind in _TARGET_KINDS[rules.seven_zero]:
             if target is None:
-                if first.kind is Kind.WILD_TARGETED_DRAW_TWO or len(cards) != len(hand):
+                if first.kind is WILD_TARGETED_DRAW_TWO or len(cards) != len(hand):
                     return "choice", f"{first} needs a target seat", False  # going out: no swap
             elif not 0 <= target < self.players or target == seat or self.out[target]:
                 return "choice", f"seat {target} cannot be the target", False
@@ -315,7 +327,7 @@ class LegalActions(State):
         rules, top, first = self.rules, self.discard[-1], cards[0]
         # A pending penalty under a Skip or Reverse was deflected: it still ends in a Draw Two.
         if (rules.deflect and len(cards) == 1 and top.kind in _DEFLECTABLE
-                and first.kind in (Kind.SKIP, Kind.REVERSE) and first.color is self.color):
+                and first.kind in (SKIP, REVERSE) and first.color is self.color):
             return ""
         if self._pair_on_four(cards):
             if first.color is self.color:
@@ -325,10 +337,10 @@ class LegalActions(State):
             return "a penalty is pending: draw it" + (" or challenge" if self._challengeable() else "")
         if first.penalty == 0:
             return f"a penalty is pending: only a penalty card may answer it, not {first}"
-        if self.pair and rules.pair_beats_wd4 and len(cards) < 2 and first.kind is Kind.DRAW_TWO:
+        if self.pair and rules.pair_beats_wd4 and len(cards) < 2 and first.kind is DRAW_TWO:
             return "a single Draw Two may not go on a pair of Draw Twos"
-        mode, on_four = rules.stacking, top.kind is Kind.WILD_DRAW_FOUR
-        if first.kind is Kind.WILD_DRAW_FOUR:
+        mode, on_four = rules.stacking, top.kind is WILD_DRAW_FOUR
+        if first.kind is WILD_DRAW_FOUR:
             if on_four or mode in ("progressive", "mixed"):
                 return ""
             return "only a Wild Draw Four answers a Wild Draw Four" if on_four else \
@@ -345,8 +357,8 @@ class LegalActions(State):
     def _pair_on_four(self, cards: tuple[Card, ...]) -> bool:
         """pair_beats_wd4: two identical Draw Twos answering a pending Wild Draw Four."""
         return (self.rules.pair_beats_wd4 and self.pending > 0 and len(cards) == 2
-                and cards[0] is cards[1] and cards[0].kind is Kind.DRAW_TWO
-                and self.discard[-1].kind is Kind.WILD_DRAW_FOUR)
+                and cards[0] is cards[1] and cards[0].kind is DRAW_TWO
+                and self.discard[-1].kind is WILD_DRAW_FOUR)
 
     def _color_text(self) -> str:
         return self.color.name.lower() if self.color else "no color"
@@ -402,7 +414,7 @@ class LegalActions(State):
         rules = self.rules
         multi = rules.multi_play and not rules.all_wild
         for card in hand:
-            if not card.penalty and not (rules.deflect and card.kind in (Kind.SKIP, Kind.REVERSE)):
+            if not card.penalty and not (rules.deflect and card.kind in (SKIP, REVERSE)):
                 continue  # _check_answer refuses every group this card starts
             candidates = self._extend((card,), hand) if multi and not card.is_wild else [(card,)]
             if not multi and hand.count(card) > 1 and self._pair_on_four((card, card)):
@@ -429,7 +441,7 @@ class LegalActions(State):
                 left = len(hand) - len(cards)
                 targets: tuple[int | None, ...] = tuple(
                     s for s in range(self.players) if s != seat and not self.out[s])
-                if left == 0 and first.kind is not Kind.WILD_TARGETED_DRAW_TWO:
+                if left == 0 and first.kind is not WILD_TARGETED_DRAW_TWO:
                     targets = (None, *targets)  # going out on a 7 or a Forced Swap: no swap, no target
                 out += _build_variants(seat, cards, targets, left == 1, all_wild)
             elif len(cards) == 1:
@@ -438,17 +450,17 @@ class LegalActions(State):
                 out += _build_variants(seat, cards, _NO_TARGET, len(hand) - len(cards) == 1, all_wild)
 
 
-_NO_TARGET: tuple[int | None, ...] = (None,)
-_ORDER = attrgetter("order")  # a card's place in the sort order
+_NO_TARGET: Final[tuple[int | None, ...]] = (None,)
+_ORDER: Final = attrgetter("order")  # a card's place in the sort order
 # The actions that are the same value every time, made once per seat (there are at most 10).
-_SEATS = range(10)
-_DRAW = tuple(Draw(s) for s in _SEATS)
-_PASS = tuple(Pass(s) for s in _SEATS)
-_CHALLENGE = tuple(Challenge(s) for s in _SEATS)
-_CALL_UNO = tuple(CallUno(s) for s in _SEATS)
-_DEAL = tuple(Deal(s) for s in _SEATS)
-_CATCH = tuple(tuple(Catch(s, t) for t in _SEATS) for s in _SEATS)
-_CHOOSE_COLOR = tuple(tuple(ChooseColor(s, c) for c in COLORS) for s in _SEATS)
+_SEATS: Final = range(10)
+_DRAW: Final = tuple(Draw(s) for s in _SEATS)
+_PASS: Final = tuple(Pass(s) for s in _SEATS)
+_CHALLENGE: Final = tuple(Challenge(s) for s in _SEATS)
+_CALL_UNO: Final = tuple(CallUno(s) for s in _SEATS)
+_DEAL: Final = tuple(Deal(s) for s in _SEATS)
+_CATCH: Final = tuple(tuple(Catch(s, t) for t in _SEATS) for s in _SEATS)
+_CHOOSE_COLOR: Final = tuple(tuple(ChooseColor(s, c) for c in COLORS) for s in _SEATS)
 
 
 def _build_variants(seat: int, cards: tuple[Card, ...], targets: tuple[int | None, ...],
@@ -487,20 +499,20 @@ def _matches(card: Card, color: Color | None, top_kind: Kind | None, strict: boo
 # discard's color (its place in _COLOR_INDEX) and its top card's code: the answers of
 # ``_matches``, made once (one row per top card's kind). Indexed, not hashed: a table
 # lookup on the hot path is a few list reads.
-_COLOR_INDEX: dict[Color | None, int] = {color: i for i, color in enumerate((*COLORS, None))}
-_MATCHING = {
+_COLOR_INDEX: Final[dict[Color | None, int]] = {color: i for i, color in enumerate((*COLORS, None))}
+_MATCHING: Final = {
     (color, kind, strict): tuple(_matches(c, color, kind, strict) for c in ALL_CARDS)
     for color in _COLOR_INDEX for kind in (*Kind, None) for strict in (False, True)
 }
-_PLAYABLE: tuple[tuple[tuple[tuple[bool, ...], ...], ...], ...] = tuple(
+_PLAYABLE: Final[tuple[tuple[tuple[tuple[bool, ...], ...], ...], ...]] = tuple(
     tuple(tuple(_MATCHING[color, None if top.is_wild else top.kind, strict] for top in ALL_CARDS)
           for color in _COLOR_INDEX)
     for strict in (False, True))
-_EVERY_CARD = (True,) * len(ALL_CARDS)
+_EVERY_CARD: Final = (True,) * len(ALL_CARDS)
 
 # The plays of one card that name no target, by All Wild deck, UNO (the play leaves one
 # card), seat and card's code: what ``_build_variants`` gives for them, made once and shared.
-_SINGLES: tuple[tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...], ...] = tuple(
+_SINGLES: Final[tuple[tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...], ...]] = tuple(
     tuple(
         tuple(tuple(_build_variants(seat, (card,), _NO_TARGET, uno, all_wild) for card in ALL_CARDS)
               for seat in _SEATS)
