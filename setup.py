@@ -58,6 +58,9 @@ def compiled_engine() -> list[Any]:  # setuptools' Extension values
         _fail("compiling the engine needs mypyc, which comes with mypy: pip install mypy, "
               "or build with pip's default build isolation (it installs mypy for the build).")
     sources = sorted(str(path.relative_to(HERE)) for path in ENGINE.glob("*.py"))
+    if not sources:
+        _fail(f"no engine sources under {ENGINE.relative_to(HERE)}: compile from a checkout of "
+              "the repository, where that folder links to engine/.")
     # One shared library for all modules: calls between them stay native. MYPYC_OPT_LEVEL
     # (as for the mypyc command) trades speed for build time: 0 builds quickest.
     return mypycify(sources, opt_level=os.environ.get("MYPYC_OPT_LEVEL", "3"), group_name="unolan_engine")
