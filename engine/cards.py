@@ -109,6 +109,7 @@ class Card:
     points: int
     code: int  # its place among all cards (ALL_CARDS): tables are indexed by it, not hashed
     order: int  # its place in the sort order: by color (wilds last), then kind
+    kind_code: int  # its kind's place in Kind: same kind, same code (compared as ints)
 
     @classmethod
     def of(cls, color: Color | None, kind: Kind) -> Card:
@@ -121,7 +122,7 @@ class Card:
             points = number if number is not None else 50 if color is None else 20
             order = (len(COLORS) if color is None else COLORS.index(color)) * len(Kind) + _KINDS.index(kind)
             card = cls(color, kind, text, color is None, number, PENALTY.get(kind, 0), points,
-                       len(_BY_TEXT), order)
+                       len(_BY_TEXT), order, _KINDS.index(kind))
             _BY_TEXT[text] = card
         return card
 

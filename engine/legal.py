@@ -379,12 +379,13 @@ class LegalActions(State):
     def _play_groups(self, hand: list[Card]) -> list[tuple[Card, ...]]:
         """Each group of cards the hand may play on the discard, no penalty pending."""
         playable = self._playable()
-        kinds = [c.kind for c in hand] if self.rules.multi_play and not self.rules.all_wild else None
+        codes = [c.code for c in hand]  # ints: compared without a card's comparison call
+        kinds = [c.kind_code for c in hand] if self.rules.multi_play and not self.rules.all_wild else None
         groups: list[tuple[Card, ...]] = []
         for i, card in enumerate(hand):  # each distinct card once, in hand order
-            if not playable[card.code] or hand.index(card) < i:
+            if not playable[card.code] or codes.index(card.code) < i:
                 continue
-            if kinds is not None and not card.is_wild and kinds.count(card.kind) > 1:
+            if kinds is not None and not card.is_wild and kinds.count(card.kind_code) > 1:
                 groups += self._extend((card,), hand)
             else:  # what _extend gives for a card with none of its kind beside it
                 groups.append((card,))
