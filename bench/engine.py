@@ -26,6 +26,12 @@ It prints games per second and microseconds per action for each, and the ratios 
 RLCard's both ways. A round of ours is one game of RLCard's (one deal to one winner);
 ours are longer, since they hold UNO calls, challenges, separate draws and passes.
 
+With ``--compiled PYTHON`` the same run also times the engine of another environment,
+whose interpreter is PYTHON, in a worker process fed slice by slice: typically the
+compiled engine (``build/venv/bin/python``, see README.md) beside this environment's
+pure one, or an earlier commit's engine installed elsewhere. Each engine is labelled by
+what it is (``pure`` or ``compiled``; ``(other)`` when both are alike).
+
 Rates are per CPU second of this process (``time.process_time``), and the measurements
 are cut into interleaved slices (``--slices``), so that other load on the machine skews
 neither the figures nor the ratios much.
@@ -33,15 +39,25 @@ neither the figures nor the ratios much.
 Example::
 
     python bench/engine.py --seconds 5 --vs-rlcard
+    python bench/engine.py --presets official,house --vs-rlcard --compiled build/venv/bin/python
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import subprocess
+import sys
 import time
 
 from unolan.engine import Deal, Game, Phase, Play, Rules
+
+from unolan import engine
+
+# Which engine this environment has; an engine older than the compiled build is pure
+# (so that --compiled can also point at a checkout of an earlier commit, side by side).
+COMPILED: bool = getattr(engine, "COMPILED", False)
 
 # CPU time of this process: other load on the machine disturbs it far less than wall time.
 clock = time.process_time
@@ -109,6 +125,46 @@ def bench_rlcard(players: int, seconds: float, seed: int, bare: bool) -> tuple[i
 
 
 RLCARD = ("rlcard driven", "rlcard bare")
+Totals = list[float]  # count, actions, CPU seconds
+
+
+class Worker:
+    """This script in another environment, timing its engine one slice per request."""
+
+    def __init__(self, python: str) -> None:
+        self.process = subprocess.Popen([python, __file__, "--worker"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True)
+        self.compiled = bool(self.ask({"hello": True}))
+
+    def ask(self, request: dict[str, object]) -> object:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            raise SystemExit("the worker environment could not run the benchmark (see above)")
+        return json.loads(line)
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait()
+
+
+def serve_worker() -> None:
+    """The worker's side: one JSON request a line, one answer a line."""
+    for line in sys.stdin:
+        request = json.loads(line)
+        if "hello" in request:
+            answer: object = COMPILED
+        else:
+            answer = bench_engine(request["preset"], request["players"], request["seconds"],
+                                  request["seed"])
+        print(json.dumps(answer), flush=True)
+
+
+def engine_label(compiled: bool) -> str:
+    return "compiled" if compiled else "pure"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -125,10 +181,17 @@ def main(argv: list[str] | None = None) -> None:
                         help="interleaved slices per measurement (default: %(default)s)")
     parser.add_argument("--vs-rlcard", action="store_true",
                         help="also time RLCard's UnoGame and print the ratios")
+    parser.add_argument("--compiled", metavar="PYTHON",
+                        help="also time the engine of the environment of this interpreter "
+                             "(e.g. build/venv/bin/python, with the compiled engine)")
     parser.add_argument("--profile", metavar="PRESET",
                         help="run cProfile on PRESET instead and print the top functions")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
+    if args.worker:
+        serve_worker()
+        return
     if args.profile:
         import cProfile
         import pstats
@@ -138,30 +201,53 @@ def main(argv: list[str] | None = None) -> None:
         pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
         return
 
-    # Interleave short slices of every measurement so that drifting machine load hits all alike.
     presets = args.presets.split(",")
-    names = presets + (list(RLCARD) if args.vs_rlcard else [])
-    totals = {name: [0, 0, 0.0] for name in names}
+    worker = Worker(args.compiled) if args.compiled else None
+    engines = [engine_label(COMPILED)]
+    if worker is not None:
+        engines.append(engine_label(worker.compiled))
+        if engines[0] == engines[1]:
+            engines[1] += " (other)"
+    measured = [(engine, preset) for preset in presets for engine in engines]
+    names = [*measured, *((r, "") for r in RLCARD)] if args.vs_rlcard else measured
+    totals: dict[tuple[str, str], Totals] = {name: [0, 0, 0.0] for name in names}
+    # Interleave short slices of every measurement so that drifting machine load hits all alike.
+    seconds = args.seconds / args.slices
     for i in range(args.slices):
+        slice_seed = args.seed + 1000 * i
         for name in names:
-            slice_seed = args.seed + 1000 * i
-            seconds = args.seconds / args.slices
-            if name in RLCARD:
-                done = bench_rlcard(args.players, seconds, slice_seed, bare=name == "rlcard bare")
+            what, preset = name
+            done: object
+            if what in RLCARD:
+                done = bench_rlcard(args.players, seconds, slice_seed, bare=what == "rlcard bare")
+            elif what == engines[0]:
+                done = bench_engine(preset, args.players, seconds, slice_seed)
             else:
-                done = bench_engine(name, args.players, seconds, slice_seed)
+                assert worker is not None
+                done = worker.ask({"preset": preset, "players": args.players, "seconds": seconds,
+                                   "seed": slice_seed})
+            assert isinstance(done, (list, tuple))
             for k in range(3):
                 totals[name][k] += done[k]
+    if worker is not None:
+        worker.close()
     rates = {}
     for name, (count, actions, spent) in totals.items():
+        what, preset = name
         rates[name] = count / spent
-        label = name if name in RLCARD else f"unolan {name}"
-        print(f"{label:16} {rates[name]:7.0f} games/s  {1e6 * spent / actions:5.2f} us/action  "
-              f"{actions / count:5.1f} actions/game  ({count} in {spent:.2f} s CPU)")
+        label = what if what in RLCARD else f"unolan {what} {preset}"
+        print(f"{label:26} {rates[name]:7.0f} games/s  {1e6 * spent / actions:5.2f} us/action  "
+              f"{actions / count:5.1f} actions/round  ({count:.0f} in {spent:.2f} s CPU)")
     if args.vs_rlcard:
-        for name in presets:
-            driven, bare = (rates[name] / rates[r] for r in RLCARD)
-            print(f"ratio {name:10} {driven:5.2f}x RLCard driven  {bare:5.2f}x RLCard bare  (games/s)")
+        driven, bare = (rates[r, ""] for r in RLCARD)
+        for engine, preset in measured:
+            rate = rates[engine, preset]
+            print(f"ratio {engine:9} {preset:10} {rate / driven:5.2f}x RLCard driven  "
+                  f"{rate / bare:5.2f}x RLCard bare  (games/s)")
+    if worker is not None:
+        for preset in presets:
+            print(f"ratio {engines[1]} / {engines[0]} {preset:10} "
+                  f"{rates[engines[1], preset] / rates[engines[0], preset]:5.2f}x (games/s)")
 
 
 if __name__ == "__main__":

@@ -4,8 +4,14 @@
 >>> game = Game(Rules.preset("official"), players=4, seed=7)
 >>> action = game.legal_actions(game.turn)[0]
 >>> events = game.apply(action)
+
+The same source runs as pure Python or compiled by mypyc (``UNOLAN_COMPILE=1`` when
+installing, see README.md); :data:`COMPILED` says which this is.
 """
 
+from importlib.machinery import EXTENSION_SUFFIXES
+
+from . import game as _game
 from .actions import (
     Action,
     CallUno,
@@ -32,7 +38,11 @@ from .rules import OPTIONS, PRESETS, Option, Rules
 from .scoring import RoundResult
 from .view import View
 
+COMPILED: bool = (_game.__file__ or "").endswith(tuple(EXTENSION_SUFFIXES))
+"""Whether this engine is compiled (its modules are C extensions built by mypyc)."""
+
 __all__ = [
+    "COMPILED",
     "EVENT_KINDS",
     "FACTS",
     "OPTIONS",

@@ -1,7 +1,15 @@
 """Actions: what a seat may do, as small immutable values with a text notation.
 
 Every action carries the seat that takes it, so out-of-turn actions (calling UNO,
-catching, challenging, jumping in) are ordinary actions judged when applied.
+catching, challenging, jumping in) are ordinary actions judged when applied. Each is
+pickled as the call that builds it (``__reduce__``), the same for the pure and the
+compiled engine: a compiled frozen dataclass cannot be restored field by field.
+
+A :class:`Play` is made for every legal play of several cards, each time the plays are
+listed, so it has an ``__init__`` of its own that stores its fields straight: a frozen
+dataclass's costs several times as much, pure or compiled (where the dataclass's is
+still Python). It is immutable by convention, as events are; the other actions, made
+once and shared, are frozen.
 
 Notation (``seat verb args``)::
 
@@ -22,19 +30,27 @@ Notation (``seat verb args``)::
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Final
 
 from .cards import COLORS, Card, Color
 from .errors import NotationError
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Play:
     seat: int
     cards: tuple[Card, ...]
     color: Color | None = None
     target: int | None = None
     uno: bool = False
+
+    def __init__(self, seat: int, cards: tuple[Card, ...], color: Color | None = None,
+                 target: int | None = None, uno: bool = False) -> None:
+        self.seat = seat
+        self.cards = cards
+        self.color = color
+        self.target = target
+        self.uno = uno
 
     def __str__(self) -> str:
         words = [str(self.seat), "play", *(c.text for c in self.cards)]
@@ -46,36 +62,41 @@ class Play:
             words.append("uno")
         return " ".join(words)
 
+    def __reduce__(self) -> tuple[type[Play], tuple[object, ...]]:
+        return (Play, (self.seat, self.cards, self.color, self.target, self.uno))
+
 
 @dataclass(frozen=True, slots=True)
 class _SeatAction:
     """An action that names only its seat: ``SEAT VERB``."""
 
     seat: int
-    verb: ClassVar[str]
 
     def __str__(self) -> str:
-        return f"{self.seat} {self.verb}"
+        return f"{self.seat} {_VERBS[type(self)]}"
+
+    def __reduce__(self) -> tuple[type[_SeatAction], tuple[int]]:
+        return (type(self), (self.seat,))
 
 
 @dataclass(frozen=True, slots=True)
 class Draw(_SeatAction):
-    verb = "draw"
+    """``SEAT draw``"""
 
 
 @dataclass(frozen=True, slots=True)
 class Pass(_SeatAction):
-    verb = "pass"
+    """``SEAT pass``"""
 
 
 @dataclass(frozen=True, slots=True)
 class Challenge(_SeatAction):
-    verb = "challenge"
+    """``SEAT challenge``"""
 
 
 @dataclass(frozen=True, slots=True)
 class CallUno(_SeatAction):
-    verb = "uno"
+    """``SEAT uno``"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +107,9 @@ class Catch:
     def __str__(self) -> str:
         return f"{self.seat} catch {self.target}"
 
+    def __reduce__(self) -> tuple[type[Catch], tuple[int, int]]:
+        return (Catch, (self.seat, self.target))
+
 
 @dataclass(frozen=True, slots=True)
 class ChooseColor:
@@ -95,11 +119,15 @@ class ChooseColor:
     def __str__(self) -> str:
         return f"{self.seat} color {self.color.value}"
 
+    def __reduce__(self) -> tuple[type[ChooseColor], tuple[int, Color]]:
+        return (ChooseColor, (self.seat, self.color))
+
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """Deal the next round. ``seed``: the match's shuffles are seeded by it from this deal
-    on (a round whose seed the players helped draw; None: the seed goes on)."""
+    """``SEAT deal`` or ``SEAT deal SEED``: deal the next round. ``seed``: the match's
+    shuffles are seeded by it from this deal on (a round whose seed the players helped
+    draw; None: the seed goes on)."""
 
     seat: int
     seed: int | str | None = None
@@ -107,10 +135,15 @@ class Deal:
     def __str__(self) -> str:
         return f"{self.seat} deal" if self.seed is None else f"{self.seat} deal {self.seed}"
 
+    def __reduce__(self) -> tuple[type[Deal], tuple[int, int | str | None]]:
+        return (Deal, (self.seat, self.seed))
+
 
 Action = Play | Draw | Pass | Challenge | CallUno | Catch | ChooseColor | Deal
-_SIMPLE = {cls.verb: cls for cls in (Draw, Pass, Challenge, CallUno)}
-_COLOR_LETTERS = {c.value for c in COLORS}
+_SIMPLE: Final[dict[str, type[Draw | Pass | Challenge | CallUno]]] = {
+    "draw": Draw, "pass": Pass, "challenge": Challenge, "uno": CallUno}
+_VERBS: Final[dict[type[_SeatAction], str]] = {cls: verb for verb, cls in _SIMPLE.items()}
+_COLOR_LETTERS: Final = {c.value for c in COLORS}
 
 
 def _seat(text: str, line: str) -> int:

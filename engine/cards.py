@@ -11,8 +11,9 @@ All Wild deck ``WR``, ``WS``, ``WS2``, ``WD2``, ``WT2``, ``WX``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
-from typing import ClassVar
+from typing import Final
 
 from .errors import NotationError
 
@@ -34,7 +35,7 @@ class Color(str, Enum):
         return self.value
 
 
-COLORS: tuple[Color, ...] = tuple(Color)
+COLORS: Final[tuple[Color, ...]] = tuple(Color)
 
 
 class Kind(str, Enum):
@@ -67,19 +68,37 @@ class Kind(str, Enum):
         return self.value
 
 
-WILD_KINDS = tuple(k for k in Kind if k.value.startswith("W"))
-NUMBER_KINDS = tuple(Kind(str(n)) for n in range(10))
-ACTION_KINDS = (Kind.SKIP, Kind.REVERSE, Kind.DRAW_TWO)
+# The kinds as plain names, for the engine's hot paths: a member looked up on its class
+# costs many times a name (the enum's class answers attribute lookups through a hook).
+N0: Final = Kind.N0
+N7: Final = Kind.N7
+SKIP: Final = Kind.SKIP
+REVERSE: Final = Kind.REVERSE
+DRAW_TWO: Final = Kind.DRAW_TWO
+WILD: Final = Kind.WILD
+WILD_DRAW_FOUR: Final = Kind.WILD_DRAW_FOUR
+WILD_REVERSE: Final = Kind.WILD_REVERSE
+WILD_SKIP: Final = Kind.WILD_SKIP
+WILD_SKIP_TWO: Final = Kind.WILD_SKIP_TWO
+WILD_DRAW_TWO: Final = Kind.WILD_DRAW_TWO
+WILD_TARGETED_DRAW_TWO: Final = Kind.WILD_TARGETED_DRAW_TWO
+WILD_FORCED_SWAP: Final = Kind.WILD_FORCED_SWAP
+
+WILD_KINDS: Final = tuple(k for k in Kind if k.value.startswith("W"))
+NUMBER_KINDS: Final = tuple(Kind(str(n)) for n in range(10))
+ACTION_KINDS: Final = (Kind.SKIP, Kind.REVERSE, Kind.DRAW_TWO)
 # Cards whose penalty can be stacked on, deflected, or answered (the All Wild Draw Two too).
-PENALTY = {Kind.DRAW_TWO: 2, Kind.WILD_DRAW_FOUR: 4, Kind.WILD_DRAW_TWO: 2}
+PENALTY: Final = {Kind.DRAW_TWO: 2, Kind.WILD_DRAW_FOUR: 4, Kind.WILD_DRAW_TWO: 2}
+_KINDS: Final = tuple(Kind)
 
 
+_BY_TEXT: Final[dict[str, Card]] = {}  # every card, by its notation
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Card:
-    """One card face. Build with :meth:`of` or :meth:`parse`; instances are shared."""
-
-    __slots__ = ("color", "is_wild", "kind", "number", "penalty", "points", "text")
-
-    _table: ClassVar[dict[str, Card]] = {}
+    """One card face. Build with :meth:`of` or :meth:`parse`; instances are shared, so a
+    card equals only itself (``eq=False``: compared and hashed by identity)."""
 
     color: Color | None
     kind: Kind
@@ -88,46 +107,35 @@ class Card:
     number: int | None
     penalty: int
     points: int
-
-    def __init__(self, color: Color | None, kind: Kind) -> None:
-        raise TypeError("use Card.of(color, kind) or Card.parse(text)")
+    code: int  # its place among all cards (ALL_CARDS): tables are indexed by it, not hashed
+    order: int  # its place in the sort order: by color (wilds last), then kind
+    kind_code: int  # its kind's place in Kind: same kind, same code (compared as ints)
 
     @classmethod
     def of(cls, color: Color | None, kind: Kind) -> Card:
         text = kind.value if color is None else color.value + kind.value
-        card = cls._table.get(text)
+        card = _BY_TEXT.get(text)
         if card is None:
             if (color is None) != (kind in WILD_KINDS):
                 raise NotationError(f"a {kind.name} card {'has no' if color is None else 'has a'} color")
-            card = object.__new__(cls)
-            set_ = object.__setattr__
-            set_(card, "color", color)
-            set_(card, "kind", kind)
-            set_(card, "text", text)
-            set_(card, "is_wild", color is None)
-            set_(card, "number", int(kind.value) if kind in NUMBER_KINDS else None)
-            set_(card, "penalty", PENALTY.get(kind, 0))
-            set_(
-                card,
-                "points",
-                int(kind.value) if kind in NUMBER_KINDS else 50 if color is None else 20,
-            )
-            cls._table[text] = card
+            number = int(kind.value) if kind in NUMBER_KINDS else None
+            points = number if number is not None else 50 if color is None else 20
+            order = (len(COLORS) if color is None else COLORS.index(color)) * len(Kind) + _KINDS.index(kind)
+            card = cls(color, kind, text, color is None, number, PENALTY.get(kind, 0), points,
+                       len(_BY_TEXT), order, _KINDS.index(kind))
+            _BY_TEXT[text] = card
         return card
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        card = cls._table.get(text)
+        card = _BY_TEXT.get(text)
         if card is not None:
             return card
         up = text.strip().upper()
-        card = cls._table.get(up)
+        card = _BY_TEXT.get(up)
         if card is not None:
             return card
         raise NotationError(f"unknown card {text!r}")
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("cards are immutable")
 
     def __reduce__(self) -> tuple[object, tuple[str]]:
         return (Card.parse, (self.text,))
@@ -139,7 +147,12 @@ class Card:
         return self.text
 
     def __lt__(self, other: Card) -> bool:
-        return SORT_KEY[self] < SORT_KEY[other]
+        return self.order < other.order
+
+    def __hash__(self) -> int:
+        # By identity, as object's. Said here because a compiled class that orders its
+        # values inherits no hash.
+        return id(self)
 
 
 def _build_all() -> None:
@@ -151,14 +164,9 @@ def _build_all() -> None:
 
 
 _build_all()
-ALL_CARDS: tuple[Card, ...] = tuple(Card._table.values())
-SORT_KEY: dict[Card, tuple[int, int]] = {}
-_kind_order = list(Kind)
-for _card in ALL_CARDS:
-    SORT_KEY[_card] = (
-        4 if _card.color is None else COLORS.index(_card.color),
-        _kind_order.index(_card.kind),
-    )
+ALL_CARDS: Final[tuple[Card, ...]] = tuple(_BY_TEXT.values())
+SORT_KEY: Final[dict[Card, tuple[int, int]]] = {card: divmod(card.order, len(Kind)) for card in ALL_CARDS}
+"""Each card's sort key: (its color's place, wilds last; its kind's place)."""
 
 
 def parse_cards(text: str) -> list[Card]:

@@ -13,9 +13,11 @@ keeps a list of their own.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-FACTS = ("direction", "phase", "pending", "stack", "pair", "served", "challengeable", "catchable",
+from .cards import Card
+
+FACTS: Final = ("direction", "phase", "pending", "stack", "pair", "served", "challengeable", "catchable",
          "opening", "called")
 """The public facts that say what each seat may do now, carried by every closing event
 with ``seat``, the seat in turn (after a round: its winner, who deals the next): whether a
@@ -27,7 +29,7 @@ still the round's opening card (``opening``: no jump-in on its penalty), who has
 UNO (``called``), the ``direction`` and the ``phase``."""
 
 
-CLOSING_FIELDS = ("seat", *FACTS)
+CLOSING_FIELDS: Final = ("seat", *FACTS)
 """What every closing event carries: the seat in turn, then the facts."""
 
 
@@ -46,7 +48,8 @@ class EventKind:
     event changes what an action is judged against (whose turn, the top card, the hands),
     so an action decided before it is too late. ``closes``: it ends a batch (the events
     of one action or one deal); the table is whole again. ``actor``: its ``seat`` field
-    names the seat whose action it reports (for ``drew``: the seat that drew).
+    names the seat whose action it reports (for ``drew``: the seat that drew). ``cards``:
+    the fields that hold a card or a list of cards, in the notation (``"R5"``).
     """
 
     fields: tuple[str, ...]
@@ -56,24 +59,29 @@ class EventKind:
     moves: bool = False
     closes: bool = False
     actor: bool = False
+    cards: tuple[str, ...] = ()
 
 
-EVENT_KINDS: dict[str, EventKind] = {
+EVENT_KINDS: Final[dict[str, EventKind]] = {
     "dealer_draw": EventKind(("draws", "dealer")),
     "round_started": EventKind(("round", "dealer", "players", "hand_size", "scores", "draw_count"),
                                moves=True),
-    "hand": EventKind(("seat", "count", "called", "cards"), private=("cards",)),
-    "first_card": EventKind(("card", "color")),
-    "turn": EventKind(("seat", *FACTS, "drawn"), private=("drawn",), optional=("drawn",), closes=True),
-    "played": EventKind(("seat", "cards", "color", "target", "jump_in"), moves=True, actor=True),
-    "drew": EventKind(("seat", "count", "reason", "cards"), private=("cards",), moves=True, actor=True),
+    "hand": EventKind(("seat", "count", "called", "cards"), private=("cards",), cards=("cards",)),
+    "first_card": EventKind(("card", "color"), cards=("card",)),
+    "turn": EventKind(("seat", *FACTS, "drawn"), private=("drawn",), optional=("drawn",), closes=True,
+                      cards=("drawn",)),
+    "played": EventKind(("seat", "cards", "color", "target", "jump_in"), moves=True, actor=True,
+                        cards=("cards",)),
+    "drew": EventKind(("seat", "count", "reason", "cards"), private=("cards",), moves=True, actor=True,
+                      cards=("cards",)),
     "passed": EventKind(("seat",), moves=True, actor=True),
     "color_chosen": EventKind(("seat", "color"), moves=True, actor=True),
     "skipped": EventKind(("seat",)),
     "reversed": EventKind(("direction",)),
     "penalty": EventKind(("seat", "amount", "stack", "pair", "challengeable")),
     "challenged": EventKind(("seat", "target", "guilty"), moves=True, actor=True),
-    "revealed": EventKind(("seat", "challenger", "cards"), private=("cards",), to="challenger"),
+    "revealed": EventKind(("seat", "challenger", "cards"), private=("cards",), to="challenger",
+                          cards=("cards",)),
     "uno": EventKind(("seat",), actor=True),
     "caught": EventKind(("seat", "target", "penalty"), moves=True, actor=True),
     "false_uno": EventKind(("seat", "penalty"), moves=True, actor=True),
@@ -94,20 +102,40 @@ class Event:
     """One thing that happened, told to everyone; :meth:`data_for` leaves out what a
     member may not see.
 
+    ``Event(kind, data)`` with ``data`` its map; the engine gives instead the values of
+    the kind's fields in order (a tuple, cards as :class:`~.cards.Card` values, the last
+    optional fields left out), and the map is made when first read: most events of a
+    simulation are never read, so they cost one small object each.
+
     Events are values: compared by their fields, and immutable by convention (nothing
-    assigns to an event after the engine made it; its data is never changed either). A
-    plain slotted class rather than a frozen dataclass, because the engine makes two or
-    three per action and a frozen dataclass's ``__init__`` costs several times as much.
+    assigns to an event after the engine made it; its data is never changed either).
     """
 
-    __slots__ = ("data", "kind")
+    __slots__ = ("_data", "_values", "kind")
 
     kind: str
-    data: dict[str, Any]
+    _data: dict[str, Any] | None  # None until made from _values
+    _values: tuple[Any, ...]
 
-    def __init__(self, kind: str, data: dict[str, Any] | None = None) -> None:
+    def __init__(self, kind: str, data: dict[str, Any] | tuple[Any, ...] | None = None) -> None:
         self.kind = kind
-        self.data = {} if data is None else data
+        if isinstance(data, tuple):
+            self._data, self._values = None, data
+        else:
+            self._data, self._values = ({} if data is None else data), ()
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The event's fields by name, in plain values (cards as their notation)."""
+        data = self._data
+        if data is None:
+            spec = EVENT_KINDS[self.kind]
+            data = dict(zip(spec.fields, self._values, strict=False))
+            for name in spec.cards:
+                if name in data:
+                    data[name] = _notation(data[name])
+            self._data = data
+        return data
 
     @property
     def private_to(self) -> int | None:
@@ -155,34 +183,11 @@ class Event:
         return text
 
 
-class TurnEvent(Event):
-    """The ``turn`` event, which closes nearly every batch: its data (the seat in turn and
-    the facts, the drawn card in phase drawn) is made into a map when first read. The
-    engine makes one per action and a simulation never reads it, so it keeps the values
-    as they were when it happened and builds nothing more."""
-
-    __slots__ = ("_drawn", "_facts", "_made")
-
-    kind = "turn"  # every one's: a class attribute, one store fewer per action
-
-    def __init__(self, facts: tuple[Any, ...], drawn: str | None = None) -> None:
-        """``facts``: the values of :data:`CLOSING_FIELDS`; ``drawn``: the card just drawn."""
-        self._facts = facts
-        self._drawn = drawn
-        self._made: dict[str, Any] | None = None
-
-    @property
-    def data(self) -> dict[str, Any]:
-        made = self._made
-        if made is None:
-            made = self._made = closing_data(self._facts)
-            if self._drawn is not None:
-                made["drawn"] = self._drawn
-        return made
-
-    @data.setter
-    def data(self, data: dict[str, Any]) -> None:  # as an Event's: the map replaced
-        self._made = data
+def _notation(value: Card | list[Card] | tuple[Card, ...]) -> str | list[str]:
+    """A card's notation, or a list of cards' (an event's values hold the cards)."""
+    if isinstance(value, Card):
+        return value.text
+    return [card.text for card in value]
 
 
 def _text(value: Any) -> str:

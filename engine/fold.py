@@ -174,15 +174,19 @@ class ViewFold:
         self.turn = data["seat"]
         for name in FACTS:
             value = data[name]
-            setattr(self, name, list(value) if isinstance(value, (list, tuple)) else value)
-        self.phase = Phase(data["phase"])
+            if name == "phase":  # a Phase from the first: compiled, the attribute takes no str
+                value = Phase(value)
+            elif isinstance(value, (list, tuple)):
+                value = list(value)
+            setattr(self, name, value)
         self.drawn = data.get("drawn")
 
     def _round_over(self, data: Mapping[str, Any]) -> None:
         self.scores = list(data["scores"])
         self._turn(data)
 
-    _match_over = _round_over
+    def _match_over(self, data: Mapping[str, Any]) -> None:
+        self._round_over(data)  # the same facts (a method, not an alias: compiled, an alias is lost)
 
 
 _HANDLERS: dict[str, Callable[[ViewFold, Mapping[str, Any]], None]] = {

@@ -19,16 +19,32 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from operator import attrgetter
-from typing import Any
+from typing import Any, Final
 
 from .actions import Action, CallUno, Catch, Challenge, ChooseColor, Deal, Draw, Pass, Play
-from .cards import COLORS, Card, Color, Kind, all_wild_deck, classic_deck
+from .cards import (
+    COLORS,
+    DRAW_TWO,
+    N0,
+    REVERSE,
+    SKIP,
+    WILD,
+    WILD_DRAW_FOUR,
+    WILD_REVERSE,
+    WILD_SKIP,
+    WILD_SKIP_TWO,
+    WILD_TARGETED_DRAW_TWO,
+    Card,
+    Color,
+    Kind,
+    all_wild_deck,
+    classic_deck,
+)
 from .errors import public_reason
-from .events import Event, TurnEvent, closing_data
+from .events import Event, closing_data
 from .kinds import _NO_EFFECT, _plain
 from .legal import FAULT_CODES, LegalActions
-from .notation import format_position, read_position
+from .notation import read_position
 from .phases import COLOR, DEALER_DRAW, DEALT, DRAWN, MATCH_OVER, OVER, PLAY, ROUND_OVER
 from .rules import Rules
 from .scoring import RoundResult, score_round
@@ -36,14 +52,12 @@ from .shuffle import _exact_shuffle, _shuffle, _shuffle_step
 from .state import State
 from .view import View
 
-_SKIPS = {Kind.SKIP: 1, Kind.WILD_SKIP: 1, Kind.WILD_SKIP_TWO: 2}
-_REVERSES = frozenset({Kind.REVERSE, Kind.WILD_REVERSE})
-_WILD_DRAW_FOUR = Kind.WILD_DRAW_FOUR  # a member looked up on its class costs several comparisons
-_TEXT = attrgetter("text")  # a card's notation
-_COLOR_TEXT: dict[Color | None, str | None] = {None: None, **{c: c.value for c in COLORS}}
+_SKIPS: Final = {SKIP: 1, WILD_SKIP: 1, WILD_SKIP_TWO: 2}
+_REVERSES: Final = frozenset({REVERSE, WILD_REVERSE})
+_COLOR_TEXT: Final[dict[Color | None, str | None]] = {None: None, **{c: c.value for c in COLORS}}
 
 
-class Game(State, LegalActions):
+class Game(LegalActions):
     """One match. Build with ``Game(rules, players, seed)``; the first round is dealt.
     :func:`parse_position` builds one at any moment of a round."""
 
@@ -52,14 +66,22 @@ class Game(State, LegalActions):
     results: list[RoundResult]  # every round's result, in order
     start_events: list[Event]  # the events of setting up the match and dealing round 1
 
-    def __init__(self, rules: Rules | None = None, players: int = 4, seed: int | str = 0) -> None:
+    def __init__(self, rules: Rules | None = None, players: int = 4, seed: int | str = 0, *,
+                 at: dict[str, Any] | None = None) -> None:
+        """``at``: instead, the fields of a state to start at (a position's, read by
+        :func:`parse_position`); its history starts there."""
+        self.results = []
+        self.start_events = []
+        if at is not None:
+            super().__init__(at["rules"], at["players"])
+            for name, value in at.items():  # not __init__(**at): compiled, that loses them
+                setattr(self, name, value)
+            return
         if not 2 <= players <= 10:
             raise ValueError(f"UNO is played by 2 to 10 players, not {players}")
         rules = rules or Rules()
         check_table(rules, players)
         super().__init__(rules, players, seed)  # a match about to start
-        self.results = []
-        self.start_events = []
         self.dealer = self._choose_dealer(self.start_events, self._dealer_deck())
         self.start_events += self._start_round()
         self._settle(self.start_events)
@@ -69,10 +91,6 @@ class Game(State, LegalActions):
     @property
     def over(self) -> bool:
         return self.phase is MATCH_OVER
-
-    def position(self) -> str:
-        """The whole table in the position notation (hidden cards and all)."""
-        return format_position(self)
 
     def view(self, seat: int | None) -> View:
         """Exactly what ``seat`` may know (``None``: a spectator)."""
@@ -148,7 +166,7 @@ class Game(State, LegalActions):
             raise self._illegal(action, *fault)
         self.color = action.color
         self.phase = PLAY
-        events.append(Event("color_chosen", {"seat": action.seat, "color": action.color.value}))
+        events.append(Event("color_chosen", (action.seat, action.color.value)))
 
     def _apply_draw(self, action: Draw, events: list[Event]) -> None:
         """Take the pending penalty, or draw for the turn: one card (draw_until_playable:
@@ -171,7 +189,7 @@ class Game(State, LegalActions):
             if not cards or self.out[seat]:
                 break
             card = cards[0]
-            if card in playable and (stays is None or card.kind in stays):
+            if playable[card.code] and (stays is None or card.kind in stays):
                 self.drawn = card
                 self.phase = DRAWN
                 return
@@ -182,7 +200,7 @@ class Game(State, LegalActions):
     def _apply_pass(self, action: Pass, events: list[Event]) -> None:
         if fault := self._pass_fault(action):
             raise self._illegal(action, *fault)
-        events.append(Event("passed", {"seat": action.seat}))
+        events.append(Event("passed", (action.seat,)))
         self._advance(self.next_seat(action.seat))
 
     def _apply_challenge(self, action: Challenge, events: list[Event]) -> None:
@@ -192,9 +210,8 @@ class Game(State, LegalActions):
         assert offender is not None
         self.catchable.clear()
         guilty = self.wd4_bluff
-        events.append(Event("challenged", {"seat": seat, "target": offender, "guilty": guilty}))
-        events.append(Event("revealed", {"seat": offender, "challenger": seat,
-                                         "cards": _texts(self.hands[offender])}))
+        events.append(Event("challenged", (seat, offender, guilty)))
+        events.append(Event("revealed", (offender, seat, list(self.hands[offender]))))
         amount = self._serve_penalty()
         if guilty:
             self._give(offender, amount, "challenge", events)
@@ -210,10 +227,10 @@ class Game(State, LegalActions):
         if len(self.hands[seat]) == 1:
             self.called[seat] = True
             self.catchable.discard(seat)
-            events.append(Event("uno", {"seat": seat}))
+            events.append(Event("uno", (seat,)))
             return
         penalty = self.rules.uno_penalty
-        events.append(Event("false_uno", {"seat": seat, "penalty": penalty}))
+        events.append(Event("false_uno", (seat, penalty)))
         self._give(seat, penalty, "false_uno", events)
 
     def _apply_catch(self, action: Catch, events: list[Event]) -> None:
@@ -222,7 +239,7 @@ class Game(State, LegalActions):
         target = action.target
         self.catchable.discard(target)
         penalty = self.rules.uno_penalty
-        events.append(Event("caught", {"seat": action.seat, "target": target, "penalty": penalty}))
+        events.append(Event("caught", (action.seat, target, penalty)))
         self._give(target, penalty, "caught", events)
 
     def _apply_play(self, play: Play, events: list[Event]) -> None:
@@ -233,8 +250,7 @@ class Game(State, LegalActions):
             if fault != "rules" or not rules.misplay_penalty:
                 raise self._illegal(play, reason, FAULT_CODES[fault])
             penalty = 2  # a misplay: the cards stay in hand
-            events.append(Event("misplay", {"seat": seat, "penalty": penalty,
-                                            "reason": public_reason(reason)}))
+            events.append(Event("misplay", (seat, penalty, public_reason(reason))))
             self._give(seat, penalty, "misplay", events)
             return
         if self.catchable:  # a play closes the window to catch anyone
@@ -245,7 +261,7 @@ class Game(State, LegalActions):
         first = cards[0]
         kind = first.kind
         answering = self.pending > 0
-        bluff = kind is _WILD_DRAW_FOUR and not rules.all_wild and self._breaks_wd4_rule(seat, first)
+        bluff = kind is WILD_DRAW_FOUR and not rules.all_wild and self._breaks_wd4_rule(seat, first)
         for card in cards:
             hand.remove(card)
         self.discard += cards
@@ -258,20 +274,17 @@ class Game(State, LegalActions):
             self.color = play.color
         else:
             self.color = cards[-1].color
-        events.append(Event("played", {
-            "seat": seat, "cards": list(map(_TEXT, cards)), "color": _COLOR_TEXT[self.color],
-            "target": play.target, "jump_in": jump,
-        }))
+        events.append(Event("played", (seat, cards, _COLOR_TEXT[self.color], play.target, jump)))
         left = len(hand)
         if left == 1:  # UNO: called with the play, or the seat may be caught
             self.called[seat] = play.uno
             if play.uno:
-                events.append(Event("uno", {"seat": seat}))
+                events.append(Event("uno", (seat,)))
             else:
                 self.catchable.add(seat)
         elif play.uno and left > 1 and rules.false_uno_penalty:
             penalty = rules.uno_penalty
-            events.append(Event("false_uno", {"seat": seat, "penalty": penalty}))
+            events.append(Event("false_uno", (seat, penalty)))
             self._give(seat, penalty, "false_uno", events)
         times = 1 if rules.pair_single_effect else len(cards)
         if first.penalty:
@@ -296,15 +309,15 @@ class Game(State, LegalActions):
             else:
                 if times % 2:
                     self.direction = -self.direction
-                    events.append(Event("reversed", {"direction": self.direction}))
+                    events.append(Event("reversed", (self.direction,)))
                 self._advance(self.next_seat(seat))
-        elif kind is Kind.WILD_TARGETED_DRAW_TWO:
+        elif kind is WILD_TARGETED_DRAW_TWO:
             assert play.target is not None
             self._give(play.target, 2, "targeted", events)
             self._advance(self.next_seat(seat))
         elif going_out:  # going out on a 7, a 0 or a Forced Swap: no swap
             self._advance(self.next_seat(seat))
-        elif kind is Kind.N0:  # seven_zero: every hand passes on
+        elif kind is N0:  # seven_zero: every hand passes on
             for _ in range(times):
                 self._rotate(events)
             self._advance(self.next_seat(seat))
@@ -319,7 +332,7 @@ class Game(State, LegalActions):
             self.out[seat] = True
             self.finished.append(seat)
             self.catchable.discard(seat)
-            events.append(Event("out", {"seat": seat, "reason": "finished", "count": 0}))
+            events.append(Event("out", (seat, "finished", 0)))
             return
         if self.pending:  # a last Draw Two or Wild Draw Four still hits before scoring
             amount, self.pending = self.pending, 0
@@ -335,7 +348,7 @@ class Game(State, LegalActions):
         if self.rules.wd4_rule == "color":
             return any(c.color is self.color for c in others if not c.is_wild)
         playable = self._playable()
-        return any(c in playable for c in others if not c.is_wild)
+        return any(playable[c.code] for c in others if not c.is_wild)
 
     def _play_penalty(self, play: Play, times: int, answering: bool, bluff: bool,
                       events: list[Event]) -> None:
@@ -344,8 +357,8 @@ class Game(State, LegalActions):
             self.pending = self.stack = 0
         self.pending += first.penalty * times
         self.stack += len(play.cards)
-        self.pair = len(play.cards) == 2 and first.kind is Kind.DRAW_TWO
-        is_four = first.kind is Kind.WILD_DRAW_FOUR and not self.rules.all_wild
+        self.pair = len(play.cards) == 2 and first.kind is DRAW_TWO
+        is_four = first.kind is WILD_DRAW_FOUR and not self.rules.all_wild
         self.wd4_offender = seat if is_four and self.stack == 1 else None
         self.wd4_bluff = bluff
         target = self.next_seat(seat)
@@ -362,30 +375,29 @@ class Game(State, LegalActions):
         rules = self.rules
         if rules.stacking != "off":
             return True
-        if card.kind is Kind.DRAW_TWO and rules.deflect:
+        if card.kind is DRAW_TWO and rules.deflect:
             return True
-        if card.kind is Kind.WILD_DRAW_FOUR and rules.pair_beats_wd4 and not rules.all_wild:
+        if card.kind is WILD_DRAW_FOUR and rules.pair_beats_wd4 and not rules.all_wild:
             return True
         return self._challengeable()
 
     def _deflect(self, seat: int, kind: Kind, events: list[Event]) -> None:
         if self.active == 2:
             owner = self.next_seat(seat)
-        elif kind is Kind.SKIP:
+        elif kind is SKIP:
             skipped = self.next_seat(seat)
-            events.append(Event("skipped", {"seat": skipped}))
+            events.append(Event("skipped", (skipped,)))
             owner = self.next_seat(skipped)
         else:
             self.direction = -self.direction
-            events.append(Event("reversed", {"direction": self.direction}))
+            events.append(Event("reversed", (self.direction,)))
             owner = self.next_seat(seat)
         events.append(self._penalty_event(owner))
         self._advance(owner)
 
     def _penalty_event(self, owner: int) -> Event:
         """The penalty now pending, owed by ``owner``, and whether they may challenge it."""
-        return Event("penalty", {"seat": owner, "amount": self.pending, "stack": self.stack,
-                                 "pair": self.pair, "challengeable": self._challengeable()})
+        return Event("penalty", (owner, self.pending, self.stack, self.pair, self._challengeable()))
 
     def _skip_from(self, seat: int, skips: int, events: list[Event]) -> None:
         """Skip ``skips`` players after ``seat``; skipping every other player (the most
@@ -393,7 +405,7 @@ class Game(State, LegalActions):
         nxt = seat
         for _ in range(min(skips, self.active - 1)):
             nxt = self.next_seat(nxt)
-            events.append(Event("skipped", {"seat": nxt}))
+            events.append(Event("skipped", (nxt,)))
         self._advance(self.next_seat(nxt))
 
     def _serve_penalty(self) -> int:
@@ -427,8 +439,7 @@ class Game(State, LegalActions):
         if cards:
             self.called[seat] = False
             self.catchable.discard(seat)
-        events.append(Event("drew", {"seat": seat, "count": len(cards), "reason": reason,
-                                     "cards": list(map(_TEXT, cards))}))
+        events.append(Event("drew", (seat, len(cards), reason, cards)))
         limit = self.rules.mercy_limit
         if limit and len(hand) >= limit and not self.out[seat]:
             self._mercy_out(seat, events)
@@ -443,13 +454,13 @@ class Game(State, LegalActions):
         self.reshuffles += 1
         _shuffle(self._rng("reshuffle", self.reshuffles), cards)
         self.draw_pile[:0] = cards
-        events.append(Event("reshuffled", {"count": len(cards)}))
+        events.append(Event("reshuffled", (len(cards),)))
 
     def _swap(self, a: int, b: int, events: list[Event]) -> None:
         hands, called = self.hands, self.called
         hands[a], hands[b] = hands[b], hands[a]
         called[a], called[b] = called[b], called[a]
-        events.append(Event("swapped", {"seats": [a, b]}))
+        events.append(Event("swapped", ([a, b],)))
         self._hands_moved((a, b), events)
 
     def _rotate(self, events: list[Event]) -> None:
@@ -462,7 +473,7 @@ class Game(State, LegalActions):
         for i, s in enumerate(seats):
             self.hands[s] = old_hands[i - 1]
             self.called[s] = old_called[i - 1]
-        events.append(Event("rotated", {"direction": self.direction}))
+        events.append(Event("rotated", (self.direction,)))
         self._hands_moved(seats, events)
 
     def _hands_moved(self, seats: tuple[int, ...] | list[int], events: list[Event]) -> None:
@@ -483,7 +494,7 @@ class Game(State, LegalActions):
         self.catchable.discard(seat)
         self.draw_pile[:0] = cards
         _shuffle(self._rng("mercy", seat), self.draw_pile)
-        events.append(Event("out", {"seat": seat, "reason": "mercy", "count": len(cards)}))
+        events.append(Event("out", (seat, "mercy", len(cards))))
 
     # -- turn flow -----------------------------------------------------------------
 
@@ -507,8 +518,8 @@ class Game(State, LegalActions):
         if out[self.turn]:  # knocked out in turn (mercy): a penalty it owed lapses
             self._drop_penalty()
             self._advance(self.next_seat(self.turn))
-        drawn = self.drawn
-        events.append(TurnEvent(self._facts(), drawn.text if drawn is not None and self.phase is DRAWN else None))
+        facts, drawn = self._facts(), self.drawn
+        events.append(Event("turn", facts if drawn is None or self.phase is not DRAWN else (*facts, drawn)))
 
     def _end_round(self, winner: int, events: list[Event]) -> None:
         """Score the round; the winner deals the next one (or the match is over)."""
@@ -599,9 +610,8 @@ class Game(State, LegalActions):
         # Every other field of the round as at a match's start: nothing pending, nobody out.
         State.__init__(self, rules, n, self.seed, hands=hands, draw_pile=deck, turn=dealer,
                        phase=DEALT, round=self.round, dealer=dealer, scores=self.scores)
-        events = [Event("round_started", {"round": self.round, "dealer": self.dealer, "players": n,
-                                          "hand_size": rules.hand_size, "scores": list(self.scores),
-                                          "draw_count": len(deck)})]
+        events = [Event("round_started", (self.round, self.dealer, n, rules.hand_size, list(self.scores),
+                                          len(deck)))]
         events += [_hand_event(s, self.hands[s], False) for s in range(n)]
         return events
 
@@ -609,10 +619,10 @@ class Game(State, LegalActions):
         """The dealer turns up the first card (a Wild Draw Four, or in the All Wild deck
         any card but a plain Wild, goes back and the pile is shuffled), and it acts."""
         pile, tries = self.draw_pile, 0
-        keep = Kind.WILD if self.rules.all_wild else None
+        keep = WILD if self.rules.all_wild else None
 
         def usable(card: Card) -> bool:
-            return card.kind is keep if keep else card.kind is not Kind.WILD_DRAW_FOUR
+            return card.kind is keep if keep else card.kind is not WILD_DRAW_FOUR
 
         # No usable card left in the pile: the top card is taken, with no effect.
         anything = not any(usable(c) for c in pile)
@@ -625,38 +635,34 @@ class Game(State, LegalActions):
             _shuffle(self._rng("first", tries), pile)
         self.discard.append(card)
         self.color = card.color
-        events.append(Event("first_card", {"card": card.text, "color": _COLOR_TEXT[card.color]}))
+        events.append(Event("first_card", (card, _COLOR_TEXT[card.color])))
         first = self.next_seat(self.dealer)
         self.phase = PLAY
         self.turn = first
         kind = card.kind
-        if kind is Kind.WILD and not self.rules.all_wild:
+        if kind is WILD and not self.rules.all_wild:
             self.phase = COLOR
-        elif kind is Kind.DRAW_TWO:
+        elif kind is DRAW_TWO:
             self._give(first, 2, "first_card", events)
             self.served = True
             self.turn = self.next_seat(first)
-        elif kind is Kind.SKIP:
-            events.append(Event("skipped", {"seat": first}))
+        elif kind is SKIP:
+            events.append(Event("skipped", (first,)))
             self.turn = self.next_seat(first)
-        elif kind is Kind.REVERSE:
+        elif kind is REVERSE:
             if self.players == 2:  # two players: the Reverse acts as a Skip
-                events.append(Event("skipped", {"seat": first}))
+                events.append(Event("skipped", (first,)))
                 self.turn = self.dealer
             else:  # the player on the dealer's right starts
                 self.direction = -1
-                events.append(Event("reversed", {"direction": -1}))
+                events.append(Event("reversed", (-1,)))
                 self.turn = self.next_seat(self.dealer)
 
 
 def parse_position(text: str) -> Game:
     """The game at a position written in the notation (see :mod:`.notation`); raise
     NotationError naming the faulty line. Its history starts there."""
-    game = Game.__new__(Game)
-    State.__init__(game, **read_position(text))
-    game.results = []
-    game.start_events = []
-    return game
+    return Game(at=read_position(text))
 
 
 def check_table(rules: Rules, players: int) -> None:
@@ -674,12 +680,8 @@ def check_table(rules: Rules, players: int) -> None:
                          "to turn up a first card")
 
 
-def _texts(cards: list[Card] | tuple[Card, ...]) -> list[str]:
-    return [c.text for c in cards]
-
-
 def _hand_event(seat: int, hand: list[Card], called: bool) -> Event:
     """A seat's whole hand, after a deal or a swap: its count (and whether its UNO call
     stands) for everyone, the cards for that seat alone."""
-    return Event("hand", {"seat": seat, "count": len(hand), "called": called, "cards": _texts(hand)})
+    return Event("hand", (seat, len(hand), called, list(hand)))
 

@@ -6,18 +6,20 @@ the plays) both ask these questions, and must agree.
 
 from __future__ import annotations
 
-from .cards import NUMBER_KINDS, Card, Kind
+from typing import Final
+
+from .cards import N0, N7, NUMBER_KINDS, WILD, WILD_FORCED_SWAP, WILD_TARGETED_DRAW_TWO, Card, Kind
 from .rules import Rules
 
-_TARGETED = (Kind.WILD_TARGETED_DRAW_TWO, Kind.WILD_FORCED_SWAP)
-_PLAIN_NUMBER = frozenset(NUMBER_KINDS)
+_TARGETED: Final = (WILD_TARGETED_DRAW_TWO, WILD_FORCED_SWAP)
+_PLAIN_NUMBER: Final = frozenset(NUMBER_KINDS)
 # The All Wild deck has no numbers: its plain Wild is the card with no action.
-_PLAIN_ALL_WILD = frozenset({Kind.WILD})
+_PLAIN_ALL_WILD: Final = frozenset({WILD})
 # Kinds whose plays name a target seat, without and with seven_zero.
-_TARGET_KINDS = {False: frozenset(_TARGETED), True: frozenset((*_TARGETED, Kind.N7))}
+_TARGET_KINDS: Final = {False: frozenset(_TARGETED), True: frozenset((*_TARGETED, N7))}
 # Kinds that, played, only pass the turn on, without and with seven_zero (whose 0 and 7 act).
-_NO_EFFECT = {False: frozenset((*NUMBER_KINDS, Kind.WILD)),
-              True: frozenset((*NUMBER_KINDS, Kind.WILD)) - {Kind.N0, Kind.N7}}
+_NO_EFFECT: Final = {False: frozenset((*NUMBER_KINDS, WILD)),
+              True: frozenset((*NUMBER_KINDS, WILD)) - {N0, N7}}
 
 
 def _plain(rules: Rules) -> frozenset[Kind]:

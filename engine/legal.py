@@ -3,8 +3,9 @@
 Its own module because it is a job of its own, apart from applying actions. Two tables
 judge by this code: the :class:`~.game.Game`, which knows every card, and a seat's
 :class:`~.view.View`, which knows its own hand and only the counts of the others (that is
-all legality ever depends on). :class:`LegalActions` is a mixin both inherit; it declares
-what it reads of its table, and each table provides it from what it knows.
+all legality ever depends on). :class:`LegalActions` is a :class:`~.state.State` with these
+queries, and both tables are one (a view's table holds its seat's hand alone and answers
+the questions about the others from what the view says).
 
 Actions are values: the actions that are the same every time (a seat's draw, the plays of
 one card that name no target) are made once, at import, and shared.
@@ -12,69 +13,55 @@ one card that name no target) are made once, at import, and shared.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from collections.abc import Set as AbstractSet
 from operator import attrgetter
+from typing import Final
 
 from .actions import Action, CallUno, Catch, Challenge, ChooseColor, Deal, Draw, Pass, Play
-from .cards import ALL_CARDS, COLORS, SORT_KEY, Card, Color, Kind
+from .cards import (
+    ALL_CARDS,
+    COLORS,
+    DRAW_TWO,
+    REVERSE,
+    SKIP,
+    WILD_DRAW_FOUR,
+    WILD_TARGETED_DRAW_TWO,
+    Card,
+    Color,
+    Kind,
+)
 from .errors import IllegalAction, Reason
 from .kinds import _TARGET_KINDS, _action_out
+from .notation import format_position
 from .phases import COLOR, DEALER_DRAW, DEALT, DRAWN, MATCH_OVER, OVER, PLAY, ROUND_OVER, Phase
-from .rules import Rules
+from .state import State
 
-_DEFLECTABLE = (Kind.DRAW_TWO, Kind.SKIP, Kind.REVERSE)  # top cards of a pending Draw Two penalty
+_DEFLECTABLE: Final = (DRAW_TWO, SKIP, REVERSE)  # top cards of a pending Draw Two penalty
 # The refusal code of each kind of fault of a play (see _check_play).
 FAULT_CODES = {"rules": "misplay", "turn": "not_your_turn", "false_uno": "false_uno", "form": "bad_play",
                "choice": "bad_play", "target": "bad_target", "seat": "bad_seat"}
-_CHOICES = frozenset({"choice", "target", "seat"})  # faults of what a play names, not of its cards
+_CHOICES: Final = frozenset({"choice", "target", "seat"})  # faults of what a play names, not of its cards
 # The public words of some misplays (see Reason): what was tried stays with its player.
-_TOGETHER = "those cards may not be played together"
-_NO_ACTION_OUT = Reason("you may not go out on an action or wild card", "that play may not go out")
-_BETWEEN_ROUNDS = frozenset({ROUND_OVER, DEALER_DRAW, DEALT})  # a Deal is the only action
-_NO_PLAY = OVER | _BETWEEN_ROUNDS  # no card may be played
+_TOGETHER: Final = "those cards may not be played together"
+_NO_ACTION_OUT: Final = Reason("you may not go out on an action or wild card", "that play may not go out")
+_BETWEEN_ROUNDS: Final = frozenset({ROUND_OVER, DEALER_DRAW, DEALT})  # a Deal is the only action
+_NO_PLAY: Final = OVER | _BETWEEN_ROUNDS  # no card may be played
 Fault = tuple[str, str]  # (reason, code) of a refusal
 
 
-class LegalActions:
-    """Legal actions and the judging of actions (a mixin: the state is the table's)."""
+class LegalActions(State):
+    """Legal actions and the judging of actions: queries of a table's state.
+
+    Of ``hands`` they read only the acting seat's own hand, of ``discard`` only its top
+    card; the other seats are judged by ``_holds_one``, which a seat's view answers from
+    the counts it knows.
+    """
 
     __slots__ = ()
 
-    # What the judging reads of its table. Of ``hands`` only the acting seat's own hand,
-    # of ``discard`` only its top card; the other seats are judged by ``_holds_one``.
-    rules: Rules
-    players: int
-    hands: list[list[Card]]
-    discard: list[Card]
-    color: Color | None
-    turn: int
-    phase: Phase
-    pending: int  # cards owed by the seat in turn
-    stack: int  # penalty cards that make up ``pending``
-    pair: bool  # the pending penalty came from a pair of Draw Twos
-    served: bool  # the top card's penalty has been drawn
-    drawn: Card | None  # the card the seat in turn just drew
-    called: list[bool]
-    catchable: set[int]
-    out: list[bool]
-
-    @property
-    def opening(self) -> bool:
-        """The top card is the round's first card."""
-        raise NotImplementedError
-
-    def _challengeable(self) -> bool:
-        """Whether the seat in turn may challenge the Wild Draw Four on top."""
-        raise NotImplementedError
-
-    def _holds_one(self, seat: int) -> bool:
-        """Whether ``seat`` holds exactly one card."""
-        raise NotImplementedError
-
     def position(self) -> str:
-        """The table in the position notation, for error messages ("" if it has none)."""
-        raise NotImplementedError
+        """The whole table in the position notation (hidden cards and all), as error
+        messages quote it; a seat's view has none to quote."""
+        return format_position(self)
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now, in and out of turn."""
@@ -247,13 +234,14 @@ class LegalActions:
 
     # -- judging a play --------------------------------------------------------------
 
-    def _playable(self) -> AbstractSet[Card]:
-        """Every card that may be played on the discard now with no penalty pending: the
-        answer of :func:`_matches` for this table, looked up."""
+    def _playable(self) -> tuple[bool, ...]:
+        """Whether each card (by its code) may be played on the discard now with no penalty
+        pending: the answers of :func:`_matches` for this table, looked up."""
         rules = self.rules
         if rules.all_wild:
             return _EVERY_CARD
-        return _PLAYABLE[self.color, self.discard[-1], self.served and rules.strict_after_penalty]
+        strict = self.served and rules.strict_after_penalty
+        return _PLAYABLE[strict][_COLOR_INDEX[self.color]][self.discard[-1].code]
 
     def _check_play(self, play: Play) -> tuple[str, str, bool]:
         """("", "", jump) when legal; (fault, reason, jump) when not, fault one of FAULT_CODES.
@@ -301,7 +289,7 @@ class LegalActions:
             return "choice", f"{color.value} is not a color of the cards played", False
         if first.kind in _TARGET_KINDS[rules.seven_zero]:
             if target is None:
-                if first.kind is Kind.WILD_TARGETED_DRAW_TWO or len(cards) != len(hand):
+                if first.kind is WILD_TARGETED_DRAW_TWO or len(cards) != len(hand):
                     return "target", f"{first} needs a target seat", False  # going out: no swap
             elif not 0 <= target < self.players:
                 return "seat", f"there is no seat {target}", False
@@ -326,7 +314,7 @@ class LegalActions:
             reason = self._check_answer(cards)
             if reason:
                 return "rules", Reason(reason, "a penalty is pending: that play does not answer it"), False
-        elif first not in self._playable():
+        elif not self._playable()[first.code]:
             table = f"{self.discard[-1]} on {self._color_text()}"
             return "rules", Reason(f"{first} does not match {table}", f"that play does not match {table}"), False
         if rules.last_card_no_action and _action_out(rules, hand, cards):
@@ -354,7 +342,7 @@ class LegalActions:
         rules, top, first = self.rules, self.discard[-1], cards[0]
         # A pending penalty under a Skip or Reverse was deflected: it still ends in a Draw Two.
         if (rules.deflect and len(cards) == 1 and top.kind in _DEFLECTABLE
-                and first.kind in (Kind.SKIP, Kind.REVERSE) and first.color is self.color):
+                and first.kind in (SKIP, REVERSE) and first.color is self.color):
             return ""
         if self._pair_on_four(cards):
             if first.color is self.color:
@@ -364,10 +352,10 @@ class LegalActions:
             return "a penalty is pending: draw it" + (" or challenge" if self._challengeable() else "")
         if first.penalty == 0:
             return f"a penalty is pending: only a penalty card may answer it, not {first}"
-        if self.pair and rules.pair_beats_wd4 and len(cards) < 2 and first.kind is Kind.DRAW_TWO:
+        if self.pair and rules.pair_beats_wd4 and len(cards) < 2 and first.kind is DRAW_TWO:
             return "a single Draw Two may not go on a pair of Draw Twos"
-        mode, on_four = rules.stacking, top.kind is Kind.WILD_DRAW_FOUR
-        if first.kind is Kind.WILD_DRAW_FOUR:
+        mode, on_four = rules.stacking, top.kind is WILD_DRAW_FOUR
+        if first.kind is WILD_DRAW_FOUR:
             if on_four or mode in ("progressive", "mixed"):
                 return ""
             return "only a Wild Draw Four answers a Wild Draw Four" if on_four else \
@@ -384,8 +372,8 @@ class LegalActions:
     def _pair_on_four(self, cards: tuple[Card, ...]) -> bool:
         """pair_beats_wd4: two identical Draw Twos answering a pending Wild Draw Four."""
         return (self.rules.pair_beats_wd4 and self.pending > 0 and len(cards) == 2
-                and cards[0] is cards[1] and cards[0].kind is Kind.DRAW_TWO
-                and self.discard[-1].kind is Kind.WILD_DRAW_FOUR)
+                and cards[0] is cards[1] and cards[0].kind is DRAW_TWO
+                and self.discard[-1].kind is WILD_DRAW_FOUR)
 
     def _color_text(self) -> str:
         return self.color.name.lower() if self.color else "no color"
@@ -406,12 +394,13 @@ class LegalActions:
     def _play_groups(self, hand: list[Card]) -> list[tuple[Card, ...]]:
         """Each group of cards the hand may play on the discard, no penalty pending."""
         playable = self._playable()
-        kinds = list(map(_KIND, hand)) if self.rules.multi_play and not self.rules.all_wild else None
+        codes = [c.code for c in hand]  # ints: compared without a card's comparison call
+        kinds = [c.kind_code for c in hand] if self.rules.multi_play and not self.rules.all_wild else None
         groups: list[tuple[Card, ...]] = []
-        for card in dict.fromkeys(hand):  # each distinct card once, in hand order
-            if card not in playable:
+        for i, card in enumerate(hand):  # each distinct card once, in hand order
+            if not playable[card.code] or codes.index(card.code) < i:
                 continue
-            if kinds is not None and not card.is_wild and kinds.count(card.kind) > 1:
+            if kinds is not None and not card.is_wild and kinds.count(card.kind_code) > 1:
                 groups += self._extend((card,), hand)
             else:  # what _extend gives for a card with none of its kind beside it
                 groups.append((card,))
@@ -422,7 +411,7 @@ class LegalActions:
         first = start[0]
         rest = [c for c in hand if c.kind is first.kind and not c.is_wild]
         rest.remove(first)
-        rest.sort(key=SORT_KEY.__getitem__)
+        rest.sort(key=_ORDER)
         # A list, not a set: cards hash by identity, so a set's order would differ between
         # processes and so would legal_actions (and every seeded bot's choice).
         groups, seen = [start], {start}
@@ -441,7 +430,7 @@ class LegalActions:
         rules = self.rules
         multi = rules.multi_play and not rules.all_wild
         for card in hand:
-            if not card.penalty and not (rules.deflect and card.kind in (Kind.SKIP, Kind.REVERSE)):
+            if not card.penalty and not (rules.deflect and card.kind in (SKIP, REVERSE)):
                 continue  # _check_answer refuses every group this card starts
             candidates = self._extend((card,), hand) if multi and not card.is_wild else [(card,)]
             if not multi and hand.count(card) > 1 and self._pair_on_four((card, card)):
@@ -468,26 +457,26 @@ class LegalActions:
                 left = len(hand) - len(cards)
                 targets: tuple[int | None, ...] = tuple(
                     s for s in range(self.players) if s != seat and not self.out[s])
-                if left == 0 and first.kind is not Kind.WILD_TARGETED_DRAW_TWO:
+                if left == 0 and first.kind is not WILD_TARGETED_DRAW_TWO:
                     targets = (None, *targets)  # going out on a 7 or a Forced Swap: no swap, no target
                 out += _build_variants(seat, cards, targets, left == 1, all_wild)
             elif len(cards) == 1:
-                out += singles[first]
+                out += singles[first.code]
             else:
                 out += _build_variants(seat, cards, _NO_TARGET, len(hand) - len(cards) == 1, all_wild)
 
 
-_NO_TARGET: tuple[int | None, ...] = (None,)
-_KIND = attrgetter("kind")
+_NO_TARGET: Final[tuple[int | None, ...]] = (None,)
+_ORDER: Final = attrgetter("order")  # a card's place in the sort order
 # The actions that are the same value every time, made once per seat (there are at most 10).
-_SEATS = range(10)
-_DRAW = tuple(Draw(s) for s in _SEATS)
-_PASS = tuple(Pass(s) for s in _SEATS)
-_CHALLENGE = tuple(Challenge(s) for s in _SEATS)
-_CALL_UNO = tuple(CallUno(s) for s in _SEATS)
-_DEAL = tuple(Deal(s) for s in _SEATS)
-_CATCH = tuple(tuple(Catch(s, t) for t in _SEATS) for s in _SEATS)
-_CHOOSE_COLOR = tuple(tuple(ChooseColor(s, c) for c in COLORS) for s in _SEATS)
+_SEATS: Final = range(10)
+_DRAW: Final = tuple(Draw(s) for s in _SEATS)
+_PASS: Final = tuple(Pass(s) for s in _SEATS)
+_CHALLENGE: Final = tuple(Challenge(s) for s in _SEATS)
+_CALL_UNO: Final = tuple(CallUno(s) for s in _SEATS)
+_DEAL: Final = tuple(Deal(s) for s in _SEATS)
+_CATCH: Final = tuple(tuple(Catch(s, t) for t in _SEATS) for s in _SEATS)
+_CHOOSE_COLOR: Final = tuple(tuple(ChooseColor(s, c) for c in COLORS) for s in _SEATS)
 
 
 def _build_variants(seat: int, cards: tuple[Card, ...], targets: tuple[int | None, ...],
@@ -522,23 +511,26 @@ def _matches(card: Card, color: Color | None, top_kind: Kind | None, strict: boo
     return card.color is color or (not strict and card.kind is top_kind)
 
 
-# Every card that may be played on each discard, by its color, its top card and
-# strictness: the answers of ``_matches``, made once (one set per top card's kind).
-_MATCHING = {
-    (color, kind, strict): frozenset(c for c in ALL_CARDS if _matches(c, color, kind, strict))
-    for color in (*COLORS, None) for kind in (*Kind, None) for strict in (False, True)
+# Whether each card (by its code) may be played on each discard, by strictness, the
+# discard's color (its place in _COLOR_INDEX) and its top card's code: the answers of
+# ``_matches``, made once (one row per top card's kind). Indexed, not hashed: a table
+# lookup on the hot path is a few list reads.
+_COLOR_INDEX: Final[dict[Color | None, int]] = {color: i for i, color in enumerate((*COLORS, None))}
+_MATCHING: Final = {
+    (color, kind, strict): tuple(_matches(c, color, kind, strict) for c in ALL_CARDS)
+    for color in _COLOR_INDEX for kind in (*Kind, None) for strict in (False, True)
 }
-_PLAYABLE: Mapping[tuple[Color | None, Card, bool], AbstractSet[Card]] = {
-    (color, top, strict): _MATCHING[color, None if top.is_wild else top.kind, strict]
-    for color in (*COLORS, None) for top in ALL_CARDS for strict in (False, True)
-}
-_EVERY_CARD = frozenset(ALL_CARDS)
+_PLAYABLE: Final[tuple[tuple[tuple[tuple[bool, ...], ...], ...], ...]] = tuple(
+    tuple(tuple(_MATCHING[color, None if top.is_wild else top.kind, strict] for top in ALL_CARDS)
+          for color in _COLOR_INDEX)
+    for strict in (False, True))
+_EVERY_CARD: Final = (True,) * len(ALL_CARDS)
 
 # The plays of one card that name no target, by All Wild deck, UNO (the play leaves one
-# card), seat and card: what ``_build_variants`` gives for them, made once and shared.
-_SINGLES: tuple[tuple[tuple[Mapping[Card, tuple[Play, ...]], ...], ...], ...] = tuple(
+# card), seat and card's code: what ``_build_variants`` gives for them, made once and shared.
+_SINGLES: Final[tuple[tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...], ...]] = tuple(
     tuple(
-        tuple({card: _build_variants(seat, (card,), _NO_TARGET, uno, all_wild) for card in ALL_CARDS}
+        tuple(tuple(_build_variants(seat, (card,), _NO_TARGET, uno, all_wild) for card in ALL_CARDS)
               for seat in _SEATS)
         for uno in (False, True))
     for all_wild in (False, True))

@@ -8,6 +8,7 @@ value is what the wire and the position notation write.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Final
 
 
 class Phase(StrEnum):
@@ -26,11 +27,15 @@ class Phase(StrEnum):
 
 # The members as plain names, for the engine's hot paths (a member looked up on the class
 # costs several times a comparison).
-PLAY, DRAWN, COLOR = Phase.PLAY, Phase.DRAWN, Phase.COLOR
-ROUND_OVER, MATCH_OVER = Phase.ROUND_OVER, Phase.MATCH_OVER
-DEALER_DRAW, DEALT = Phase.DEALER_DRAW, Phase.DEALT
+PLAY: Final = Phase.PLAY
+DRAWN: Final = Phase.DRAWN
+COLOR: Final = Phase.COLOR
+ROUND_OVER: Final = Phase.ROUND_OVER
+MATCH_OVER: Final = Phase.MATCH_OVER
+DEALER_DRAW: Final = Phase.DEALER_DRAW
+DEALT: Final = Phase.DEALT
 
-IN_PLAY = frozenset({Phase.PLAY, Phase.DRAWN, Phase.COLOR})
+IN_PLAY: Final = frozenset({Phase.PLAY, Phase.DRAWN, Phase.COLOR})
 """The phases of a round being played: the seat in turn is asked for an action."""
-OVER = frozenset({Phase.ROUND_OVER, Phase.MATCH_OVER})
+OVER: Final = frozenset({Phase.ROUND_OVER, Phase.MATCH_OVER})
 """A round is over (and maybe the match): nobody plays until the next deal."""

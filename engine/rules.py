@@ -8,7 +8,6 @@ is also how rooms, positions and the CLI name a rule set.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from functools import cached_property
 from typing import Any
 
 from .errors import RulesError
@@ -115,8 +114,8 @@ OPTION_BY_NAME = {o.name: o for o in OPTIONS}
 
 
 @dataclass(frozen=True)
-class Rules:
-    """A validated rule set. Build from a preset with :meth:`preset` or :meth:`parse`."""
+class _Values:
+    """The values of a rule set, stored as given: :class:`Rules` checks them first."""
 
     preset_name: str = "house"
     deck: str = "classic"
@@ -146,20 +145,43 @@ class Rules:
     teams: int = 0
     partner_rotation: bool = False
 
-    def __post_init__(self) -> None:
-        if self.preset_name not in PRESETS_OPTIONS:
-            raise RulesError(f"unknown preset {self.preset_name!r}: expected one of {', '.join(PRESETS_OPTIONS)}")
+
+class Rules(_Values):
+    """A validated rule set. Build from a preset with :meth:`preset` or :meth:`parse`."""
+
+    def __init__(self, preset_name: str = "house", **options: Any) -> None:
+        """The options by name; those not given take their defaults. Each value is checked
+        as it was given, before it is stored: a compiled engine stores a bool given for a
+        number as that number, which a check after storing could not tell any more."""
+        unknown = options.keys() - OPTION_BY_NAME.keys()
+        if unknown:
+            raise RulesError(f"unknown option {min(unknown)!r}: expected one of {', '.join(OPTION_BY_NAME)}")
+        if preset_name not in PRESETS_OPTIONS:
+            raise RulesError(f"unknown preset {preset_name!r}: expected one of {', '.join(PRESETS_OPTIONS)}")
+        values: dict[str, Any] = {"preset_name": preset_name}
         for option in OPTIONS:
-            value = getattr(self, option.name)
+            value = values[option.name] = options.get(option.name, _DEFAULTS[option.name])
             parsed = option.parse(value)
             if parsed != value or type(parsed) is not type(value):
                 raise RulesError(f"option {option.name}: bad value {value!r}")
-        if self.mercy_limit and self.mercy_limit <= self.hand_size:
-            raise RulesError(f"option mercy_limit must be 0 (off) or more than hand_size ({self.hand_size}); "
-                             f"got {self.mercy_limit}")
-        if self.partner_rotation and self.teams:
+        mercy, hand_size = values["mercy_limit"], values["hand_size"]
+        if mercy and mercy <= hand_size:
+            raise RulesError(f"option mercy_limit must be 0 (off) or more than hand_size ({hand_size}); "
+                             f"got {mercy}")
+        if values["partner_rotation"] and values["teams"]:
             raise RulesError("partner_rotation makes its own pairs each round: leave teams at 0, "
-                             f"got teams={self.teams}")
+                             f"got teams={values['teams']}")
+        # Positionally, in the fields' order: compiled, ``**values`` would not reach them.
+        super().__init__(*[values[name] for name in _DEFAULTS])
+
+    @property
+    def all_wild(self) -> bool:
+        """The All Wild deck is played (``deck=all_wild``)."""
+        return self.deck == "all_wild"
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        """Pickled as its options (a compiled rule set has no instance dict to copy)."""
+        return (Rules.from_dict, (self.to_dict(),))
 
     @classmethod
     def preset(cls, name: str, **options: Any) -> Rules:
@@ -207,10 +229,6 @@ class Rules:
     def __str__(self) -> str:
         return " ".join([self.preset_name, *(f"{k}={_fmt(v)}" for k, v in self.changes().items())])
 
-    @cached_property  # read in the engine's hot loop; a rule set never changes
-    def all_wild(self) -> bool:
-        return self.deck == "all_wild"
-
 
 def _parse_options(options: dict[str, Any]) -> dict[str, Any]:
     """Options by name, each validated and in canonical type; unknown names raise."""
@@ -243,4 +261,5 @@ PRESETS_OPTIONS: dict[str, dict[str, Any]] = {
     "all-wild": _OFFICIAL | {"deck": "all_wild"},
 }
 PRESETS: tuple[str, ...] = tuple(PRESETS_OPTIONS)
-assert {f.name for f in fields(Rules)} == {"preset_name", *OPTION_BY_NAME}
+_DEFAULTS = {f.name: f.default for f in fields(_Values)}
+assert _DEFAULTS.keys() == {"preset_name", *OPTION_BY_NAME}

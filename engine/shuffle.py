@@ -7,6 +7,7 @@ checked against it at import; the game only calls them.
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from .cards import _CLASSIC, Card
 
@@ -55,8 +56,8 @@ def _same_as_random_shuffle() -> bool:
     return mine == theirs == stepped
 
 
-_STANDARD_SHUFFLE = random.Random.shuffle
-_SAME_AS_STANDARD = _same_as_random_shuffle()
+_STANDARD_SHUFFLE: Final = random.Random.shuffle
+_SAME_AS_STANDARD: Final = _same_as_random_shuffle()
 
 
 def _exact_shuffle() -> bool:

@@ -9,7 +9,7 @@ they import this module and the machine imports them.
 from __future__ import annotations
 
 from . import schedule
-from .cards import Card, Color, Kind
+from .cards import WILD_DRAW_FOUR, Card, Color
 from .phases import DEALER_DRAW, Phase
 from .rules import Rules
 
@@ -152,7 +152,7 @@ class State:
             and not self.rules.all_wild
             and self.pending > 0
             and self.stack == 1
-            and self.discard[-1].kind is Kind.WILD_DRAW_FOUR
+            and self.discard[-1].kind is WILD_DRAW_FOUR
             and self.wd4_offender is not None
         )
 

@@ -142,34 +142,32 @@ class _ViewTable(LegalActions):
     """A view's table as the judging code reads it: the seat's own hand, and for every
     other seat only what the view says (counts, calls, who may be caught)."""
 
-    __slots__ = ("called", "catchable", "challengeable", "color", "counts", "discard", "drawn",
-                 "hands", "opening", "out", "pair", "pending", "phase", "players", "rules",
-                 "served", "stack", "turn")
+    __slots__ = ("challengeable", "counts", "view_opening")
 
     counts: tuple[int, ...]
     challengeable: bool
-    opening: bool  # a plain attribute here: the view says it
+    view_opening: bool
 
     def __init__(self, view: View) -> None:
-        self.rules = Rules.from_dict(view.rules)
-        self.players = n = len(view.counts)
+        n = len(view.counts)
         own = [Card.parse(c) for c in view.hand]
-        self.hands = [own if s == view.seat else [] for s in range(n)]
+        super().__init__(
+            Rules.from_dict(view.rules), n,
+            hands=[own if s == view.seat else [] for s in range(n)],
+            discard=[Card.parse(view.top)] if view.top else [],
+            color=Color(view.color) if view.color else None,
+            turn=view.turn, phase=view.phase, pending=view.pending, stack=view.stack,
+            pair=view.pair, served=view.served,
+            drawn=Card.parse(view.drawn) if view.drawn else None,
+            called=list(view.called), catchable=set(view.catchable), out=list(view.out),
+        )
         self.counts = view.counts
-        self.discard = [Card.parse(view.top)] if view.top else []
-        self.color = Color(view.color) if view.color else None
-        self.turn = view.turn
-        self.phase = view.phase
-        self.pending = view.pending
-        self.stack = view.stack
-        self.pair = view.pair
         self.challengeable = view.challengeable
-        self.served = view.served
-        self.opening = view.opening
-        self.drawn = Card.parse(view.drawn) if view.drawn else None
-        self.called = list(view.called)
-        self.catchable = set(view.catchable)
-        self.out = list(view.out)
+        self.view_opening = view.opening
+
+    @property
+    def opening(self) -> bool:
+        return self.view_opening  # the view says it
 
     def _challengeable(self) -> bool:
         return self.challengeable

@@ -17,6 +17,7 @@ import threading
 from functools import partial
 
 import trio
+from unolan.engine import COMPILED
 from unolan.server.app import serve
 
 from unolan import __version__
@@ -179,7 +180,8 @@ def test_a_closed_output_pipe_ends_quietly() -> None:
 
 def test_python_dash_m_unolan_and_version() -> None:
     done = uno("--version")
-    assert done.returncode == 0 and done.stdout.strip() == f"unolan {__version__}"
+    engine = "compiled" if COMPILED else "pure Python"  # says which engine runs
+    assert done.returncode == 0 and done.stdout.strip() == f"unolan {__version__} ({engine} engine)"
 
 
 def test_uno_host_help_says_how_players_connect() -> None:

@@ -11,6 +11,8 @@ from collections import Counter
 import pytest
 from scenario import DRAW, counts, legal, play, refused
 from unolan.engine import (
+    Card,
+    Deal,
     Game,
     Kind,
     Rules,
@@ -357,15 +359,11 @@ def test_elimination_going_out_on_a_draw_two_the_next_player_still_owes_it():
     assert counts(game)[1] == 4 and game.turn == 2
 
 
-def test_all_wild_with_no_plain_wild_left_to_turn_up_the_top_card_is_taken(monkeypatch):
-    from unolan.engine import game as game_module
-    from unolan.engine.cards import Card
-
-    # A deck whose plain Wilds all end up in the hands: 2 players x 3 cards, dealt from the
-    # end of the list, which the stand-in shuffle leaves in place.
-    wild, skip = Card.parse("W"), Card.parse("WS")
-    monkeypatch.setattr(game_module, "all_wild_deck", lambda: [skip] * 106 + [wild] * 6)
-    monkeypatch.setattr(game_module.random.Random, "shuffle", lambda self, x: None)
-    game = Game(Rules.preset("all-wild", hand_size=3), players=2, seed=0)
-    assert game.top is skip and game.phase == "play"
+def test_all_wild_with_no_plain_wild_left_to_turn_up_the_top_card_is_taken():
+    # Every plain Wild is in the hands: the dealer turns up the top card of the draw pile,
+    # a Wild Skip, which then has no effect.
+    game = parse_position("rules: all-wild\nhand 0: W W W\nhand 1: W W W\ndraw: WS WD2 WR\n"
+                          "phase: dealt\ndealer: 1")
+    game.apply(Deal(1))
+    assert game.top is Card.parse("WS") and game.phase == "play" and len(game.draw_pile) == 2
     assert game.turn == game.next_seat(game.dealer)  # no effect: the first player starts

@@ -14,6 +14,7 @@ from unolan import __version__, play, replay, rules_cli
 from unolan.client import BOT_LEVELS, i18n, launch_bot
 from unolan.client import cli as client_cli
 from unolan.client.tui import cli as tui_cli
+from unolan.engine import COMPILED
 from unolan.server import cli as server_cli
 from unolan.server import history_cli
 
@@ -25,7 +26,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="uno",
         description=i18n._("UNO over the LAN from the terminal. 'uno COMMAND --help' for each command."),
     )
-    parser.add_argument("--version", action="version", version=f"unolan {__version__}",
+    engine = i18n._("compiled engine") if COMPILED else i18n._("pure Python engine")
+    parser.add_argument("--version", action="version", version=f"unolan {__version__} ({engine})",
                         help=i18n._("show program's version number and exit"))
     add_lang(parser)
     sub = parser.add_subparsers(dest="command", metavar=i18n._("COMMAND"))
