@@ -482,11 +482,11 @@ def test_lobby_create_room_form() -> None:
         assert "Create a room" in t.screen()
         t.press("down", "right")  # preset: house -> party
         t.press("down", "left")  # seats 4 -> 3
-        t.press("down", "down", "down", "right", "right")  # stacking: progressive -> same -> mixed
+        t.press("down", "down", "down", "down", "right", "right")  # stacking: progressive -> same -> mixed
         t.press("enter")
         assert t.sent == [Request("create_room", {
             "name": "ann's table", "preset": "party", "seats": 3, "timer": 0,
-            "options": {"stacking": "mixed"}})]
+            "options": {"stacking": "mixed"}, "password": None})]
 
 
 def test_room_screen_adds_bots_and_starts() -> None:
@@ -754,7 +754,8 @@ def test_the_create_form_offers_every_option_with_its_default() -> None:
         t.press("enter")
         assert t.sent == [Request("create_room", {"name": "ann's table", "preset": "house",
                                                   "seats": 4, "timer": 0,
-                                                  "options": {"target_score": 1234, "teams": 2}})]
+                                                  "options": {"target_score": 1234, "teams": 2},
+                                                  "password": None})]
 
 
 def test_the_lobby_says_it_is_still_trying_and_why() -> None:

@@ -31,7 +31,7 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl, UIContent
 from prompt_toolkit.layout.dimension import Dimension as D
-from prompt_toolkit.layout.processors import BeforeInput
+from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, PasswordProcessor
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 from unolan.client import i18n
@@ -158,13 +158,23 @@ def build_app(
     def input_prompt() -> str:
         if s.input_mode == "form_value" and s.form is not None:
             return f" {label(s.form.field)}> "
-        words = {"chat": i18n.N_("chat"), "address": i18n.N_("address"), "room_name": i18n.N_("room name")}
+        words = {"chat": i18n.N_("chat"), "address": i18n.N_("address"), "room_name": i18n.N_("room name"),
+                 "room_password": i18n.N_("password (empty: none)"),
+                 "join_password": i18n.N_("the room's password")}
         return f" {i18n._(words.get(s.input_mode or '', words['room_name']))}> "
 
+    secret = Condition(lambda: s.input_mode in ("room_password", "join_password"))
     input_window = Window(
-        BufferControl(input_buffer, input_processors=[BeforeInput(input_prompt)]),
+        BufferControl(input_buffer, input_processors=[  # the prompt itself is not masked
+            ConditionalProcessor(PasswordProcessor(), secret), BeforeInput(input_prompt)]),
         height=1, style="class:input",
     )
+
+    def follow_input(app: Application[int]) -> None:
+        """The input line has the focus while it is open, also when the networking side
+        opened it (a wrong password asks again)."""
+        if s.input_mode is not None and not app.layout.has_focus(input_window):
+            app.layout.focus(input_window)
 
     # -- layout -------------------------------------------------------------------------
     # Always in the layout, so focus can rest on it whichever screen is shown.
@@ -272,6 +282,8 @@ def build_app(
 
     @kb.add("escape", filter=typing, eager=True)
     def _(event: KeyPressEvent) -> None:
+        if s.input_mode == "join_password":
+            s.joining = None  # back to the rooms
         s.input_mode = None
         input_buffer.reset()
         event.app.layout.focus(home)
@@ -353,7 +365,8 @@ def build_app(
         if mode is None or s.form is None:
             return
         s.input_mode = mode
-        value = s.form.name if mode == "room_name" else s.form.value(s.form.field)
+        value = {"room_name": s.form.name, "room_password": s.form.password}.get(
+            mode, s.form.value(s.form.field))
         input_buffer.set_document(Document(str(value)), bypass_readonly=True)
         event.app.layout.focus(input_window)
 
@@ -374,6 +387,7 @@ def build_app(
         max_render_postpone_time=0,
         **app_kwargs,
     )
+    app.before_render += follow_input
     app.ttimeoutlen = 0.05  # Escape answers at once instead of waiting half a second
     app.timeoutlen = 0.2
     return app

@@ -26,7 +26,7 @@ from unolan.engine import (
     Play,
 )
 
-from .form import FIELDS, CreateForm, label, typable
+from .form import FIELDS, PASSWORD_LENGTH, CreateForm, label, typable
 from .state import (
     Act,
     Ask,
@@ -284,6 +284,14 @@ class Controller:
             self.send(Say(text[:300]))
         elif mode == "room_name" and text and s.form is not None:
             s.form.name = text[:40]
+        elif mode == "room_password" and s.form is not None:  # empty: no password
+            s.form.password = text[:PASSWORD_LENGTH]
+        elif mode == "join_password" and s.joining is not None:
+            if text:
+                request = s.joining
+                self.send(Request(request.kind, {**request.params, "password": text[:PASSWORD_LENGTH]}))
+            else:
+                s.joining = None
         elif mode == "form_value" and text and s.form is not None:
             self.form_set(text)
 
@@ -326,7 +334,11 @@ class Controller:
         if role == "player" and room.get("started"):
             s.notify(_("that game has started: spectate it (s)"))
             return
-        self.send(Request(Ask.JOIN, {"room": room["room"], "role": role}))
+        request = Request(Ask.JOIN, {"room": room["room"], "role": role})
+        if room.get("password"):  # asked first; sent with the join
+            s.ask_password(request)
+        else:
+            self.send(request)
 
     def open_form(self) -> None:
         self.state.form = CreateForm(name=_("{name}'s table").format(name=self.state.name)[:40])
@@ -349,7 +361,7 @@ class Controller:
         if not typable(f.field):
             self.state.notify(_("{field} is chosen with ← →").format(field=label(f.field)), "info")
             return None
-        return "room_name" if f.field == "name" else "form_value"
+        return {"name": "room_name", "password": "room_password"}.get(f.field, "form_value")
 
     def form_set(self, text: str) -> None:
         f = self.state.form
@@ -363,7 +375,7 @@ class Controller:
             return
         problem = f.problem()
         if problem:
-            s.notify(_("Not created: {problem}.").format(problem=problem))
+            s.notify(_("Not created: {problem}.").format(problem=problem), topic="create")
             return
         self.send(Request(Ask.CREATE_ROOM, f.request()))
         s.form = None

@@ -526,9 +526,9 @@ def create_form(state: UIState) -> Fragments:
     for i, name in enumerate(create.FIELDS):
         sel = i == f.field_index
         value = f.value(name)
-        if name == "name":
-            text = (f" {'▶' if sel else ' '} {fit(create.label(name), 22)} {cut(value, 30)}   "
-                    + _("(e edits)"))
+        if name in ("name", "password"):
+            text = (f" {'▶' if sel else ' '} {fit(create.label(name), 22)} "
+                    f"{cut(create.shown(name, value), 30)}   " + _("(e edits)"))
         else:
             shown = f"‹ {create.shown(name, value)} ›"
             default = ""

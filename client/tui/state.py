@@ -137,6 +137,7 @@ class Notice:
     style: str  # "error" | "info"
     until: float
     lasting: bool = False  # not about the table: stays when the table moves
+    topic: str = ""  # a newer notice of the same topic replaces it ("": none)
 
 
 _ESCAPES = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|.)?")
@@ -233,6 +234,7 @@ class UIState:
         self.room_id: str | None = None
         self.my_seat: int | None = None
         self.form: CreateForm | None = None
+        self.joining: Request | None = None  # a join waiting for the room's password
         # table
         self.view: View | None = None
         self._legal: list[Action] = []
@@ -381,10 +383,13 @@ class UIState:
     # -- messages -------------------------------------------------------------------
 
     def notify(self, text: str, style: str = "error", seconds: float = 6.0,
-               lasting: bool = False) -> None:
+               lasting: bool = False, topic: str = "") -> None:
         """A transient message under the hand (an illegal play, a jump-in too late...);
-        ``lasting``: it stays its time even when the table moves."""
-        self.notices.append(Notice(text, style, self.clock() + seconds, lasting))
+        ``lasting``: it stays its time even when the table moves; ``topic``: it replaces
+        the last one about the same thing instead of piling up."""
+        if topic:
+            self.notices = deque((n for n in self.notices if n.topic != topic), maxlen=self.notices.maxlen)
+        self.notices.append(Notice(text, style, self.clock() + seconds, lasting, topic))
 
     def current_notices(self) -> list[Notice]:
         now = self.clock()
@@ -444,6 +449,11 @@ class UIState:
             if state and state != "empty":
                 self.presence[seat] = state
 
+    def ask_password(self, join: Request) -> None:
+        """Open the input line for the password of the room ``join`` asks for."""
+        self.joining = join
+        self.input_mode = "join_password"
+
     def forget_room(self) -> None:
         """Back to the lobby: no room, no seat, no table."""
         self.view, self.room, self.room_id, self.my_seat = None, None, None, None
@@ -460,7 +470,7 @@ class UIState:
         self.notices.clear()
         self.round_result = self.match_result = None
         self.match_left = self.show_scores = False
-        self.turn_deadline = self.sent = self.picker = None
+        self.turn_deadline = self.sent = self.picker = self.joining = None
         self.marked = []
         self.cursor = 0
 
@@ -511,6 +521,11 @@ class UIState:
         text = self.with_names(refusal_text(code, message, self.name_of))
         if code == "too_late" and message and language() == ENGLISH:
             text = f"Too late: {text}"  # the server's reason, in English only
+        if code == "bad_password" and self.joining is not None:  # again, or Esc goes back
+            self.notify(_("Wrong password: type it again, or Esc to go back"), topic="password")
+            self.input_mode = "join_password"
+            return
+        self.joining = None
         self.notify(text)
 
 

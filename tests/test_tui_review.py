@@ -1,0 +1,99 @@
+"""The terminal UI at the edges a player review found: password rooms, the round summary,
+the create form and the help at small sizes, team games, an early UNO call, the layout
+at 80 and 160 columns, and a LAN address that cannot be reached."""
+
+from __future__ import annotations
+
+import asyncio
+
+from test_tui import Table, lobby
+from unolan.client.tui.form import FIELDS
+from unolan.client.tui.state import Request
+
+
+def drawn(t: Table, width: int = 80, height: int = 24) -> str:
+    """The screen as the app draws it, the input line's focus included (an open input
+    line is drawn inside an event loop: its history loads in a task)."""
+    async def draw() -> str:
+        t.app.before_render.fire()
+        return t.screen(width, height)
+    return asyncio.run(draw())
+
+
+def _type(t: Table, text: str) -> None:
+    t.app.current_buffer.insert_text(text)
+    t.app.current_buffer.validate_and_handle()
+
+
+# -- 1. password rooms ----------------------------------------------------------------
+
+
+def test_the_create_form_sets_a_password_and_never_shows_it() -> None:
+    with lobby() as t:
+        t.press("c")
+        t.state.form.field_index = FIELDS.index("password")
+        assert "password" in t.screen(100, 30) and "none" in t.screen(100, 30)
+        t.press("e")
+        assert t.state.input_mode == "room_password"
+        _type(t, "s3cret")
+        screen = t.screen(100, 30)
+        assert "s3cret" not in screen and "••••••" in screen
+        t.press("enter")
+        assert t.sent[-1].params["password"] == "s3cret"
+
+
+def test_joining_a_room_with_a_password_asks_for_it_and_a_wrong_one_asks_again() -> None:
+    with lobby() as t:
+        t.state.rooms[0]["password"] = True
+        assert "🔒" in t.screen()
+        t.press("enter")
+        assert t.sent == [] and t.state.input_mode == "join_password"
+        assert "the room's password>" in drawn(t)  # the input line, with the focus
+        _type(t, "guess")
+        assert t.sent == [Request("join", {"room": "r1", "role": "player", "password": "guess"})]
+        assert "guess" not in t.screen()
+        t.state.on_error("bad_password", "wrong password for this room")
+        screen = drawn(t)
+        assert "Wrong password: type it again, or Esc to go back" in screen
+        assert t.state.input_mode == "join_password" and "the room's password>" in screen
+        _type(t, "right")
+        assert t.sent[-1].params["password"] == "right"
+        t.state.on_error("bad_password", "wrong password for this room")
+        drawn(t)
+        t.press("esc")  # back to the rooms
+        assert t.state.input_mode is None and t.state.joining is None
+        assert "Rooms on" in t.screen()
+        t.press("down", "s")  # a room without a password: no question
+        assert t.sent[-1] == Request("join", {"room": "r2", "role": "spectator"})
+
+
+async def test_a_password_room_is_created_and_joined_through_a_real_server() -> None:
+    from functools import partial
+
+    import trio
+    from test_tui_net import player
+    from unolan.client.tui.controller import Controller
+    from unolan.server.app import serve
+
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(partial(serve, "127.0.0.1", 0))
+        ann, _, ann_send, ann_watch = player(nursery, port, "ann")
+        await ann_watch.until(lambda: ann.status == "connected")
+        ann_keys = Controller(ann, ann_send.send_nowait)
+        ann_keys.open_form()
+        assert ann.form is not None
+        ann.form.password = "s3cret"
+        ann_keys.create_room()
+        await ann_watch.until(lambda: ann.room is not None)
+
+        bob, _, bob_send, bob_watch = player(nursery, port, "bob")
+        await bob_watch.until(lambda: any(r.get("password") for r in bob.rooms))
+        bob_keys = Controller(bob, bob_send.send_nowait)
+        bob_keys.join_room()
+        assert bob.input_mode == "join_password"
+        bob_keys.submit_input("wrong")
+        await bob_watch.until(lambda: bob.input_mode == "join_password")  # asked again
+        assert any("Wrong password" in n.text for n in bob.current_notices())
+        bob_keys.submit_input("s3cret")
+        await bob_watch.until(lambda: bob.room is not None and bob.my_seat is not None)
+        nursery.cancel_scope.cancel()
