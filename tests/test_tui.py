@@ -579,7 +579,7 @@ def test_pasted_escape_sequences_are_cleaned_and_never_crash_the_ui() -> None:
         assert t.sent == [Say("red alert now")]
 
 
-def test_a_round_over_scoreboard_shows_every_card_and_stays_for_the_next_round() -> None:
+def test_a_round_over_scoreboard_shows_every_card_and_s_shows_it_in_the_next_round() -> None:
     twelve = "R1 R2 R3 R4 R6 R7 R8 R9 G1 G2 G3 G4"
     with table(f"hand 0: R5; hand 1: {twelve}; hand 2: G5; discard: R3; uno: 0") as t:
         t.apply("0 play R5")
@@ -590,12 +590,12 @@ def test_a_round_over_scoreboard_shows_every_card_and_stays_for_the_next_round()
         t.state.on_event("round_started", {"round": 2, "dealer": 1, "players": 3, "hand_size": 7})
         t.state.set_view(Game(players=3, seed=4).view(0))  # the next round is dealt
         screen = t.screen()
-        assert "Last round (1): you won" in screen  # still open
-        assert "[G4]" in screen
+        assert "Last round" not in screen and "[G4]" not in screen  # the new table, uncovered
+        assert "s shows round 1's summary again" in screen
+        t.press("s")  # the last round's hands, not an empty column
+        assert "Last round (1): you won" in t.screen() and "[G4]" in t.screen()
         t.press("s")
         assert "Last round" not in t.screen()
-        t.press("s")  # opened again: the last round's hands, not an empty column
-        assert "[G4]" in t.screen()
 
 
 def test_messages_about_a_table_that_moved_on_go() -> None:

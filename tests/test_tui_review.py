@@ -97,3 +97,39 @@ async def test_a_password_room_is_created_and_joined_through_a_real_server() -> 
         bob_keys.submit_input("s3cret")
         await bob_watch.until(lambda: bob.room is not None and bob.my_seat is not None)
         nursery.cancel_scope.cancel()
+
+
+# -- 9. the create form's keys on screen, one "Not created" -------------------------------
+
+
+def test_the_create_forms_keys_stay_on_screen_and_a_refusal_shows_once() -> None:
+    with lobby() as t:
+        t.press("c")
+        for width, height in ((80, 24), (100, 30)):
+            for index in (0, len(FIELDS) // 2, len(FIELDS) - 1):  # wherever the form scrolled
+                t.state.form.field_index = index
+                screen = t.screen(width, height)
+                assert "Enter create" in screen and "Esc cancel" in screen, (width, height, index)
+        t.state.form.field_index = FIELDS.index("teams")
+        t.press("right", "right")  # 3 teams of 4 players: refused
+        t.press("enter", "enter", "enter")
+        assert t.sent == []
+        assert t.screen().count("Not created") == 1
+        t.press("left", "left", "enter")  # no teams: created
+        assert t.sent and t.sent[-1].kind == "create_room"
+
+
+def test_the_room_key_line_breaks_between_keys_at_80_columns() -> None:
+    with lobby() as t:
+        t.state.my_seat = 0
+        t.state.set_seats({
+            "seq": 3, "room": "r9", "name": "ann's table", "host": 0, "spectators": 0,
+            "started": False, "rules": {"preset": "house"}, "timer": 0,
+            "seats": [{"seat": 0, "name": "ann", "kind": "human", "ready": False, "state": "connected"}]})
+        for width in (60, 80, 100):
+            lines = [line.strip() for line in t.screen(width).splitlines()]
+            keys = [line for line in lines if "add bot" in line or "Esc leave" in line]
+            assert keys, width
+            text = " · ".join(keys)
+            for key in ("b add bot", "- remove bot", "Enter start", "Space ready", "t chat", "Esc leave"):
+                assert key in text, (width, key)

@@ -206,6 +206,7 @@ def build_app(
             Window(width=1, char="│", style="class:hint"),
             Window(FittedText(render.chat, s), wrap_lines=True, width=D(weight=1, max=30)),
         ]), filter=in_a_room)]),
+        Window(FittedText(render.lobby_keys, s), height=D(min=1, max=3), dont_extend_height=True),
     ])
 
     start_body = Window(_text(start.render, s), wrap_lines=True)

@@ -490,9 +490,37 @@ def lobby(state: UIState) -> Fragments:
             players=r.get("players", 0), seats=r.get("seats", 0), spectators=r.get("spectators", 0))
         out.append((sel, f" {'▶' if sel else ' '} {fit(r['name'], 24)} {fit(rule_word(r.get('preset', '')), 9)}"
                          f" {people}{flags}\n"))
-    out.append(("class:hint", "\n " + _("↑ ↓ choose · Enter join · s spectate · c create · r refresh"
-                                         " · ? keys · q quit")))
     return out
+
+
+def lobby_keys(state: UIState, width: int = 80) -> Fragments:
+    """The lobby's key line under whichever lobby screen is open, wrapped between keys
+    (never inside one) so it is whole at any width; it never scrolls away."""
+    if state.form is not None:
+        keys = _("↑ ↓ field · ← → value · e edits the name, the password or a number"
+                 " · Enter create · Esc cancel")
+    elif state.room is not None:
+        if state.my_seat is None:
+            keys = _("You are watching. t chat · Esc leave · ? keys")
+        elif state.room.get("host") == state.my_seat:
+            keys = _("b add bot · - remove bot · Enter start · Space ready · t chat · Esc leave · ? keys")
+        else:
+            keys = _("Space ready · t chat · Esc leave · ? keys")
+    else:
+        keys = _("↑ ↓ choose · Enter join · s spectate · c create · r refresh · ? keys · q quit")
+    return [("class:hint", f" {line}\n") for line in key_lines(keys, width - 1)]
+
+
+def key_lines(keys: str, width: int) -> list[str]:
+    """A key line (``a this · b that``) in lines of at most ``width`` cells, broken
+    between its keys only (a key wider than a line is wrapped by words)."""
+    lines: list[str] = []
+    for group in keys.split(" · "):
+        if lines and get_cwidth(lines[-1]) + 3 + get_cwidth(group) <= width:
+            lines[-1] += " · " + group
+        else:
+            lines.extend(wrap(group, width, indent=0))
+    return lines
 
 
 def connecting(state: UIState) -> Fragments:
@@ -545,8 +573,6 @@ def create_form(state: UIState) -> Fragments:
                 out.append(("class:hint", f"      {line}\n"))
             if problem:  # beside the field being changed, where the eye is
                 out.append(("class:notice.error", f"      ⚠ {problem}\n"))
-    out.append(("class:hint", "\n " + _("↑ ↓ field · ← → value · e edits the name or a number"
-                                         " · Enter create · Esc cancel")))
     return out
 
 
@@ -578,11 +604,4 @@ def room(state: UIState) -> Fragments:
             (state_word, entry.get("state") not in (None, "connected"))) if shown]
         out.append(("", f"   {seat}  {fit(entry.get('name') or '?', 16)}  {' · '.join(tags)}\n"))
     out.append(("", "\n   " + _("{count} watching").format(count=r.get("spectators", 0)) + "\n"))
-    if state.my_seat is None:
-        keys = _("You are watching. t chat · Esc leave · ? keys")
-    elif r.get("host") == state.my_seat:
-        keys = _("b add bot · - remove bot · Enter start · Space ready · t chat · Esc leave · ? keys")
-    else:
-        keys = _("Space ready · t chat · Esc leave · ? keys")
-    out.append(("class:hint", f"\n {keys}"))
     return out

@@ -504,8 +504,13 @@ class UIState:
         elif kind == "match_over":
             self.match_result = dict(data)
             self.show_scores = True
-        elif kind == "round_started" and data.get("round") == 1:
-            self.round_result = self.match_result = None  # a new match
+        elif kind == "round_started":
+            if data.get("round") == 1:
+                self.round_result = self.match_result = None  # a new match
+            elif self.show_scores and self.round_result is not None:
+                # The next round is dealt: the summary makes way for the table (s shows it).
+                self.notify(_("s shows round {round}'s summary again").format(
+                    round=self.round_result.get("round")), "info", 8, lasting=True, topic="summary")
             self.show_scores = False
         elif kind == "chat":
             self.chat.append((str(data.get("name") or self.name_of(data.get("seat"))), data["text"]))
