@@ -5,9 +5,12 @@ at 80 and 160 columns, and a LAN address that cannot be reached."""
 from __future__ import annotations
 
 import asyncio
+import re
 
-from test_tui import Table, lobby
+import pytest
+from test_tui import BASIC, Table, lobby, table
 from unolan.client.tui.form import FIELDS
+from unolan.client.tui.render import help_page
 from unolan.client.tui.state import Request
 
 
@@ -133,3 +136,47 @@ def test_the_room_key_line_breaks_between_keys_at_80_columns() -> None:
             text = " · ".join(keys)
             for key in ("b add bot", "- remove bot", "Enter start", "Space ready", "t chat", "Esc leave"):
                 assert key in text, (width, key)
+
+
+# -- 8. the help fits or scrolls below 80 columns -------------------------------------------
+
+
+@pytest.mark.parametrize(("width", "height"), [(80, 24), (60, 20), (40, 16)])
+def test_the_help_is_never_blank_and_scrolls_to_its_last_key(width: int, height: int) -> None:
+    with table(BASIC) as t:
+        t.press("?")
+        screen = t.screen(width, height)
+        assert "At the table" in screen and "move along your hand" in screen, screen
+        seen = screen
+        for _ in range(60):
+            t.press("down")
+            seen += t.screen(width, height)
+        assert "this help (Esc closes)" in seen and "quit (q in the lobby)" in seen
+        assert re.search(r"Enter Esc +match over", seen)
+        t.press("?")
+        assert "move along your hand" not in t.screen(width, height)
+        t.press("?")  # opened again: from the top
+        assert "At the table" in t.screen(width, height)
+
+
+# -- 13. every card reachable by a number key -------------------------------------------------
+
+
+def test_cards_after_the_tenth_are_reached_by_pressing_the_digit_again() -> None:
+    hand = "R1 R2 R3 R4 R5 R6 R7 R8 R9 G1 G2 G3 G4"  # 13 cards, sorted as shown
+    with table(f"hand 0: {hand}; hand 1: B1 B2; discard: G0") as t:
+        cards = t.state.hand()
+        t.press("3")
+        assert cards[t.state.cursor] == cards[2]
+        t.press("3")
+        assert t.state.cursor == 12  # the 13th
+        t.press("3")
+        assert t.state.cursor == 2  # round again
+        t.press("0")
+        assert t.state.cursor == 9
+        t.press("0")
+        assert t.state.cursor == 9  # there is no 20th: stays on the tenth
+        t.press("1", "1", "enter")
+        assert t.actions()[-1].cards[0].text == cards[10]
+        help_text = "".join(f[1] for f in help_page(t.state, 200))  # wide: nothing wraps
+        assert "the same digit again: the card ten on" in help_text

@@ -216,6 +216,8 @@ def build_app(
             return table_body
         return start_body if s.start is not None else lobby_body
 
+    help_window = Window(FittedText(render.help_page, s), width=D(max=render.HELP_WIDTH))
+
     root = FloatContainer(
         content=HSplit([
             home,
@@ -234,10 +236,7 @@ def build_app(
                       style="class:overlay"),
                 filter=picking)),
             Float(ConditionalContainer(
-                Frame(VSplit([
-                    Window(FormattedTextControl(lambda: render.help_text(s, "table")), width=40),
-                    Window(FormattedTextControl(lambda: render.help_text(s, "lobby")), width=38),
-                ]), title=render.help_title, style="class:overlay"),
+                Frame(help_window, title=render.help_title, style="class:overlay"),
                 filter=overlay), top=0),
         ],
     )
@@ -265,6 +264,15 @@ def build_app(
     @kb.add("?", filter=~typing)
     def _(event: KeyPressEvent) -> None:
         s.help_open = not s.help_open
+        s.help_scroll = 0
+
+    def scroll_help(step: int) -> None:
+        info = help_window.render_info  # the width it was drawn at
+        width = info.window_width if info is not None else get_app().output.get_size().columns - 2
+        s.help_scroll = max(0, min(s.help_scroll + step, render.help_height(width) - 1))
+
+    for key, step in (("up", -1), ("down", 1), ("pageup", -10), ("pagedown", 10)):
+        kb.add(key, filter=overlay & ~typing)(lambda e, step=step: scroll_help(step))
 
     @kb.add("L", filter=overlay & ~typing)
     def _(event: KeyPressEvent) -> None:

@@ -64,12 +64,16 @@ class Controller:
             self.state.cursor = (self.state.cursor + step) % n
 
     def select(self, number: int) -> None:
-        """Number keys: 1..9 pick that card, 0 the tenth."""
+        """Number keys: 1..9 pick that card, 0 the tenth; the same digit again goes ten
+        cards on (3, 3: the 13th), round to the first again after the last."""
+        s, n = self.state, len(self.state.hand())
         index = 9 if number == 0 else number - 1
-        if index < len(self.state.hand()):
-            self.state.cursor = index
+        if index >= n:
+            s.notify(_("there is no card {number}").format(number=number))
+        elif s.cursor % 10 == index and s.cursor + 10 < n:
+            s.cursor += 10
         else:
-            self.state.notify(_("there is no card {number}").format(number=number))
+            s.cursor = index
 
     def toggle_mark(self) -> None:
         s = self.state

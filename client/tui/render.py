@@ -95,14 +95,13 @@ def _pieces(text: str) -> list[tuple[str, bool]]:
 KEYS_HELP: list[tuple[str, str, list[tuple[str, str]]]] = [
     ("table", N_("At the table"), [
         ("← → h l", N_("move along your hand")),
-        ("1-9 0", N_("pick card 1-9 (0: the tenth)")),
+        ("1-9 0", N_("pick card 1-9 (0: the tenth); the same digit again: the card ten on")),
         ("Enter", N_("play it (or the marked cards)")),
         ("Space", N_("mark a card: play several")),
         ("d", N_("draw (or take the penalty)")),
         ("k", N_("keep the card just drawn")),
         ("c", N_("challenge a Wild Draw Four")),
-        ("u", N_("call UNO (on 2 cards: with")),
-        ("", N_("  the next play)")),
+        ("u", N_("call UNO: on 1 card at once, on 2 cards with your next play")),
         ("x", N_("catch a missed UNO call")),
         ("j", N_("jump in: the identical card")),
         ("r y g b", N_("color picker (or 1-4)")),
@@ -123,8 +122,7 @@ KEYS_HELP: list[tuple[str, str, list[tuple[str, str]]]] = [
         ("Enter", N_("join it as a player")),
         ("s", N_("spectate it")),
         ("r", N_("refresh the rooms")),
-        ("c", N_("create a room: ↑ ↓ field,")),
-        ("", N_("  ← → value, e name, Enter")),
+        ("c", N_("create a room: ↑ ↓ field, ← → value, e name, password or number, Enter")),
         ("b -", N_("in a room: add/remove bot")),
         ("Space", N_("in a room: ready or not")),
         ("Enter", N_("in a room: start (host)")),
@@ -294,7 +292,7 @@ def hand(state: UIState) -> Fragments:
     along = {c.text for a in plays for c in a.cards[1:]} - alone  # only after another card
     out: Fragments = [("class:label", " " + _("Hand") + " ")]
     for i, text in enumerate(cards):
-        number = f"{(i + 1) % 10}" if i < 10 else " "
+        number = f"{(i + 1) % 10}"  # the 13th: 3 pressed twice
         style = card_style(text)
         if text in alone:
             style += " class:playable"
@@ -409,28 +407,85 @@ def picker(state: UIState) -> Fragments:
     return out
 
 
-def help_text(state: UIState, part: str = "table") -> Fragments:
-    """One column of the help overlay: ``table`` keys, or ``lobby`` plus ``any``."""
-    out: Fragments = []
-    for section, title, keys in KEYS_HELP:
+HelpLine = tuple[str, str]  # (key, meaning); no key: a section's title; both empty: a gap
+HELP_COLUMN = 40  # the table's keys beside the rest from two such columns up
+HELP_WIDTH = 100  # the most the help takes (its two columns share it)
+
+
+def help_lines(part: str) -> list[HelpLine]:
+    """One column of the help: the ``table`` keys, or ``any`` (the language is switched
+    there, so it comes first) and the lobby's."""
+    out: list[HelpLine] = []
+    sections = sorted(KEYS_HELP, key=lambda s: s[0] != "any")
+    for section, title, keys in sections:
         if (section == "table") != (part == "table"):
             continue
-        out.append(("class:overlay.section", f" {_(title)}\n"))
-        for key, meaning in keys:
-            out.append(("class:overlay.key", f" {key:<9} "))
-            out.append(("class:overlay", f"{_(meaning)}\n"))
+        out.append(("", _(title)))
+        out += [(key, _(meaning)) for key, meaning in keys]
         if section == "any":  # the language, switched here
-            after = next_language()
-            out.append(("class:overlay.key", f" {'L':<9} "))
-            out.append(("class:overlay", _("language: {now} → {next}").format(
-                now=display_name(language()), next=display_name(after)) + "\n"))
+            out.append(("L", _("language: {now} → {next}").format(
+                now=display_name(language()), next=display_name(next_language()))))
+        out.append(("", ""))
+    return out
+
+
+def help_page(state: UIState, width: int = 80) -> Fragments:
+    """The help overlay in ``width`` cells: the table's keys beside the rest when two
+    columns fit, else one under the other, each meaning wrapped beside its key; scrolled
+    by ``state.help_scroll`` lines (↑ ↓) when it is taller than the screen."""
+    parts = [help_lines("table"), help_lines("lobby")]
+    key_width = 1 + max(get_cwidth(key) for part in parts for key, _meaning in part)
+    two = width >= 2 * HELP_COLUMN - 2
+    column = width // 2 if two else width
+    columns = [_help_column(parts[0], key_width, column),
+               _help_column(parts[1], key_width, width - column if two else width)]
+    if two:
+        rows = [[*(left if left else [("class:overlay", " " * column)]), *other]
+                for left, other in _zip(_pad(columns[0], column), columns[1])]
+    else:
+        rows = columns[0] + columns[1]
+    top = max(0, min(state.help_scroll, len(rows) - 1))
+    out: Fragments = []
+    for row in rows[top:]:
+        out += row
         out.append(("class:overlay", "\n"))
     return out
 
 
+def help_height(width: int) -> int:
+    """How many lines the help takes at ``width`` (the most ↑ ↓ can scroll)."""
+    return sum(1 for fragment in help_page(UIState(), width) if fragment[1] == "\n")
+
+
+def _help_column(lines: list[HelpLine], key_width: int, width: int) -> list[Fragments]:
+    rows: list[Fragments] = []
+    for key, meaning in lines:
+        if not key:
+            rows.append([("class:overlay.section", f" {cut(meaning, width - 1)}")] if meaning else [])
+            continue
+        first, *more = wrap(meaning, max(width - key_width - 1, 8), indent=0)
+        rows.append([("class:overlay.key", f" {fit(key, key_width)}"), ("class:overlay", first)])
+        rows += [[("class:overlay", " " * (key_width + 1) + line)] for line in more]
+    return rows
+
+
+def _pad(rows: list[Fragments], width: int) -> list[Fragments]:
+    """Each row filled to ``width`` cells (the left column of two)."""
+    out = []
+    for row in rows:
+        used = sum(get_cwidth(text) for _style, text, *_rest in row)
+        out.append([*row, ("class:overlay", " " * max(0, width - used))] if row else [])
+    return out
+
+
+def _zip(left: list[Fragments], right: list[Fragments]) -> list[tuple[Fragments, Fragments]]:
+    n = max(len(left), len(right))
+    return [(left[i] if i < len(left) else [], right[i] if i < len(right) else []) for i in range(n)]
+
+
 def help_title() -> str:
     """The help overlay's frame title."""
-    return _("Keys — Esc or ? closes")
+    return _("Keys — ↑ ↓ scroll · Esc or ? closes")
 
 
 def scoreboard(state: UIState) -> Fragments:

@@ -259,6 +259,7 @@ class UIState:
         self.marked: list[int] = []  # indices into hand(), in the order marked
         self.picker: Picker | None = None
         self.help_open = False
+        self.help_scroll = 0  # lines of the help scrolled off the top (↑ ↓)
         # "chat" | "room_name" | "form_value" while the input line is open
         self.input_mode: str | None = None
         self.uno_armed = False
