@@ -590,12 +590,12 @@ def test_a_round_over_scoreboard_shows_every_card_and_s_shows_it_in_the_next_rou
         t.state.on_event("round_started", {"round": 2, "dealer": 1, "players": 3, "hand_size": 7})
         t.state.set_view(Game(players=3, seed=4).view(0))  # the next round is dealt
         screen = t.screen()
-        assert "Last round" not in screen and "[G4]" not in screen  # the new table, uncovered
+        assert "left in hand" not in screen and "[G4]" not in screen  # the new table, uncovered
         assert "s shows round 1's summary again" in screen
         t.press("s")  # the last round's hands, not an empty column
         assert "Last round (1): you won" in t.screen() and "[G4]" in t.screen()
         t.press("s")
-        assert "Last round" not in t.screen()
+        assert "left in hand" not in t.screen()
 
 
 def test_messages_about_a_table_that_moved_on_go() -> None:

@@ -180,3 +180,55 @@ def test_cards_after_the_tenth_are_reached_by_pressing_the_digit_again() -> None
         assert t.actions()[-1].cards[0].text == cards[10]
         help_text = "".join(f[1] for f in help_page(t.state, 200))  # wide: nothing wraps
         assert "the same digit again: the card ten on" in help_text
+
+
+# -- 7. teams at the table, in the scoreboard and the round summary --------------------------
+
+TEAMS = "rules: house teams=2; hand 0: R5; hand 1: B1 B2; hand 2: G4 G5; hand 3: Y1 Y2 Y3; discard: R3; uno: 0"
+
+
+def test_teams_are_marked_at_the_table_and_listed_with_every_member_at_round_end() -> None:
+    with table(TEAMS) as t:
+        teams = dict(re.findall(r"^[▶ ] (\d) (T\d) ", t.screen(), re.M))
+        assert teams == {"0": "T1", "1": "T2", "2": "T1", "3": "T2"}
+        t.apply("0 play R5")
+        screen = t.screen()
+        assert "T1   you and cy" in screen and "T2   bob and di" in screen
+        for member, hand in ((1, "[B1] [B2]"), (2, "[G4] [G5]"), (3, "[Y1] [Y2] [Y3]")):
+            line = next(line for line in screen.splitlines() if hand in line)
+            assert f" {member}  " in line and t.state.name_of(member) in line
+        assert "you won +9" in screen
+
+
+def test_a_team_that_wins_the_match_is_named_by_its_members() -> None:
+    with table(TEAMS.replace("teams=2", "teams=2 target_score=5")) as t:
+        t.apply("0 play R5")
+        assert "you and cy won the match!" in t.screen()
+        assert ("you and cy won the match!", "win") in t.state.log
+
+
+def test_no_team_marker_without_teams() -> None:
+    with table(BASIC) as t:
+        assert "T1" not in t.screen() and "T2" not in t.screen()
+
+
+# -- 13. names, the 160x50 table ------------------------------------------------------------
+
+
+def test_a_players_own_name_is_whole_when_the_column_has_room() -> None:
+    with table(BASIC) as t:
+        t.state.names[0] = "Alexandra"
+        assert "Alexandra (you)" in t.screen()
+        t.state.names[0] = "Maximiliana-Theodora"  # too long for any column: cut, "(you)" kept
+        assert "… (you)" in t.screen()
+
+
+def test_a_tall_terminal_shows_more_log_and_chat_and_the_scores() -> None:
+    with table(BASIC) as t:
+        for i in range(60):
+            t.state.add_log(f"line {i}")
+            t.state.chat.append(("bob", f"chat {i}"))
+        small, big = t.screen(80, 24), t.screen(160, 50)
+        assert small.count("chat ") <= 5 and big.count("chat ") >= 10
+        assert big.count("line ") >= 2 * small.count("line ")
+        assert "Scores" in big

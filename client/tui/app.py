@@ -63,6 +63,8 @@ STYLE = Style.from_dict({
     "turn": "bold",
     "turn.marker": "#ffd75f bold",
     "me": "#87d7ff",
+    "team.t0": "#ff87d7 bold",
+    "team.t1": "#87ffd7 bold",
     "tag": "#808080",
     "score": "#808080",
     "flag.uno": "#ff8700 bold",
@@ -106,20 +108,20 @@ class FittedText(FormattedTextControl):
 
     def __init__(self, fn: Callable[[UIState, int], StyleAndTextTuples], state: UIState,
                  **kw: Any) -> None:
-        self.width = 80
-        self._fitted: SimpleCache[tuple[int, int], StyleAndTextTuples] = SimpleCache(maxsize=4)
+        self.width, self.height = 80, 0
+        self._fitted: SimpleCache[tuple[int, int, int], StyleAndTextTuples] = SimpleCache(maxsize=4)
         super().__init__(lambda: fn(state, self.width), **kw)
 
     def _get_formatted_text_cached(self) -> StyleAndTextTuples:
-        # Once per render and width (the base class keeps it per render only).
-        return self._fitted.get((get_app().render_counter, self.width),
+        # Once per render and size (the base class keeps it per render only).
+        return self._fitted.get((get_app().render_counter, self.width, self.height),
                                 lambda: to_formatted_text(self.text, self.style))
 
     def preferred_width(self, max_available_width: int) -> int:
         return max_available_width  # it fits whatever it is given
 
     def create_content(self, width: int, height: int | None) -> UIContent:
-        self.width = width
+        self.width, self.height = width, height or 0
         return super().create_content(width, height)
 
 
@@ -180,11 +182,13 @@ def build_app(
     # Always in the layout, so focus can rest on it whichever screen is shown.
     home = Window(FittedText(render.header, s, focusable=True, show_cursor=False), height=1,
                   style="class:header")
-    main_window = Window(_text(render.players, s),
-                         width=D(min=46, max=56, preferred=54), wrap_lines=False)
-    log_window = Window(FittedText(render.log, s), wrap_lines=True)
+    players_text = FittedText(lambda state, width: render.players(state, width, players_text.height), s)
+    main_window = Window(players_text, width=D(min=46, max=56, preferred=54), wrap_lines=False)
+    # 12 lines of log and 5 of chat at 80x24; a taller terminal gives both more, 2 to 1.
+    log_window = Window(FittedText(render.log, s), wrap_lines=True,
+                        height=D(min=3, preferred=12, weight=2))
     chat_window = Window(FittedText(render.chat, s), wrap_lines=True,
-                         height=D(min=2, max=5, weight=1))
+                         height=D(min=2, preferred=5, weight=1))
     table_body = HSplit([
         VSplit([
             main_window,

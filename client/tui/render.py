@@ -20,7 +20,17 @@ from unolan.engine import Phase, Play, Rules, RulesError
 
 from . import form as create
 from .controller import multi_leads
-from .state import COLOR_NAMES, UIState, card_label, card_name, card_style, color_word
+from .state import (
+    COLOR_NAMES,
+    UIState,
+    card_label,
+    card_name,
+    card_style,
+    color_word,
+    team_members,
+    team_of,
+    winners,
+)
 
 Fragments = StyleAndTextTuples
 
@@ -178,25 +188,35 @@ def rules_text(rules: object) -> str:
 # -- the table ------------------------------------------------------------------------
 
 
-def players(state: UIState) -> Fragments:
+NAME_WIDTH = 13  # the names' column at the table, at the least
+_ROW_REST = 32  # the rest of a seat's row: marker, number, bot, cards, score, a flag
+
+
+def players(state: UIState, width: int = 54, height: int = 0) -> Fragments:
+    """The seats (with a team marker under teams), the table's facts, and where the pane
+    is tall enough (``height``) the scores and the last round beneath them."""
     v = state.view
     if v is None:
         return []
     out: Fragments = []
     catchable = set(state.catchable()) | set(v.catchable)
-    rules_teams = v.rules.get("teams") or 0
+    teams = any(team_of(v, seat) is not None for seat in range(len(v.counts)))
+    name_width = max(NAME_WIDTH, width - _ROW_REST - (4 if teams else 0))
     for seat, count in enumerate(v.counts):
         turn = seat == v.turn and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER)
         mine = seat == v.seat
         row = "class:turn" if turn else ""
         out.append(("class:turn.marker" if turn else "", "▶ " if turn else "  "))
-        name = (_("{name} (you)").format(name=cut(state.names.get(seat, state.name), 7)) if mine
-                else state.name_of(seat))
-        out.append((row + (" class:me" if mine else ""), f"{seat} {fit(name, 13)} "))
+        out.append((row + (" class:me" if mine else ""), f"{seat} "))
+        team = team_of(v, seat)
+        if team is not None:
+            out.append((f"class:team.t{team % 2}", fit(team_word(team), 4)))
+        name = _own_name(state, seat, name_width) if mine else state.name_of(seat)
+        out.append((row + (" class:me" if mine else ""), f"{fit(name, name_width)} "))
         out.append(("class:tag", fit(_("bot") if seat in state.bots else "", 4)))
         cards = ngettext("{count} card", "{count} cards", count).format(count=f"{count:>3}")
         out.append((row, fit(cards, 9)))
-        score = v.scores[seat % len(v.scores)] if not rules_teams else v.scores[seat % rules_teams]
+        score = v.scores[team if team is not None and len(v.scores) < len(v.counts) else seat]
         out.append(("class:score", " " + _("{score}p").format(score=f"{score:>4}")))
         if v.out[seat]:
             out.append(("class:tag", "  " + _("out")))
@@ -210,6 +230,39 @@ def players(state: UIState) -> Fragments:
         out.append(("", "\n"))
     out.append(("", "\n"))
     out += table_info(state)
+    lines = sum(text.count("\n") for _style, text, *_rest in out)
+    extra = standings(state, width)
+    if height and lines + 1 + sum(text.count("\n") for _style, text, *_rest in extra) <= height:
+        out += [("", "\n"), *extra]
+    return out
+
+
+def _own_name(state: UIState, seat: int, width: int) -> str:
+    """This player's name with "(you)", the name cut only where the column is too narrow."""
+    you = _("{name} (you)")
+    room = width - get_cwidth(you.format(name=""))
+    return you.format(name=cut(state.names.get(seat, state.name), max(room, 4)))
+
+
+def team_word(team: int) -> str:
+    """A team as the screen names it (``T1``: the team of seat 0)."""
+    return _("T{team}").format(team=team + 1)
+
+
+def standings(state: UIState, width: int = 54) -> Fragments:
+    """The match so far, for a tall table pane: each seat's (or team's) total, and who
+    won the last round."""
+    v = state.view
+    assert v is not None
+    out: Fragments = [("class:pane.title", " " + _("Scores") + "\n")]
+    for unit, total in enumerate(v.scores):
+        who = (_(" and ").join(state.name_of(s) for s in team_members(v, unit))
+               if len(v.scores) < len(v.counts) else state.name_of(unit))
+        label = f"{team_word(unit)} {who}" if len(v.scores) < len(v.counts) else who
+        out.append(("class:score", f" {fit(label, max(width - 12, 10))} {total:>6}\n"))
+    result = state.round_result
+    if result is not None and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+        out.append(("class:hint", f" {round_line(state, result, ended=False)} · s\n"))
     return out
 
 
@@ -356,7 +409,7 @@ def hint(state: UIState) -> Fragments:
 
 def log(state: UIState, width: int = 40) -> Fragments:
     out: Fragments = [("class:pane.title", " " + _("Log") + "\n")]
-    for text, style in list(state.log)[-60:]:
+    for text, style in list(state.log)[-150:]:  # a tall pane shows more of it
         for line in wrap(text, max(width - 1, 8)):
             out.append((f"class:log.{style}" if style else "class:log", f" {line}\n"))
     out.append(("[SetCursorPosition]", ""))
@@ -488,6 +541,16 @@ def help_title() -> str:
     return _("Keys — ↑ ↓ scroll · Esc or ? closes")
 
 
+def round_line(state: UIState, result: dict[str, object], ended: bool) -> str:
+    """``Round 2: bob won +40`` (``Last round (2): ...`` once the next one is dealt)."""
+    number = result.get("round", "")
+    title = (_("Round {round}") if ended else _("Last round ({round})")).format(round=number)
+    winner = result.get("winner")
+    return _("{title}: {winner} won +{points}").format(
+        title=title, winner=state.name_of(winner if isinstance(winner, int) else None),
+        points=result.get("points"))
+
+
 def scoreboard(state: UIState) -> Fragments:
     """The last round's result with every hand left (wrapped, never cut), or the match's."""
     v = state.view
@@ -495,14 +558,10 @@ def scoreboard(state: UIState) -> Fragments:
     result, match = state.round_result, state.match_result
     if match is not None:
         out.append(("class:overlay.title", " " + _("{winner} won the match!").format(
-            winner=state.name_of(match.get("winner"))) + "\n"))
+            winner=winners(match, state.name_of)) + "\n"))
     if result is not None:
         ended = v is not None and v.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER)
-        number = result.get("round", "")
-        title = (_("Round {round}") if ended else _("Last round ({round})")).format(round=number)
-        out.append(("class:overlay.title", " " + _("{title}: {winner} won +{points}").format(
-            title=title, winner=state.name_of(result.get("winner")), points=result.get("points"))
-            + "\n\n"))
+        out.append(("class:overlay.title", f" {round_line(state, result, ended)}\n\n"))
     else:
         out.append(("class:overlay.title", " " + _("Scores") + "\n\n"))
     scores = list((match or result or {}).get("scores") or (v.scores if v else ()))
@@ -510,11 +569,21 @@ def scoreboard(state: UIState) -> Fragments:
     seat, player, total, left = _("seat"), _("player"), _("total"), _("left in hand")
     total = " " * max(0, 7 - get_cwidth(total)) + cut(total, 7)  # over the numbers, right-aligned
     out.append(("class:overlay.section", f"  {fit(seat, 5)}{fit(player, 18)}{total}   {left}\n"))
-    for i, score in enumerate(scores):
-        left = " ".join(card_label(c) for c in hands[i]) if i < len(hands) else ""
+    def row(number: str, name: str, score: str, seat: int | None) -> None:
+        left = " ".join(card_label(c) for c in hands[seat]) if seat is not None and seat < len(hands) else ""
         first, *more = wrap(left, 38, indent=0)
-        out.append(("class:overlay", f"  {i:<5}{fit(state.name_of(i), 17)} {score:>7}   {first}\n"))
-        out += [("class:overlay", f"{'':35}{line}\n") for line in more]
+        out.append(("class:overlay", f"  {fit(number, 5)}{fit(name, 17)} {score:>7}   {first}\n"))
+        out.extend(("class:overlay", f"{'':35}{line}\n") for line in more)
+
+    if v is not None and len(scores) < len(v.counts):  # a score per team: its members beneath
+        for team, score in enumerate(scores):
+            members = team_members(v, team)
+            row(team_word(team), _(" and ").join(state.name_of(m) for m in members), str(score), None)
+            for member in members:
+                row(f"  {member}", state.name_of(member), "", member)
+    else:
+        for i, score in enumerate(scores):
+            row(str(i), state.name_of(i), str(score), i)
     if v is not None and v.phase is Phase.MATCH_OVER:
         keys = _("s closes · Esc to the lobby") if v.seat is None else \
             _("s closes · Enter back to the room · Esc to the lobby")

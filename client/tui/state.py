@@ -29,6 +29,7 @@ from unolan.engine import (
     Phase,
     Play,
     View,
+    schedule,
 )
 from unolan.engine.cards import ALL_CARDS
 
@@ -191,6 +192,21 @@ def seat_name(seat: int | None, me: int | None, names: dict[int, str]) -> str:
     if seat == me:
         return _("you")
     return names.get(seat) or _("seat {seat}").format(seat=seat)
+
+
+def team_of(view: View, seat: int) -> int | None:
+    """``seat``'s team this round (None: no teams), as the engine's ``State.team_of``
+    seats them: alternately under ``teams``, by the schedule under partner rotation."""
+    rules, players = view.rules, len(view.counts)
+    if rules.get("partner_rotation") and players == 4:
+        return schedule.team_of(seat, max(view.round, 1), players)
+    teams = int(rules.get("teams") or 0)
+    return seat % teams if teams else None
+
+
+def team_members(view: View, team: int) -> list[int]:
+    """The seats of ``team`` this round."""
+    return [seat for seat in range(len(view.counts)) if team_of(view, seat) == team]
 
 
 @dataclass(frozen=True, slots=True)
@@ -503,6 +519,8 @@ class UIState:
             self.turn_deadline = None
             self.show_scores = True
         elif kind == "match_over":
+            if self.view is not None and self.view.rules.get("teams"):  # the winner is a team
+                data = {**data, "members": team_members(self.view, int(data.get("winner") or 0))}
             self.match_result = dict(data)
             self.show_scores = True
         elif kind == "round_started":
@@ -626,7 +644,7 @@ def describe(
         return (_("{winner} won the round (+{points})").format(
             winner=name_of(data.get("winner")), points=data.get("points")), "win")
     if kind == "match_over":
-        return _("{winner} won the match!").format(winner=name_of(data.get("winner"))), "win"
+        return _("{winner} won the match!").format(winner=winners(data, name_of)), "win"
     if kind == "player_joined":
         name = data.get("name")
         if data.get("seat") is None:
@@ -650,6 +668,14 @@ def describe(
     if kind == "resumed":
         return _("the server can save the game again; play goes on"), "info"
     return None
+
+
+def winners(data: dict[str, Any], name_of: Callable[[int | None], str]) -> str:
+    """Who won a match: a player, or every member of the winning team (``members``)."""
+    members = data.get("members")
+    if members:
+        return _(" and ").join(name_of(seat) for seat in members)
+    return name_of(data.get("winner"))
 
 
 # Why cards were drawn (a ``drew`` event's ``reason``; plain draws say nothing).
