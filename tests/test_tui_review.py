@@ -8,10 +8,11 @@ import asyncio
 import re
 
 import pytest
-from test_tui import BASIC, Table, lobby, table
+from test_tui import BASIC, Table, lobby, play, table
 from unolan.client.tui.form import FIELDS
 from unolan.client.tui.render import help_page
 from unolan.client.tui.state import Request
+from unolan.engine import CallUno
 
 
 def drawn(t: Table, width: int = 80, height: int = 24) -> str:
@@ -232,3 +233,41 @@ def test_a_tall_terminal_shows_more_log_and_chat_and_the_scores() -> None:
         assert small.count("chat ") <= 5 and big.count("chat ") >= 10
         assert big.count("line ") >= 2 * small.count("line ")
         assert "Scores" in big
+
+
+# -- 11. u pressed early ------------------------------------------------------------------
+
+
+def test_u_on_two_cards_during_anothers_turn_arms_the_call_for_the_next_play() -> None:
+    with table("hand 0: R5 G7; hand 1: B1 B2; draw: Y9 Y8; discard: R3; turn: 1") as t:
+        t.press("u")
+        assert t.sent == [] and t.state.uno_armed
+        assert "UNO will be called with your next play that leaves you one card" in t.screen()
+        t.apply("1 draw")  # bob draws a card he cannot play; our turn
+        assert "UNO will be called with this play" in t.screen()
+        t.press("1", "enter")
+        assert t.actions() == [play(0, "R5", uno=True)]
+
+
+def test_u_on_more_cards_is_a_false_call_the_engine_takes_only_when_pressed_again() -> None:
+    with table("hand 0: R5 G7 B9; hand 1: B1 B2; discard: R3; turn: 1") as t:  # house: false_uno_penalty
+        t.press("u")
+        assert t.sent == [] and not t.state.uno_armed
+        assert "a call now is a false UNO and costs 2 cards" in t.screen()
+        t.press("u")
+        assert t.actions() == [CallUno(0)]  # the engine gives the penalty
+
+
+def test_a_false_call_warned_about_lapses_when_the_table_moves() -> None:
+    with table("hand 0: R5 G7 B9; hand 1: B1 B2 B3; draw: Y9 Y8; discard: R3; turn: 1") as t:
+        t.press("u")
+        t.apply("1 draw")
+        t.press("u")
+        assert t.sent == []  # warned again, not sent
+
+
+def test_without_false_uno_penalty_an_early_call_gets_the_engines_reason() -> None:
+    with table("rules: official; hand 0: R5 G7 B9; hand 1: B1 B2; discard: R3; turn: 1") as t:
+        t.press("u", "u")
+        assert t.sent == []
+        assert "no UNO call now: you do not hold one card" in t.screen()

@@ -193,16 +193,34 @@ class Controller:
             self.state.notify(_("nothing to challenge: only a Wild Draw Four aimed at you"))
 
     def uno(self) -> None:
-        s = self.state
+        """u: call UNO on one card. On two (or with a play to one now) the call is armed
+        and rides on the next play that leaves one card, in turn or as a jump-in. Any
+        other call is the engine's to judge: refused (its reason is shown), or under
+        ``false_uno_penalty`` taken as a false call, sent only when u is pressed again."""
+        s, v = self.state, self.state.view
         if self._act_if(CallUno):
             return
+        if v is None or v.seat is None:
+            s.notify(_("you are watching: spectators do not play"))
+            return
         plays = [a for a in s.legal() if isinstance(a, Play) and a.uno]
-        if plays:
+        if plays or len(v.hand) == 2:
             s.uno_armed = not s.uno_armed  # the banner says so while it is armed
             if not s.uno_armed:
-                s.notify(_("UNO call cancelled"), "info", 3)
+                s.notify(_("UNO call cancelled"), "info", 3, topic="uno")
             return
-        s.notify(_("UNO is for your last card: call it when you hold one (or with the play to one)"))
+        call = CallUno(v.seat)
+        refused = s.refusal(call)
+        if refused:
+            s.notify(_("no UNO call now: {reason}").format(reason=refused), topic="uno")
+        elif s.false_call is v:  # pressed again on the same table: the player means it
+            s.false_call = None
+            self.act(call)
+        else:
+            s.false_call = v
+            s.notify(_("You hold {count} cards: a call now is a false UNO and costs {penalty} "
+                       "cards. Press u again to call anyway").format(
+                           count=len(v.hand), penalty=v.rules.get("uno_penalty", "?")), topic="uno")
 
     def catch(self) -> None:
         s = self.state

@@ -279,6 +279,7 @@ class UIState:
         # "chat" | "room_name" | "form_value" while the input line is open
         self.input_mode: str | None = None
         self.uno_armed = False
+        self.false_call: View | None = None  # the table a false UNO call was warned about
         self.show_scores = False
         self.quitting = False
         if view is not None:
