@@ -205,7 +205,7 @@ def test_multi_play_marks_cards_then_names_the_continuing_color() -> None:
         t.press("esc", "1", "space", "3", "space")
         assert "*[R5]" in t.screen() and "*[G5]" in t.screen()
         t.press("enter")
-        assert "Choose a color" in t.screen()
+        assert "[R5] [G5]: which color continues?" in t.screen()
         t.press("g")
         assert t.actions() == [play(0, "R5", "G5", color="G")]
 

@@ -271,3 +271,23 @@ def test_without_false_uno_penalty_an_early_call_gets_the_engines_reason() -> No
         t.press("u", "u")
         assert t.sent == []
         assert "no UNO call now: you do not hold one card" in t.screen()
+
+
+def test_the_color_picker_after_a_multi_play_offers_and_names_only_the_colors_played() -> None:
+    with table("hand 0: R5 G5 B7 Y1; hand 1: B1; hand 2: B2; discard: R3") as t:
+        t.press("1", "space", "3", "space", "enter")  # R5 and G5
+        screen = t.screen()
+        assert "[R5] [G5]: which color continues?" in screen
+        assert "r g or ↑ ↓ Enter" in screen and "r y g b" not in screen
+        assert "red" in screen and "green" in screen and "yellow" not in screen and "blue" not in screen
+        t.press("b")  # not offered: nothing sent
+        assert t.sent == [] and "blue is not one of the choices" in t.screen()
+        t.press("2")  # the second color offered
+        assert t.actions() == [play(0, "R5", "G5", color="G")]
+
+
+def test_a_wilds_color_picker_offers_all_four() -> None:
+    with table("hand 0: W R1; hand 1: B1; discard: G3") as t:
+        t.press("2", "enter")
+        screen = t.screen()
+        assert "Choose a color" in screen and "r y g b or ↑ ↓ Enter" in screen

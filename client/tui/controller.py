@@ -38,6 +38,7 @@ from .state import (
     UIState,
     card_label,
     clean_text,
+    color_word,
 )
 
 
@@ -136,7 +137,11 @@ class Controller:
         s = self.state
         colors = list(dict.fromkeys(a.color for a in plays if isinstance(a, Play)))
         if len(colors) > 1:
-            s.picker = Picker(Choice.COLOR, [c.value for c in colors if c], plays, _("Choose a color"))
+            cards = plays[0].cards
+            title = (_("Choose a color") if cards[0].is_wild else
+                     _("{cards}: which color continues?").format(
+                         cards=" ".join(card_label(c.text) for c in cards)))
+            s.picker = Picker(Choice.COLOR, [c.value for c in colors if c], plays, title)
             return
         targets = list(dict.fromkeys(a.target for a in plays if isinstance(a, Play)))
         if len(targets) > 1:
@@ -260,7 +265,8 @@ class Controller:
         if value is None:
             value = p.options[p.cursor]
         if value not in p.options:
-            s.notify(_("{value} is not one of the choices").format(value=value))
+            shown = color_word(str(value)) if p.kind.names_color else value
+            s.notify(_("{value} is not one of the choices").format(value=shown))
             return
         if p.kind is Choice.COLOR:
             color = Color(value)

@@ -114,7 +114,7 @@ KEYS_HELP: list[tuple[str, str, list[tuple[str, str]]]] = [
         ("u", N_("call UNO: on 1 card at once, on 2 cards with your next play")),
         ("x", N_("catch a missed UNO call")),
         ("j", N_("jump in: the identical card")),
-        ("r y g b", N_("color picker (or 1-4)")),
+        ("r y g b", N_("color picker (or 1-4): the colors it offers")),
         ("0-9 ↑↓", N_("seat picker, Enter chooses")),
         ("s", N_("scoreboard")),
         ("t", N_("chat (Enter sends)")),
@@ -457,7 +457,7 @@ def picker(state: UIState) -> Fragments:
             cards = ngettext("{count} card", "{count} cards", count).format(count=f"{count:>3}")
             out.append(("class:overlay" + sel,
                         f"  {option}  {fit(state.name_of(option), 16)} {cards}\n"))
-    keys = "r y g b" if p.kind.names_color else _("seat number")
+    keys = " ".join(o.lower() for o in p.options) if p.kind.names_color else _("seat number")
     out.append(("class:overlay.hint", "\n " + _("{keys} or ↑ ↓ Enter · Esc cancel").format(keys=keys)))
     return out
 
