@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import re
+from functools import partial
 
 import pytest
 from test_tui import BASIC, Table, lobby, play, table
 from unolan.client.tui.form import FIELDS
-from unolan.client.tui.render import help_page
-from unolan.client.tui.state import Request
+from unolan.client.tui.render import help_page, lobby_keys
+from unolan.client.tui.state import Ask, Back, Connect, Request, UIState
 from unolan.engine import CallUno
 
 
@@ -291,3 +292,44 @@ def test_a_wilds_color_picker_offers_all_four() -> None:
         t.press("2", "enter")
         screen = t.screen()
         assert "Choose a color" in screen and "r y g b or ↑ ↓ Enter" in screen
+
+
+# -- 14. an address that cannot be reached, from the LAN list -----------------------------------
+
+
+async def test_esc_leaves_an_unreachable_address_for_the_lan_list_again() -> None:
+    import trio
+    from test_lan import Keys
+    from unolan.client.tui.start import StartScreen, find_then_join
+
+    async def browse(changed: object) -> None:
+        await trio.sleep_forever()
+
+    async with trio.open_nursery() as nursery:
+        listener = trio.socket.socket()  # a port nothing listens on: bound, then closed
+        await listener.bind(("127.0.0.1", 0))
+        dead = listener.getsockname()[1]
+        listener.close()
+        state, keys = UIState(name="ann"), Keys()
+        state.start = StartScreen()
+        nursery.start_soon(partial(find_then_join, state, keys.receive, keys, name="ann", browse=browse))
+        await keys.send.send(Connect("127.0.0.1", dead))
+        await keys.until(lambda: state.start is None and state.attempts >= 1)
+        assert "Esc back to the games on the LAN" in "".join(f[1] for f in lobby_keys(state))
+        await keys.send.send(Back())
+        await keys.until(lambda: state.start is not None)
+        assert not state.from_start and state.address == "" and state.status == "offline"
+        assert state.start.joining == ""
+        state.notices.clear()
+        await keys.send.send(Request(Ask.LIST_ROOMS))  # the start screen's loop has the keys again
+        await keys.until(lambda: any("choose a game" in n.text for n in state.current_notices()))
+        nursery.cancel_scope.cancel()
+
+
+def test_esc_in_the_lobby_of_a_lan_game_sends_back() -> None:
+    with lobby() as t:
+        t.press("esc")
+        assert t.sent == []  # a server given on the command line: nothing to go back to
+        t.state.from_start = True
+        t.press("esc")
+        assert t.sent == [Back()]

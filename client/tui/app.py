@@ -39,7 +39,7 @@ from unolan.client import i18n
 from . import render, start
 from .controller import Controller
 from .form import label
-from .state import UIState
+from .state import Back, UIState
 
 STYLE = Style.from_dict({
     "header": "bg:#303030 #d0d0d0",
@@ -290,6 +290,8 @@ def build_app(
             s.form = None
         elif s.room is not None and s.view is None and not s.help_open:
             c.leave()
+        elif s.from_start and s.room is None and s.view is None and s.start is None and not s.help_open:
+            c.send(Back())  # the lobby of a game chosen on the LAN: back to the list
         else:
             c.cancel()
 

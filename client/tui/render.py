@@ -634,6 +634,8 @@ def lobby_keys(state: UIState, width: int = 80) -> Fragments:
             keys = _("Space ready · t chat · Esc leave · ? keys")
     else:
         keys = _("↑ ↓ choose · Enter join · s spectate · c create · r refresh · ? keys · q quit")
+        if state.from_start:
+            keys += " · " + _("Esc back to the games on the LAN")
     return [("class:hint", f" {line}\n") for line in key_lines(keys, width - 1)]
 
 

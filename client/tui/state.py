@@ -102,7 +102,13 @@ class Rescan:
     """The start screen: search the LAN again from scratch."""
 
 
-Command = Act | Request | Say | Connect | Rescan
+@dataclass(frozen=True, slots=True)
+class Back:
+    """Esc in the lobby of a game chosen on the start screen: back to the games on the LAN
+    (also while its address is still being tried)."""
+
+
+Command = Act | Request | Say | Connect | Rescan | Back
 
 
 # -- pickers: a choice the player must make before an action can be sent -----------------
@@ -240,6 +246,7 @@ class UIState:
         self.status = "offline"  # connecting | connected | reconnecting | offline
         self.status_detail = ""
         self.start: StartScreen | None = None  # the games on the LAN, until one is joined
+        self.from_start = False  # the server was chosen on the start screen: Esc goes back
         self.last_failure = ""  # why the last attempt to connect failed ("": none did)
         self.attempts = 0  # failed attempts to connect, since the last success
         self.connect_started = clock()
