@@ -489,17 +489,19 @@ def test_lobby_create_room_form() -> None:
             "options": {"stacking": "mixed"}, "password": None})]
 
 
+def in_room(t: Table, *seats: dict[str, object]) -> None:
+    """Seat this player (seat 0, the host) in room r9 with ``seats``."""
+    t.state.my_seat = 0
+    t.state.set_seats({
+        "seq": 3, "room": "r9", "name": "ann's table", "host": 0, "spectators": 0,
+        "started": False, "rules": {"preset": "house"}, "timer": 0, "seats": list(seats)})
+
+
 def test_room_screen_adds_bots_and_starts() -> None:
     with lobby() as t:
-        t.state.my_seat = 0
-        t.state.set_seats({
-            "seq": 3, "room": "r9", "name": "ann's table", "host": 0, "spectators": 0,
-            "started": False, "rules": {"preset": "house"}, "timer": 0,
-            "seats": [
-                {"seat": 0, "name": "ann", "kind": "human", "ready": True, "state": "connected"},
+        in_room(t, {"seat": 0, "name": "ann", "kind": "human", "ready": True, "state": "connected"},
                 {"seat": 1, "name": "bot-1", "kind": "bot", "ready": True, "state": "connected"},
-                {"seat": 2, "name": None, "kind": "empty", "ready": False, "state": "empty"},
-            ]})
+                {"seat": 2, "name": None, "kind": "empty", "ready": False, "state": "empty"})
         screen = t.screen()
         assert "bot-1" in screen and "(empty)" in screen and "host" in screen
         t.press("b", "-", "enter")

@@ -9,7 +9,7 @@ import re
 from functools import partial
 
 import pytest
-from test_tui import BASIC, Table, lobby, play, table
+from test_tui import BASIC, Table, in_room, lobby, play, table
 from unolan.client.tui.form import FIELDS
 from unolan.client.tui.render import help_page, lobby_keys
 from unolan.client.tui.state import Ask, Back, Connect, Request, UIState
@@ -126,11 +126,7 @@ def test_the_create_forms_keys_stay_on_screen_and_a_refusal_shows_once() -> None
 
 def test_the_room_key_line_breaks_between_keys_at_80_columns() -> None:
     with lobby() as t:
-        t.state.my_seat = 0
-        t.state.set_seats({
-            "seq": 3, "room": "r9", "name": "ann's table", "host": 0, "spectators": 0,
-            "started": False, "rules": {"preset": "house"}, "timer": 0,
-            "seats": [{"seat": 0, "name": "ann", "kind": "human", "ready": False, "state": "connected"}]})
+        in_room(t, {"seat": 0, "name": "ann", "kind": "human", "ready": False, "state": "connected"})
         for width in (60, 80, 100):
             lines = [line.strip() for line in t.screen(width).splitlines()]
             keys = [line for line in lines if "add bot" in line or "Esc leave" in line]
