@@ -14,6 +14,13 @@ from .phases import DEALER_DRAW, Phase
 from .rules import Rules
 
 
+def team_of(rules: Rules, seat: int, round: int, players: int) -> int:
+    """``seat``'s team in ``round``: teammates seated alternately under ``teams``, pairs
+    that rotate each round under ``partner_rotation``, else the seat alone."""
+    if rules.partner_rotation:
+        return schedule.team_of(seat, max(round, 1), players)
+    return seat % rules.teams if rules.teams else seat
+
 class State:
     """Everything a match is at one moment; built with every field at once.
 
@@ -131,9 +138,7 @@ class State:
 
     def team_of(self, seat: int) -> int:
         """A seat's team this round: seated alternately, rotating partners, or itself alone."""
-        if self.rules.partner_rotation:
-            return schedule.team_of(seat, max(self.round, 1), self.players)
-        return seat % self.rules.teams if self.rules.teams else seat
+        return team_of(self.rules, seat, self.round, self.players)
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
         """The seat ``steps`` places on in the direction of play, passing seats that are out."""

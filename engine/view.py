@@ -11,7 +11,7 @@ from .errors import IllegalAction
 from .legal import LegalActions
 from .phases import Phase
 from .rules import Rules
-from .state import State
+from .state import State, team_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +115,13 @@ class View:
         for key in ("hand", "counts", "called", "catchable", "scores", "out"):
             values[key] = tuple(values[key])
         return cls(**values)
+
+    def team_of(self, seat: int) -> int | None:
+        """``seat``'s team this round, as the game seats them (None: the rules have no teams)."""
+        rules = Rules.from_dict(self.rules)
+        if not (rules.teams or rules.partner_rotation):
+            return None
+        return team_of(rules, seat, self.round, len(self.counts))
 
     def legal_actions(self) -> list[Action]:
         """What this seat may do now, judged by the engine's own rules from the view alone

@@ -205,7 +205,7 @@ def test_multi_play_marks_cards_then_names_the_continuing_color() -> None:
         t.press("esc", "1", "space", "3", "space")
         assert "*[R5]" in t.screen() and "*[G5]" in t.screen()
         t.press("enter")
-        assert "Choose a color" in t.screen()
+        assert "[R5] [G5]: which color continues?" in t.screen()
         t.press("g")
         assert t.actions() == [play(0, "R5", "G5", color="G")]
 
@@ -482,24 +482,26 @@ def test_lobby_create_room_form() -> None:
         assert "Create a room" in t.screen()
         t.press("down", "right")  # preset: house -> party
         t.press("down", "left")  # seats 4 -> 3
-        t.press("down", "down", "down", "right", "right")  # stacking: progressive -> same -> mixed
+        t.press("down", "down", "down", "down", "right", "right")  # stacking: progressive -> same -> mixed
         t.press("enter")
         assert t.sent == [Request("create_room", {
             "name": "ann's table", "preset": "party", "seats": 3, "timer": 0,
-            "options": {"stacking": "mixed"}})]
+            "options": {"stacking": "mixed"}, "password": None})]
+
+
+def in_room(t: Table, *seats: dict[str, object]) -> None:
+    """Seat this player (seat 0, the host) in room r9 with ``seats``."""
+    t.state.my_seat = 0
+    t.state.set_seats({
+        "seq": 3, "room": "r9", "name": "ann's table", "host": 0, "spectators": 0,
+        "started": False, "rules": {"preset": "house"}, "timer": 0, "seats": list(seats)})
 
 
 def test_room_screen_adds_bots_and_starts() -> None:
     with lobby() as t:
-        t.state.my_seat = 0
-        t.state.set_seats({
-            "seq": 3, "room": "r9", "name": "ann's table", "host": 0, "spectators": 0,
-            "started": False, "rules": {"preset": "house"}, "timer": 0,
-            "seats": [
-                {"seat": 0, "name": "ann", "kind": "human", "ready": True, "state": "connected"},
+        in_room(t, {"seat": 0, "name": "ann", "kind": "human", "ready": True, "state": "connected"},
                 {"seat": 1, "name": "bot-1", "kind": "bot", "ready": True, "state": "connected"},
-                {"seat": 2, "name": None, "kind": "empty", "ready": False, "state": "empty"},
-            ]})
+                {"seat": 2, "name": None, "kind": "empty", "ready": False, "state": "empty"})
         screen = t.screen()
         assert "bot-1" in screen and "(empty)" in screen and "host" in screen
         t.press("b", "-", "enter")
@@ -579,7 +581,7 @@ def test_pasted_escape_sequences_are_cleaned_and_never_crash_the_ui() -> None:
         assert t.sent == [Say("red alert now")]
 
 
-def test_a_round_over_scoreboard_shows_every_card_and_stays_for_the_next_round() -> None:
+def test_a_round_over_scoreboard_shows_every_card_and_s_shows_it_in_the_next_round() -> None:
     twelve = "R1 R2 R3 R4 R6 R7 R8 R9 G1 G2 G3 G4"
     with table(f"hand 0: R5; hand 1: {twelve}; hand 2: G5; discard: R3; uno: 0") as t:
         t.apply("0 play R5")
@@ -590,12 +592,12 @@ def test_a_round_over_scoreboard_shows_every_card_and_stays_for_the_next_round()
         t.state.on_event("round_started", {"round": 2, "dealer": 1, "players": 3, "hand_size": 7})
         t.state.set_view(Game(players=3, seed=4).view(0))  # the next round is dealt
         screen = t.screen()
-        assert "Last round (1): you won" in screen  # still open
-        assert "[G4]" in screen
+        assert "left in hand" not in screen and "[G4]" not in screen  # the new table, uncovered
+        assert "s shows round 1's summary again" in screen
+        t.press("s")  # the last round's hands, not an empty column
+        assert "Last round (1): you won" in t.screen() and "[G4]" in t.screen()
         t.press("s")
-        assert "Last round" not in t.screen()
-        t.press("s")  # opened again: the last round's hands, not an empty column
-        assert "[G4]" in t.screen()
+        assert "left in hand" not in t.screen()
 
 
 def test_messages_about_a_table_that_moved_on_go() -> None:
@@ -754,7 +756,8 @@ def test_the_create_form_offers_every_option_with_its_default() -> None:
         t.press("enter")
         assert t.sent == [Request("create_room", {"name": "ann's table", "preset": "house",
                                                   "seats": 4, "timer": 0,
-                                                  "options": {"target_score": 1234, "teams": 2}})]
+                                                  "options": {"target_score": 1234, "teams": 2},
+                                                  "password": None})]
 
 
 def test_the_lobby_says_it_is_still_trying_and_why() -> None:

@@ -174,7 +174,7 @@ def test_teams_from_the_command_line_and_the_rules_on_screen() -> None:
                 " echo UNO-EXIT-$?; exec sleep 30")
     try:
         screen = pane.wait_for(r"Hand \d\[")
-        assert "Rules: house teams=2" in screen and "0 ann (you)" in screen
+        assert "Rules: house teams=2" in screen and "0 T1  ann (you)" in screen  # the team marked
         pane.keys("C-c")
         assert "UNO-EXIT-0" in pane.wait_for(r"UNO-EXIT-\d+")
     finally:

@@ -31,7 +31,7 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl, UIContent
 from prompt_toolkit.layout.dimension import Dimension as D
-from prompt_toolkit.layout.processors import BeforeInput
+from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, PasswordProcessor
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 from unolan.client import i18n
@@ -39,7 +39,7 @@ from unolan.client import i18n
 from . import render, start
 from .controller import Controller
 from .form import label
-from .state import UIState
+from .state import Back, UIState
 
 STYLE = Style.from_dict({
     "header": "bg:#303030 #d0d0d0",
@@ -65,6 +65,8 @@ STYLE = Style.from_dict({
     "turn": "bold",
     "turn.marker": "#ffd75f bold",
     "me": "#87d7ff",
+    "team.t0": "#ff87d7 bold",
+    "team.t1": "#87ffd7 bold",
     "tag": "#808080",
     "score": "#808080",
     "flag.uno": "#ff8700 bold",
@@ -108,20 +110,20 @@ class FittedText(FormattedTextControl):
 
     def __init__(self, fn: Callable[[UIState, int], StyleAndTextTuples], state: UIState,
                  **kw: Any) -> None:
-        self.width = 80
-        self._fitted: SimpleCache[tuple[int, int], StyleAndTextTuples] = SimpleCache(maxsize=4)
+        self.width, self.height = 80, 0
+        self._fitted: SimpleCache[tuple[int, int, int], StyleAndTextTuples] = SimpleCache(maxsize=4)
         super().__init__(lambda: fn(state, self.width), **kw)
 
     def _get_formatted_text_cached(self) -> StyleAndTextTuples:
-        # Once per render and width (the base class keeps it per render only).
-        return self._fitted.get((get_app().render_counter, self.width),
+        # Once per render and size (the base class keeps it per render only).
+        return self._fitted.get((get_app().render_counter, self.width, self.height),
                                 lambda: to_formatted_text(self.text, self.style))
 
     def preferred_width(self, max_available_width: int) -> int:
         return max_available_width  # it fits whatever it is given
 
     def create_content(self, width: int, height: int | None) -> UIContent:
-        self.width = width
+        self.width, self.height = width, height or 0
         return super().create_content(width, height)
 
 
@@ -160,23 +162,35 @@ def build_app(
     def input_prompt() -> str:
         if s.input_mode == "form_value" and s.form is not None:
             return f" {label(s.form.field)}> "
-        words = {"chat": i18n.N_("chat"), "address": i18n.N_("address"), "room_name": i18n.N_("room name")}
+        words = {"chat": i18n.N_("chat"), "address": i18n.N_("address"), "room_name": i18n.N_("room name"),
+                 "room_password": i18n.N_("password (empty: none)"),
+                 "join_password": i18n.N_("the room's password")}
         return f" {i18n._(words.get(s.input_mode or '', words['room_name']))}> "
 
+    secret = Condition(lambda: s.input_mode in ("room_password", "join_password"))
     input_window = Window(
-        BufferControl(input_buffer, input_processors=[BeforeInput(input_prompt)]),
+        BufferControl(input_buffer, input_processors=[  # the prompt itself is not masked
+            ConditionalProcessor(PasswordProcessor(), secret), BeforeInput(input_prompt)]),
         height=1, style="class:input",
     )
+
+    def follow_input(app: Application[int]) -> None:
+        """The input line has the focus while it is open, also when the networking side
+        opened it (a wrong password asks again)."""
+        if s.input_mode is not None and not app.layout.has_focus(input_window):
+            app.layout.focus(input_window)
 
     # -- layout -------------------------------------------------------------------------
     # Always in the layout, so focus can rest on it whichever screen is shown.
     home = Window(FittedText(render.header, s, focusable=True, show_cursor=False), height=1,
                   style="class:header")
-    main_window = Window(_text(render.players, s),
-                         width=D(min=46, max=56, preferred=54), wrap_lines=False)
-    log_window = Window(FittedText(render.log, s), wrap_lines=True)
+    players_text = FittedText(lambda state, width: render.players(state, width, players_text.height), s)
+    main_window = Window(players_text, width=D(min=46, max=56, preferred=54), wrap_lines=False)
+    # 12 lines of log and 5 of chat at 80x24; a taller terminal gives both more, 2 to 1.
+    log_window = Window(FittedText(render.log, s), wrap_lines=True,
+                        height=D(min=3, preferred=12, weight=2))
     chat_window = Window(FittedText(render.chat, s), wrap_lines=True,
-                         height=D(min=2, max=5, weight=1))
+                         height=D(min=2, preferred=5, weight=1))
     table_body = HSplit([
         VSplit([
             main_window,
@@ -198,6 +212,7 @@ def build_app(
             Window(width=1, char="│", style="class:hint"),
             Window(FittedText(render.chat, s), wrap_lines=True, width=D(weight=1, max=30)),
         ]), filter=in_a_room)]),
+        Window(FittedText(render.lobby_keys, s), height=D(min=1, max=3), dont_extend_height=True),
     ])
 
     start_body = Window(_text(start.render, s), wrap_lines=True)
@@ -206,6 +221,8 @@ def build_app(
         if s.view is not None:
             return table_body
         return start_body if s.start is not None else lobby_body
+
+    help_window = Window(FittedText(render.help_page, s), width=D(max=render.HELP_WIDTH))
 
     root = FloatContainer(
         content=HSplit([
@@ -225,10 +242,7 @@ def build_app(
                       style="class:overlay"),
                 filter=picking)),
             Float(ConditionalContainer(
-                Frame(VSplit([
-                    Window(FormattedTextControl(lambda: render.help_text(s, "table")), width=40),
-                    Window(FormattedTextControl(lambda: render.help_text(s, "lobby")), width=38),
-                ]), title=render.help_title, style="class:overlay"),
+                Frame(help_window, title=render.help_title, style="class:overlay"),
                 filter=overlay), top=0),
         ],
     )
@@ -256,6 +270,15 @@ def build_app(
     @kb.add("?", filter=~typing)
     def _(event: KeyPressEvent) -> None:
         s.help_open = not s.help_open
+        s.help_scroll = 0
+
+    def scroll_help(step: int) -> None:
+        info = help_window.render_info  # the width it was drawn at
+        width = info.window_width if info is not None else get_app().output.get_size().columns - 2
+        s.help_scroll = max(0, min(s.help_scroll + step, render.help_height(width) - 1))
+
+    for key, step in (("up", -1), ("down", 1), ("pageup", -10), ("pagedown", 10)):
+        kb.add(key, filter=overlay & ~typing)(lambda e, step=step: scroll_help(step))
 
     @kb.add("L", filter=overlay & ~typing)
     def _(event: KeyPressEvent) -> None:
@@ -269,11 +292,15 @@ def build_app(
             s.form = None
         elif s.room is not None and s.view is None and not s.help_open:
             c.leave()
+        elif s.from_start and s.room is None and s.view is None and s.start is None and not s.help_open:
+            c.send(Back())  # the lobby of a game chosen on the LAN: back to the list
         else:
             c.cancel()
 
     @kb.add("escape", filter=typing, eager=True)
     def _(event: KeyPressEvent) -> None:
+        if s.input_mode == "join_password":
+            s.joining = None  # back to the rooms
         s.input_mode = None
         input_buffer.reset()
         event.app.layout.focus(home)
@@ -355,7 +382,8 @@ def build_app(
         if mode is None or s.form is None:
             return
         s.input_mode = mode
-        value = s.form.name if mode == "room_name" else s.form.value(s.form.field)
+        value = {"room_name": s.form.name, "room_password": s.form.password}.get(
+            mode, s.form.value(s.form.field))
         input_buffer.set_document(Document(str(value)), bypass_readonly=True)
         event.app.layout.focus(input_window)
 
@@ -376,6 +404,7 @@ def build_app(
         max_render_postpone_time=0,
         **app_kwargs,
     )
+    app.before_render += follow_input
     app.ttimeoutlen = 0.05  # Escape answers at once instead of waiting half a second
     app.timeoutlen = 0.2
     return app

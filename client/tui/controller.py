@@ -26,7 +26,7 @@ from unolan.engine import (
     Play,
 )
 
-from .form import FIELDS, CreateForm, label, typable
+from .form import FIELDS, PASSWORD_LENGTH, CreateForm, label, typable
 from .state import (
     Act,
     Ask,
@@ -38,6 +38,7 @@ from .state import (
     UIState,
     card_label,
     clean_text,
+    color_word,
 )
 
 
@@ -64,12 +65,16 @@ class Controller:
             self.state.cursor = (self.state.cursor + step) % n
 
     def select(self, number: int) -> None:
-        """Number keys: 1..9 pick that card, 0 the tenth."""
+        """Number keys: 1..9 pick that card, 0 the tenth; the same digit again goes ten
+        cards on (3, 3: the 13th), round to the first again after the last."""
+        s, n = self.state, len(self.state.hand())
         index = 9 if number == 0 else number - 1
-        if index < len(self.state.hand()):
-            self.state.cursor = index
+        if index >= n:
+            s.notify(_("there is no card {number}").format(number=number))
+        elif s.cursor % 10 == index and s.cursor + 10 < n:
+            s.cursor += 10
         else:
-            self.state.notify(_("there is no card {number}").format(number=number))
+            s.cursor = index
 
     def toggle_mark(self) -> None:
         s = self.state
@@ -132,7 +137,11 @@ class Controller:
         s = self.state
         colors = list(dict.fromkeys(a.color for a in plays if isinstance(a, Play)))
         if len(colors) > 1:
-            s.picker = Picker(Choice.COLOR, [c.value for c in colors if c], plays, _("Choose a color"))
+            cards = plays[0].cards
+            title = (_("Choose a color") if cards[0].is_wild else
+                     _("{cards}: which color continues?").format(
+                         cards=" ".join(card_label(c.text) for c in cards)))
+            s.picker = Picker(Choice.COLOR, [c.value for c in colors if c], plays, title)
             return
         targets = list(dict.fromkeys(a.target for a in plays if isinstance(a, Play)))
         if len(targets) > 1:
@@ -189,16 +198,34 @@ class Controller:
             self.state.notify(_("nothing to challenge: only a Wild Draw Four aimed at you"))
 
     def uno(self) -> None:
-        s = self.state
+        """u: call UNO on one card. On two (or with a play to one now) the call is armed
+        and rides on the next play that leaves one card, in turn or as a jump-in. Any
+        other call is the engine's to judge: refused (its reason is shown), or under
+        ``false_uno_penalty`` taken as a false call, sent only when u is pressed again."""
+        s, v = self.state, self.state.view
         if self._act_if(CallUno):
             return
+        if v is None or v.seat is None:
+            s.notify(_("you are watching: spectators do not play"))
+            return
         plays = [a for a in s.legal() if isinstance(a, Play) and a.uno]
-        if plays:
+        if plays or len(v.hand) == 2:
             s.uno_armed = not s.uno_armed  # the banner says so while it is armed
             if not s.uno_armed:
-                s.notify(_("UNO call cancelled"), "info", 3)
+                s.notify(_("UNO call cancelled"), "info", 3, topic="uno")
             return
-        s.notify(_("UNO is for your last card: call it when you hold one (or with the play to one)"))
+        call = CallUno(v.seat)
+        refused = s.refusal(call)
+        if refused:
+            s.notify(_("no UNO call now: {reason}").format(reason=refused), topic="uno")
+        elif s.false_call is v:  # pressed again on the same table: the player means it
+            s.false_call = None
+            self.act(call)
+        else:
+            s.false_call = v
+            s.notify(_("You hold {count} cards: a call now is a false UNO and costs {penalty} "
+                       "cards. Press u again to call anyway").format(
+                           count=len(v.hand), penalty=v.rules.get("uno_penalty", "?")), topic="uno")
 
     def catch(self) -> None:
         s = self.state
@@ -238,7 +265,8 @@ class Controller:
         if value is None:
             value = p.options[p.cursor]
         if value not in p.options:
-            s.notify(_("{value} is not one of the choices").format(value=value))
+            shown = color_word(str(value)) if p.kind.names_color else value
+            s.notify(_("{value} is not one of the choices").format(value=shown))
             return
         if p.kind is Choice.COLOR:
             color = Color(value)
@@ -284,6 +312,14 @@ class Controller:
             self.send(Say(text[:300]))
         elif mode == "room_name" and text and s.form is not None:
             s.form.name = text[:40]
+        elif mode == "room_password" and s.form is not None:  # empty: no password
+            s.form.password = text[:PASSWORD_LENGTH]
+        elif mode == "join_password" and s.joining is not None:
+            if text:
+                request = s.joining
+                self.send(Request(request.kind, {**request.params, "password": text[:PASSWORD_LENGTH]}))
+            else:
+                s.joining = None
         elif mode == "form_value" and text and s.form is not None:
             self.form_set(text)
 
@@ -326,7 +362,11 @@ class Controller:
         if role == "player" and room.get("started"):
             s.notify(_("that game has started: spectate it (s)"))
             return
-        self.send(Request(Ask.JOIN, {"room": room["room"], "role": role}))
+        request = Request(Ask.JOIN, {"room": room["room"], "role": role})
+        if room.get("password"):  # asked first; sent with the join
+            s.ask_password(request)
+        else:
+            self.send(request)
 
     def open_form(self) -> None:
         self.state.form = CreateForm(name=_("{name}'s table").format(name=self.state.name)[:40])
@@ -349,7 +389,7 @@ class Controller:
         if not typable(f.field):
             self.state.notify(_("{field} is chosen with ← →").format(field=label(f.field)), "info")
             return None
-        return "room_name" if f.field == "name" else "form_value"
+        return {"name": "room_name", "password": "room_password"}.get(f.field, "form_value")
 
     def form_set(self, text: str) -> None:
         f = self.state.form
@@ -363,7 +403,7 @@ class Controller:
             return
         problem = f.problem()
         if problem:
-            s.notify(_("Not created: {problem}.").format(problem=problem))
+            s.notify(_("Not created: {problem}.").format(problem=problem), topic="create")
             return
         self.send(Request(Ask.CREATE_ROOM, f.request()))
         s.form = None

@@ -17,7 +17,8 @@ from unolan.client.i18n import N_, _, rule_word
 from unolan.client.reasons import said
 from unolan.engine import OPTIONS, PRESETS, Option, Rules, RulesError, check_table
 
-ROOM_FIELDS = ("name", "preset", "seats", "timer")  # the room's own; the rest are options
+ROOM_FIELDS = ("name", "preset", "seats", "timer", "password")  # the room's own; the rest are options
+PASSWORD_LENGTH = 64  # create_room's and join's bound
 OPTION_BY_NAME = {o.name: o for o in OPTIONS}
 TIMERS = (0, 15, 30, 45, 60, 90, 120)
 # Numbers with a wide range step through these (any other can be typed with e).
@@ -43,6 +44,7 @@ class CreateForm:
     preset: str = "house"
     seats: int = 4
     timer: int = 0
+    password: str = ""  # none: anyone may join
     options: dict[str, Any] = field(default_factory=dict)
     field_index: int = 0
 
@@ -107,7 +109,8 @@ class CreateForm:
     def request(self) -> dict[str, Any]:
         """The ``create_room`` fields."""
         return {"name": self.name, "preset": self.preset, "seats": self.seats,
-                "timer": self.timer, "options": dict(self.options)}
+                "timer": self.timer, "options": dict(self.options),
+                "password": self.password or None}
 
 
 @cache
@@ -122,7 +125,7 @@ def numeric(option: Option) -> bool:
 def typable(name: str) -> bool:
     """Whether field ``name`` takes a typed value (the name, or a number)."""
     option = OPTION_BY_NAME.get(name) or ROOM_NUMBERS.get(name)
-    return name == "name" or (option is not None and numeric(option))
+    return name in ("name", "password") or (option is not None and numeric(option))
 
 
 def choices(name: str) -> tuple[Any, ...]:
@@ -158,6 +161,10 @@ def shown(name: str, value: Any) -> str:
         return _("on") if value else _("off")
     if name == "timer":
         return _("{seconds}s per turn").format(seconds=value) if value else _("none")
+    if name == "name":
+        return str(value)
+    if name == "password":  # never shown: someone may be watching the screen
+        return "•" * len(value) if value else _("none")
     if isinstance(value, str):
         return rule_word(value)
     return str(value)
@@ -166,6 +173,7 @@ def shown(name: str, value: Any) -> str:
 ROOM_MEANINGS = {
     "name": N_("the room's name in the lobby (e edits it)"),
     "preset": N_("the rule set the options below start from"),
+    "password": N_("players must give it to join or watch (e sets it; empty: none)"),
 }
 
 

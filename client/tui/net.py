@@ -27,7 +27,7 @@ from unolan.client.verify import MatchRecord, Verdict
 
 from unolan import protocol as pr
 
-from .state import Act, Ask, Command, Connect, Request, Rescan, Say, UIState
+from .state import Act, Ask, Back, Command, Connect, Request, Rescan, Say, UIState
 
 log = logging.getLogger("unolan.client.tui")
 
@@ -221,7 +221,7 @@ class Bridge:
                 await client.chat(text)
             case Request():
                 await self._request(client, command)
-            case Connect() | Rescan():
+            case Connect() | Rescan() | Back():
                 pass  # the start screen's: connected, they mean nothing
 
     async def _request(self, client: lib.Client, request: Request) -> None:

@@ -20,7 +20,17 @@ from unolan.engine import Phase, Play, Rules, RulesError
 
 from . import form as create
 from .controller import multi_leads
-from .state import COLOR_NAMES, UIState, card_label, card_name, card_style, color_word
+from .state import (
+    COLOR_NAMES,
+    UIState,
+    card_label,
+    card_name,
+    card_style,
+    color_word,
+    team_members,
+    team_of,
+    winners,
+)
 
 Fragments = StyleAndTextTuples
 
@@ -95,17 +105,16 @@ def _pieces(text: str) -> list[tuple[str, bool]]:
 KEYS_HELP: list[tuple[str, str, list[tuple[str, str]]]] = [
     ("table", N_("At the table"), [
         ("← → h l", N_("move along your hand")),
-        ("1-9 0", N_("pick card 1-9 (0: the tenth)")),
+        ("1-9 0", N_("pick card 1-9 (0: the tenth); the same digit again: the card ten on")),
         ("Enter", N_("play it (or the marked cards)")),
         ("Space", N_("mark a card: play several")),
         ("d", N_("draw (or take the penalty)")),
         ("k", N_("keep the card just drawn")),
         ("c", N_("challenge a Wild Draw Four")),
-        ("u", N_("call UNO (on 2 cards: with")),
-        ("", N_("  the next play)")),
+        ("u", N_("call UNO: on 1 card at once, on 2 cards with your next play")),
         ("x", N_("catch a missed UNO call")),
         ("j", N_("jump in: the identical card")),
-        ("r y g b", N_("color picker (or 1-4)")),
+        ("r y g b", N_("color picker (or 1-4): the colors it offers")),
         ("0-9 ↑↓", N_("seat picker, Enter chooses")),
         ("s", N_("scoreboard")),
         ("t", N_("chat (Enter sends)")),
@@ -123,8 +132,7 @@ KEYS_HELP: list[tuple[str, str, list[tuple[str, str]]]] = [
         ("Enter", N_("join it as a player")),
         ("s", N_("spectate it")),
         ("r", N_("refresh the rooms")),
-        ("c", N_("create a room: ↑ ↓ field,")),
-        ("", N_("  ← → value, e name, Enter")),
+        ("c", N_("create a room: ↑ ↓ field, ← → value, e name, password or number, Enter")),
         ("b -", N_("in a room: add/remove bot")),
         ("Space", N_("in a room: ready or not")),
         ("Enter", N_("in a room: start (host)")),
@@ -192,25 +200,35 @@ def rules_text(rules: object) -> str:
 # -- the table ------------------------------------------------------------------------
 
 
-def players(state: UIState) -> Fragments:
+NAME_WIDTH = 13  # the names' column at the table, at the least
+_ROW_REST = 32  # the rest of a seat's row: marker, number, bot, cards, score, a flag
+
+
+def players(state: UIState, width: int = 54, height: int = 0) -> Fragments:
+    """The seats (with a team marker under teams), the table's facts, and where the pane
+    is tall enough (``height``) the scores and the last round beneath them."""
     v = state.view
     if v is None:
         return []
     out: Fragments = []
     catchable = set(state.catchable()) | set(v.catchable)
-    rules_teams = v.rules.get("teams") or 0
+    teams = any(team_of(v, seat) is not None for seat in range(len(v.counts)))
+    name_width = max(NAME_WIDTH, width - _ROW_REST - (4 if teams else 0))
     for seat, count in enumerate(v.counts):
         turn = seat == v.turn and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER)
         mine = seat == v.seat
         row = "class:turn" if turn else ""
         out.append(("class:turn.marker" if turn else "", "▶ " if turn else "  "))
-        name = (_("{name} (you)").format(name=cut(state.names.get(seat, state.name), 7)) if mine
-                else state.name_of(seat))
-        out.append((row + (" class:me" if mine else ""), f"{seat} {fit(name, 13)} "))
+        out.append((row + (" class:me" if mine else ""), f"{seat} "))
+        team = team_of(v, seat)
+        if team is not None:
+            out.append((f"class:team.t{team % 2}", fit(team_word(team), 4)))
+        name = _own_name(state, seat, name_width) if mine else state.name_of(seat)
+        out.append((row + (" class:me" if mine else ""), f"{fit(name, name_width)} "))
         out.append(("class:tag", fit(_("bot") if seat in state.bots else "", 4)))
         cards = ngettext("{count} card", "{count} cards", count).format(count=f"{count:>3}")
         out.append((row, fit(cards, 9)))
-        score = v.scores[seat % len(v.scores)] if not rules_teams else v.scores[seat % rules_teams]
+        score = v.scores[team if team is not None and len(v.scores) < len(v.counts) else seat]
         out.append(("class:score", " " + _("{score}p").format(score=f"{score:>4}")))
         if v.out[seat]:
             out.append(("class:tag", "  " + _("out")))
@@ -224,6 +242,39 @@ def players(state: UIState) -> Fragments:
         out.append(("", "\n"))
     out.append(("", "\n"))
     out += table_info(state)
+    lines = sum(text.count("\n") for _style, text, *_rest in out)
+    extra = standings(state, width)
+    if height and lines + 1 + sum(text.count("\n") for _style, text, *_rest in extra) <= height:
+        out += [("", "\n"), *extra]
+    return out
+
+
+def _own_name(state: UIState, seat: int, width: int) -> str:
+    """This player's name with "(you)", the name cut only where the column is too narrow."""
+    you = _("{name} (you)")
+    room = width - get_cwidth(you.format(name=""))
+    return you.format(name=cut(state.names.get(seat, state.name), max(room, 4)))
+
+
+def team_word(team: int) -> str:
+    """A team as the screen names it (``T1``: the team of seat 0)."""
+    return _("T{team}").format(team=team + 1)
+
+
+def standings(state: UIState, width: int = 54) -> Fragments:
+    """The match so far, for a tall table pane: each seat's (or team's) total, and who
+    won the last round."""
+    v = state.view
+    assert v is not None
+    out: Fragments = [("class:pane.title", " " + _("Scores") + "\n")]
+    for unit, total in enumerate(v.scores):
+        who = (_(" and ").join(state.name_of(s) for s in team_members(v, unit))
+               if len(v.scores) < len(v.counts) else state.name_of(unit))
+        label = f"{team_word(unit)} {who}" if len(v.scores) < len(v.counts) else who
+        out.append(("class:score", f" {fit(label, max(width - 12, 10))} {total:>6}\n"))
+    result = state.round_result
+    if result is not None and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+        out.append(("class:hint", f" {round_line(state, result, ended=False)} · s\n"))
     return out
 
 
@@ -281,8 +332,10 @@ def banners(state: UIState) -> Fragments:
         add("class:banner.catch", "⚠ " + _("CATCH {who}: press x!").format(who=state.name_of(target)))
     if state.can_call_uno():
         add("class:banner.uno", "☝ " + _("ONE CARD: press u to call UNO!"))
-    elif state.uno_armed:
+    elif state.uno_armed and state.my_turn:
         add("class:banner.uno", _("UNO will be called with this play"))
+    elif state.uno_armed:
+        add("class:banner.uno", _("UNO will be called with your next play that leaves you one card"))
     elif state.my_turn and len(v.hand) == 2 and any(
             isinstance(a, Play) and a.uno for a in state.legal()):
         add("class:banner.uno", _("2 cards: press u, then play, to call UNO"))
@@ -306,7 +359,7 @@ def hand(state: UIState) -> Fragments:
     along = {c.text for a in plays for c in a.cards[1:]} - alone  # only after another card
     out: Fragments = [("class:label", " " + _("Hand") + " ")]
     for i, text in enumerate(cards):
-        number = f"{(i + 1) % 10}" if i < 10 else " "
+        number = f"{(i + 1) % 10}"  # the 13th: 3 pressed twice
         style = card_style(text)
         if text in alone:
             style += " class:playable"
@@ -370,7 +423,7 @@ def hint(state: UIState) -> Fragments:
 
 def log(state: UIState, width: int = 40) -> Fragments:
     out: Fragments = [("class:pane.title", " " + _("Log") + "\n")]
-    for text, style in list(state.log)[-60:]:
+    for text, style in list(state.log)[-150:]:  # a tall pane shows more of it
         for line in wrap(text, max(width - 1, 8)):
             out.append((f"class:log.{style}" if style else "class:log", f" {line}\n"))
     out.append(("[SetCursorPosition]", ""))
@@ -416,33 +469,100 @@ def picker(state: UIState) -> Fragments:
             cards = ngettext("{count} card", "{count} cards", count).format(count=f"{count:>3}")
             out.append(("class:overlay" + sel,
                         f"  {option}  {fit(state.name_of(option), 16)} {cards}\n"))
-    keys = "r y g b" if p.kind.names_color else _("seat number")
+    keys = " ".join(o.lower() for o in p.options) if p.kind.names_color else _("seat number")
     out.append(("class:overlay.hint", "\n " + _("{keys} or ↑ ↓ Enter · Esc cancel").format(keys=keys)))
     return out
 
 
-def help_text(state: UIState, part: str = "table") -> Fragments:
-    """One column of the help overlay: ``table`` keys, or ``lobby`` plus ``any``."""
-    out: Fragments = []
-    for section, title, keys in KEYS_HELP:
+HelpLine = tuple[str, str]  # (key, meaning); no key: a section's title; both empty: a gap
+HELP_COLUMN = 40  # the table's keys beside the rest from two such columns up
+HELP_WIDTH = 100  # the most the help takes (its two columns share it)
+
+
+def help_lines(part: str) -> list[HelpLine]:
+    """One column of the help: the ``table`` keys, or ``any`` (the language is switched
+    there, so it comes first) and the lobby's."""
+    out: list[HelpLine] = []
+    sections = sorted(KEYS_HELP, key=lambda s: s[0] != "any")
+    for section, title, keys in sections:
         if (section == "table") != (part == "table"):
             continue
-        out.append(("class:overlay.section", f" {_(title)}\n"))
-        for key, meaning in keys:
-            out.append(("class:overlay.key", f" {key:<9} "))
-            out.append(("class:overlay", f"{_(meaning)}\n"))
+        out.append(("", _(title)))
+        out += [(key, _(meaning)) for key, meaning in keys]
         if section == "any":  # the language, switched here
-            after = next_language()
-            out.append(("class:overlay.key", f" {'L':<9} "))
-            out.append(("class:overlay", _("language: {now} → {next}").format(
-                now=display_name(language()), next=display_name(after)) + "\n"))
+            out.append(("L", _("language: {now} → {next}").format(
+                now=display_name(language()), next=display_name(next_language()))))
+        out.append(("", ""))
+    return out
+
+
+def help_page(state: UIState, width: int = 80) -> Fragments:
+    """The help overlay in ``width`` cells: the table's keys beside the rest when two
+    columns fit, else one under the other, each meaning wrapped beside its key; scrolled
+    by ``state.help_scroll`` lines (↑ ↓) when it is taller than the screen."""
+    parts = [help_lines("table"), help_lines("lobby")]
+    key_width = 1 + max(get_cwidth(key) for part in parts for key, _meaning in part)
+    two = width >= 2 * HELP_COLUMN - 2
+    column = width // 2 if two else width
+    columns = [_help_column(parts[0], key_width, column),
+               _help_column(parts[1], key_width, width - column if two else width)]
+    if two:
+        rows = [[*(left if left else [("class:overlay", " " * column)]), *other]
+                for left, other in _zip(_pad(columns[0], column), columns[1])]
+    else:
+        rows = columns[0] + columns[1]
+    top = max(0, min(state.help_scroll, len(rows) - 1))
+    out: Fragments = []
+    for row in rows[top:]:
+        out += row
         out.append(("class:overlay", "\n"))
     return out
 
 
+def help_height(width: int) -> int:
+    """How many lines the help takes at ``width`` (the most ↑ ↓ can scroll)."""
+    return sum(1 for fragment in help_page(UIState(), width) if fragment[1] == "\n")
+
+
+def _help_column(lines: list[HelpLine], key_width: int, width: int) -> list[Fragments]:
+    rows: list[Fragments] = []
+    for key, meaning in lines:
+        if not key:
+            rows.append([("class:overlay.section", f" {cut(meaning, width - 1)}")] if meaning else [])
+            continue
+        first, *more = wrap(meaning, max(width - key_width - 1, 8), indent=0)
+        rows.append([("class:overlay.key", f" {fit(key, key_width)}"), ("class:overlay", first)])
+        rows += [[("class:overlay", " " * (key_width + 1) + line)] for line in more]
+    return rows
+
+
+def _pad(rows: list[Fragments], width: int) -> list[Fragments]:
+    """Each row filled to ``width`` cells (the left column of two)."""
+    out = []
+    for row in rows:
+        used = sum(get_cwidth(text) for _style, text, *_rest in row)
+        out.append([*row, ("class:overlay", " " * max(0, width - used))] if row else [])
+    return out
+
+
+def _zip(left: list[Fragments], right: list[Fragments]) -> list[tuple[Fragments, Fragments]]:
+    n = max(len(left), len(right))
+    return [(left[i] if i < len(left) else [], right[i] if i < len(right) else []) for i in range(n)]
+
+
 def help_title() -> str:
     """The help overlay's frame title."""
-    return _("Keys — Esc or ? closes")
+    return _("Keys — ↑ ↓ scroll · Esc or ? closes")
+
+
+def round_line(state: UIState, result: dict[str, object], ended: bool) -> str:
+    """``Round 2: bob won +40`` (``Last round (2): ...`` once the next one is dealt)."""
+    number = result.get("round", "")
+    title = (_("Round {round}") if ended else _("Last round ({round})")).format(round=number)
+    winner = result.get("winner")
+    return _("{title}: {winner} won +{points}").format(
+        title=title, winner=state.name_of(winner if isinstance(winner, int) else None),
+        points=result.get("points"))
 
 
 def scoreboard(state: UIState) -> Fragments:
@@ -452,14 +572,10 @@ def scoreboard(state: UIState) -> Fragments:
     result, match = state.round_result, state.match_result
     if match is not None:
         out.append(("class:overlay.title", " " + _("{winner} won the match!").format(
-            winner=state.name_of(match.get("winner"))) + "\n"))
+            winner=winners(match, state.name_of)) + "\n"))
     if result is not None:
         ended = v is not None and v.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER)
-        number = result.get("round", "")
-        title = (_("Round {round}") if ended else _("Last round ({round})")).format(round=number)
-        out.append(("class:overlay.title", " " + _("{title}: {winner} won +{points}").format(
-            title=title, winner=state.name_of(result.get("winner")), points=result.get("points"))
-            + "\n\n"))
+        out.append(("class:overlay.title", f" {round_line(state, result, ended)}\n\n"))
     else:
         out.append(("class:overlay.title", " " + _("Scores") + "\n\n"))
     scores = list((match or result or {}).get("scores") or (v.scores if v else ()))
@@ -467,11 +583,21 @@ def scoreboard(state: UIState) -> Fragments:
     seat, player, total, left = _("seat"), _("player"), _("total"), _("left in hand")
     total = " " * max(0, 7 - get_cwidth(total)) + cut(total, 7)  # over the numbers, right-aligned
     out.append(("class:overlay.section", f"  {fit(seat, 5)}{fit(player, 18)}{total}   {left}\n"))
-    for i, score in enumerate(scores):
-        left = " ".join(card_label(c) for c in hands[i]) if i < len(hands) else ""
+    def row(number: str, name: str, score: str, seat: int | None) -> None:
+        left = " ".join(card_label(c) for c in hands[seat]) if seat is not None and seat < len(hands) else ""
         first, *more = wrap(left, 38, indent=0)
-        out.append(("class:overlay", f"  {i:<5}{fit(state.name_of(i), 17)} {score:>7}   {first}\n"))
-        out += [("class:overlay", f"{'':35}{line}\n") for line in more]
+        out.append(("class:overlay", f"  {fit(number, 5)}{fit(name, 17)} {score:>7}   {first}\n"))
+        out.extend(("class:overlay", f"{'':35}{line}\n") for line in more)
+
+    if v is not None and len(scores) < len(v.counts):  # a score per team: its members beneath
+        for team, score in enumerate(scores):
+            members = team_members(v, team)
+            row(team_word(team), _(" and ").join(state.name_of(m) for m in members), str(score), None)
+            for member in members:
+                row(f"  {member}", state.name_of(member), "", member)
+    else:
+        for i, score in enumerate(scores):
+            row(str(i), state.name_of(i), str(score), i)
     if v is not None and v.phase is Phase.MATCH_OVER:
         keys = _("s closes · Esc to the lobby") if v.seat is None else \
             _("s closes · Enter back to the room · Esc to the lobby")
@@ -502,9 +628,39 @@ def lobby(state: UIState) -> Fragments:
             players=r.get("players", 0), seats=r.get("seats", 0), spectators=r.get("spectators", 0))
         out.append((sel, f" {'▶' if sel else ' '} {fit(r['name'], 24)} {fit(rule_word(r.get('preset', '')), 9)}"
                          f" {people}{flags}\n"))
-    out.append(("class:hint", "\n " + _("↑ ↓ choose · Enter join · s spectate · c create · r refresh"
-                                         " · ? keys · q quit")))
     return out
+
+
+def lobby_keys(state: UIState, width: int = 80) -> Fragments:
+    """The lobby's key line under whichever lobby screen is open, wrapped between keys
+    (never inside one) so it is whole at any width; it never scrolls away."""
+    if state.form is not None:
+        keys = _("↑ ↓ field · ← → value · e edits the name, the password or a number"
+                 " · Enter create · Esc cancel")
+    elif state.room is not None:
+        if state.my_seat is None:
+            keys = _("You are watching. t chat · Esc leave · ? keys")
+        elif state.room.get("host") == state.my_seat:
+            keys = _("b add bot · - remove bot · Enter start · Space ready · t chat · Esc leave · ? keys")
+        else:
+            keys = _("Space ready · t chat · Esc leave · ? keys")
+    else:
+        keys = _("↑ ↓ choose · Enter join · s spectate · c create · r refresh · ? keys · q quit")
+        if state.from_start:
+            keys += " · " + _("Esc back to the games on the LAN")
+    return [("class:hint", f" {line}\n") for line in key_lines(keys, width - 1)]
+
+
+def key_lines(keys: str, width: int) -> list[str]:
+    """A key line (``a this · b that``) in lines of at most ``width`` cells, broken
+    between its keys only (a key wider than a line is wrapped by words)."""
+    lines: list[str] = []
+    for group in keys.split(" · "):
+        if lines and get_cwidth(lines[-1]) + 3 + get_cwidth(group) <= width:
+            lines[-1] += " · " + group
+        else:
+            lines.extend(wrap(group, width, indent=0))
+    return lines
 
 
 def connecting(state: UIState) -> Fragments:
@@ -538,9 +694,9 @@ def create_form(state: UIState) -> Fragments:
     for i, name in enumerate(create.FIELDS):
         sel = i == f.field_index
         value = f.value(name)
-        if name == "name":
-            text = (f" {'▶' if sel else ' '} {fit(create.label(name), 22)} {cut(value, 30)}   "
-                    + _("(e edits)"))
+        if name in ("name", "password"):
+            text = (f" {'▶' if sel else ' '} {fit(create.label(name), 22)} "
+                    f"{cut(create.shown(name, value), 30)}   " + _("(e edits)"))
         else:
             shown = f"‹ {create.shown(name, value)} ›"
             default = ""
@@ -557,8 +713,6 @@ def create_form(state: UIState) -> Fragments:
                 out.append(("class:hint", f"      {line}\n"))
             if problem:  # beside the field being changed, where the eye is
                 out.append(("class:notice.error", f"      ⚠ {problem}\n"))
-    out.append(("class:hint", "\n " + _("↑ ↓ field · ← → value · e edits the name or a number"
-                                         " · Enter create · Esc cancel")))
     return out
 
 
@@ -590,11 +744,4 @@ def room(state: UIState) -> Fragments:
             (state_word, entry.get("state") not in (None, "connected"))) if shown]
         out.append(("", f"   {seat}  {fit(entry.get('name') or '?', 16)}  {' · '.join(tags)}\n"))
     out.append(("", "\n   " + _("{count} watching").format(count=r.get("spectators", 0)) + "\n"))
-    if state.my_seat is None:
-        keys = _("You are watching. t chat · Esc leave · ? keys")
-    elif r.get("host") == state.my_seat:
-        keys = _("b add bot · - remove bot · Enter start · Space ready · t chat · Esc leave · ? keys")
-    else:
-        keys = _("Space ready · t chat · Esc leave · ? keys")
-    out.append(("class:hint", f"\n {keys}"))
     return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 import trio
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -27,7 +28,7 @@ from unolan.protocol.lan import BROWSE_SECONDS
 
 from .net import network
 from .render import fit
-from .state import Command, Connect, Rescan, UIState
+from .state import Back, Command, Connect, Rescan, UIState
 
 Browse = Callable[[Callable[[list[Game]], None]], Awaitable[None]]
 
@@ -176,12 +177,35 @@ async def find_then_join(
     record: MatchRecord | None = None,
 ) -> None:
     """The guest's main for ``uno join`` without an address: the start screen, then the
-    chosen server's lobby and tables, like ``uno join HOST``."""
-    choice = await _choose(state, commands, invalidate, browse)
-    state.start = None
-    state.address = f"{choice.host}:{choice.port}"
-    await network(state, commands, invalidate, host=choice.host, port=choice.port, name=name,
-                  saved=saved, record=record)
+    chosen server's lobby and tables, like ``uno join HOST``; Esc in its lobby (also while
+    the address is still being tried) comes back to the start screen."""
+    while True:
+        choice = await _choose(state, commands, invalidate, browse)
+        state.start, state.from_start = None, True
+        state.address = f"{choice.host}:{choice.port}"
+        await _until_back(state, commands, partial(
+            network, state, host=choice.host, port=choice.port, name=name, saved=saved,
+            record=record, invalidate=invalidate))
+        state.forget_room()
+        state.rooms, state.address, state.from_start = [], "", False
+        state.set_status("offline")
+        state.start = StartScreen()
+
+
+async def _until_back(state: UIState, commands: trio.MemoryReceiveChannel[Command],
+                      run: Callable[[trio.MemoryReceiveChannel[Command]], Awaitable[None]]) -> None:
+    """Run the connection, handing it the keys' commands, until a :class:`Back` from the
+    lobby (out of a room) ends it."""
+    send, receive = trio.open_memory_channel[Command](16)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(run, receive)
+        async for command in commands:
+            if isinstance(command, Back):
+                if state.room is None and state.view is None:
+                    break
+            else:
+                await send.send(command)
+        nursery.cancel_scope.cancel()
 
 
 async def _choose(state: UIState, commands: trio.MemoryReceiveChannel[Command],

@@ -101,7 +101,13 @@ class Rescan:
     """The start screen: search the LAN again from scratch."""
 
 
-Command = Act | Request | Say | Connect | Rescan
+@dataclass(frozen=True, slots=True)
+class Back:
+    """Esc in the lobby of a game chosen on the start screen: back to the games on the LAN
+    (also while its address is still being tried)."""
+
+
+Command = Act | Request | Say | Connect | Rescan | Back
 
 
 # -- pickers: a choice the player must make before an action can be sent -----------------
@@ -137,6 +143,7 @@ class Notice:
     style: str  # "error" | "info"
     until: float
     lasting: bool = False  # not about the table: stays when the table moves
+    topic: str = ""  # a newer notice of the same topic replaces it ("": none)
 
 
 _ESCAPES = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|.)?")
@@ -192,6 +199,16 @@ def seat_name(seat: int | None, me: int | None, names: dict[int, str]) -> str:
     return names.get(seat) or _("seat {seat}").format(seat=seat)
 
 
+def team_of(view: View, seat: int) -> int | None:
+    """``seat``'s team this round (None: no teams), as the engine seats them."""
+    return view.team_of(seat)
+
+
+def team_members(view: View, team: int) -> list[int]:
+    """The seats of ``team`` this round."""
+    return [seat for seat in range(len(view.counts)) if team_of(view, seat) == team]
+
+
 @dataclass(frozen=True, slots=True)
 class Said:
     """A log line's event with the names and seat of its moment, so it can be said again."""
@@ -223,6 +240,7 @@ class UIState:
         self.status = "offline"  # connecting | connected | reconnecting | offline
         self.status_detail = ""
         self.start: StartScreen | None = None  # the games on the LAN, until one is joined
+        self.from_start = False  # the server was chosen on the start screen: Esc goes back
         self.last_failure = ""  # why the last attempt to connect failed ("": none did)
         self.attempts = 0  # failed attempts to connect, since the last success
         self.connect_started = clock()
@@ -233,6 +251,7 @@ class UIState:
         self.room_id: str | None = None
         self.my_seat: int | None = None
         self.form: CreateForm | None = None
+        self.joining: Request | None = None  # a join waiting for the room's password
         # table
         self.view: View | None = None
         self._legal: list[Action] = []
@@ -258,9 +277,11 @@ class UIState:
         self.marked: list[int] = []  # indices into hand(), in the order marked
         self.picker: Picker | None = None
         self.help_open = False
+        self.help_scroll = 0  # lines of the help scrolled off the top (↑ ↓)
         # "chat" | "room_name" | "form_value" while the input line is open
         self.input_mode: str | None = None
         self.uno_armed = False
+        self.false_call: View | None = None  # the table a false UNO call was warned about
         self.show_scores = False
         self.quitting = False
         if view is not None:
@@ -382,10 +403,13 @@ class UIState:
     # -- messages -------------------------------------------------------------------
 
     def notify(self, text: str, style: str = "error", seconds: float = 6.0,
-               lasting: bool = False) -> None:
+               lasting: bool = False, topic: str = "") -> None:
         """A transient message under the hand (an illegal play, a jump-in too late...);
-        ``lasting``: it stays its time even when the table moves."""
-        self.notices.append(Notice(text, style, self.clock() + seconds, lasting))
+        ``lasting``: it stays its time even when the table moves; ``topic``: it replaces
+        the last one about the same thing instead of piling up."""
+        if topic:
+            self.notices = deque((n for n in self.notices if n.topic != topic), maxlen=self.notices.maxlen)
+        self.notices.append(Notice(text, style, self.clock() + seconds, lasting, topic))
 
     def current_notices(self) -> list[Notice]:
         now = self.clock()
@@ -445,6 +469,11 @@ class UIState:
             if state and state != "empty":
                 self.presence[seat] = state
 
+    def ask_password(self, join: Request) -> None:
+        """Open the input line for the password of the room ``join`` asks for."""
+        self.joining = join
+        self.input_mode = "join_password"
+
     def forget_room(self) -> None:
         """Back to the lobby: no room, no seat, no table."""
         self.view, self.room, self.room_id, self.my_seat = None, None, None, None
@@ -461,7 +490,7 @@ class UIState:
         self.notices.clear()
         self.round_result = self.match_result = None
         self.match_left = self.show_scores = False
-        self.turn_deadline = self.sent = self.picker = None
+        self.turn_deadline = self.sent = self.picker = self.joining = None
         self.marked = []
         self.cursor = 0
 
@@ -493,10 +522,17 @@ class UIState:
             self.turn_deadline = None
             self.show_scores = True
         elif kind == "match_over":
+            if self.view is not None and self.view.rules.get("teams"):  # the winner is a team
+                data = {**data, "members": team_members(self.view, int(data.get("winner") or 0))}
             self.match_result = dict(data)
             self.show_scores = True
-        elif kind == "round_started" and data.get("round") == 1:
-            self.round_result = self.match_result = None  # a new match
+        elif kind == "round_started":
+            if data.get("round") == 1:
+                self.round_result = self.match_result = None  # a new match
+            elif self.show_scores and self.round_result is not None:
+                # The next round is dealt: the summary makes way for the table (s shows it).
+                self.notify(_("s shows round {round}'s summary again").format(
+                    round=self.round_result.get("round")), "info", 8, lasting=True, topic="summary")
             self.show_scores = False
         elif kind == "chat":
             self.chat.append((str(data.get("name") or self.name_of(data.get("seat"))), data["text"]))
@@ -524,6 +560,11 @@ class UIState:
         text = self.with_names(refusal_text(code, message, self.name_of))
         if code == "too_late" and message and language() == ENGLISH:
             text = f"Too late: {text}"  # the server's reason, in English only
+        if code == "bad_password" and self.joining is not None:  # again, or Esc goes back
+            self.notify(_("Wrong password: type it again, or Esc to go back"), topic="password")
+            self.input_mode = "join_password"
+            return
+        self.joining = None
         self.notify(text)
 
 
@@ -618,7 +659,7 @@ def describe(
         return (_("{winner} won the round (+{points})").format(
             winner=name_of(data.get("winner")), points=data.get("points")), "win")
     if kind == "match_over":
-        return _("{winner} won the match!").format(winner=name_of(data.get("winner"))), "win"
+        return _("{winner} won the match!").format(winner=winners(data, name_of)), "win"
     if kind == "player_joined":
         name = data.get("name")
         if data.get("seat") is None:
@@ -644,6 +685,14 @@ def describe(
     if kind == "resumed":
         return _("the server can save the game again; play goes on"), "info"
     return None
+
+
+def winners(data: dict[str, Any], name_of: Callable[[int | None], str]) -> str:
+    """Who won a match: a player, or every member of the winning team (``members``)."""
+    members = data.get("members")
+    if members:
+        return _(" and ").join(name_of(seat) for seat in members)
+    return name_of(data.get("winner"))
 
 
 # Why cards were drawn (a ``drew`` event's ``reason``; plain draws say nothing).
