@@ -18,9 +18,10 @@ class IllegalAction(ValueError):
     send the reason to a client without the position (which holds hidden cards).
     """
 
-    def __init__(self, action: object, reason: str, position: str = "", code: str = "illegal") -> None:
+    def __init__(self, action: object, reason: str | Reason, position: str = "",
+                 code: str = "illegal") -> None:
         self.action = action
-        self.reason = reason
+        self.reason = str(reason)  # the player's own words
         self.position = position
         self.code = code
         text = f"illegal action {action}: {reason}"
@@ -29,20 +30,22 @@ class IllegalAction(ValueError):
         super().__init__(text)
 
 
-class Reason(str):
-    """Why a play breaks the rules, as its player reads it (it may name the player's own
-    cards), carrying ``public``: the same fault told without them. A misplay under
-    ``misplay_penalty`` is told to every seat, and other seats may not learn a card from
-    its words."""
+class Reason:
+    """Why a play breaks the rules, as its player reads it (``private``: it may name the
+    player's own cards), and the same fault told without them (``public``). A misplay
+    under ``misplay_penalty`` is told to every seat, and other seats may not learn a
+    card from its words. As text it is the player's own (``str``)."""
 
-    public: str
+    __slots__ = ("private", "public")
 
-    def __new__(cls, private: str, public: str) -> Reason:
-        reason = super().__new__(cls, private)
-        reason.public = public
-        return reason
+    def __init__(self, private: str, public: str) -> None:
+        self.private = private
+        self.public = public
+
+    def __str__(self) -> str:
+        return self.private
 
 
-def public_reason(reason: str) -> str:
+def public_reason(reason: str | Reason) -> str:
     """What every seat may read of a refusal's reason."""
     return reason.public if isinstance(reason, Reason) else reason

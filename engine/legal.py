@@ -45,7 +45,7 @@ _TOGETHER: Final = "those cards may not be played together"
 _NO_ACTION_OUT: Final = Reason("you may not go out on an action or wild card", "that play may not go out")
 _BETWEEN_ROUNDS: Final = frozenset({ROUND_OVER, DEALER_DRAW, DEALT})  # a Deal is the only action
 _NO_PLAY: Final = OVER | _BETWEEN_ROUNDS  # no card may be played
-Fault = tuple[str, str]  # (reason, code) of a refusal
+Fault = tuple[str | Reason, str]  # (reason, code) of a refusal
 
 
 class LegalActions(State):
@@ -131,7 +131,7 @@ class LegalActions(State):
         assert first is not None
         return self._illegal(first[0], *first[1])
 
-    def _illegal(self, action: Action, reason: str, code: str = "illegal") -> IllegalAction:
+    def _illegal(self, action: Action, reason: str | Reason, code: str = "illegal") -> IllegalAction:
         return IllegalAction(action, reason, self.position(), code)
 
     def _fault(self, action: Action) -> Fault | None:
@@ -243,7 +243,7 @@ class LegalActions(State):
         strict = self.served and rules.strict_after_penalty
         return _PLAYABLE[strict][_COLOR_INDEX[self.color]][self.discard[-1].code]
 
-    def _check_play(self, play: Play) -> tuple[str, str, bool]:
+    def _check_play(self, play: Play) -> tuple[str, str | Reason, bool]:
         """("", "", jump) when legal; (fault, reason, jump) when not, fault one of FAULT_CODES.
 
         A "rules" fault is a play of cards the player holds that the rules refuse (it may
