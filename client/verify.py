@@ -157,9 +157,11 @@ class DealVerifier:
         if expected != seen:
             diff = next((i for i, (a, b) in enumerate(zip(expected, seen, strict=False)) if a != b),
                         min(len(expected), len(seen)))
-            what = seen[diff][0] if diff < len(seen) else "the end of the deal"
-            return Verdict(rnd, FAILED, N_("the cards dealt do not follow from the seed ({what} differs)"),
-                           {"what": what})
+            if diff >= len(seen):  # what was seen is all as expected, but the deal went on
+                return Verdict(rnd, FAILED, N_("the cards dealt do not follow from the seed (the "
+                                               "deal ended early)"))
+            return Verdict(rnd, FAILED, N_("the cards dealt do not follow from the seed ({what} "
+                                           "differs)"), {"what": seen[diff][0]})
         return Verdict(rnd, VERIFIED)
 
 
