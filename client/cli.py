@@ -11,7 +11,7 @@ from unolan.engine import Rules, RulesError, check_table
 from unolan.protocol import DEFAULT_PORT as DEFAULT_PORT  # the protocol's: servers listen on it
 from unolan.protocol import parse_port
 
-from .i18n import N_, _
+from .i18n import N_, _, ngettext
 from .strategies import STRATEGIES
 
 BOT_EPILOG = N_("""\
@@ -83,14 +83,16 @@ def add_verify_parser(subparsers: Any) -> None:
     """Add ``verify``."""
     verify = subparsers.add_parser(
         "verify",
-        help="check the deals of a saved match: nobody stacked the deck",
-        description="Check every round of a match kept with 'uno join --record FILE': the "
-        "secret the server revealed is the one it committed to before the round, the seed is "
-        "the hash of that secret and every seat's nonce (yours among them), and the cards you "
-        "were dealt follow from that seed. Exit status: 0 if every round checked out, 1 if "
-        "any did not (or none could be checked), 2 if the file cannot be read.",
+        help=_("check the deals of a saved match: nobody stacked the deck"),
+        description=_("Check every round of a match kept with 'uno join --record FILE': the "
+                      "secret the server revealed is the one it committed to before the round, "
+                      "the seed is the hash of that secret and every seat's nonce (yours among "
+                      "them), and the cards you were dealt follow from that seed. Exit status: 0 "
+                      "if every round checked out, 1 if any did not (or none could be checked), 2 "
+                      "if the file cannot be read."),
     )
-    verify.add_argument("file", metavar="FILE", help="a file written by 'uno join --record FILE'")
+    verify.add_argument("file", metavar="FILE",
+                        help=_("a file written by 'uno join --record FILE'"))
     verify.set_defaults(run=run_verify)
 
 
@@ -214,22 +216,29 @@ def run_verify(args: argparse.Namespace) -> int:
         with open(args.file, encoding="utf-8") as file:
             verdicts = verify_record(file)
     except OSError as exc:
-        print(f"uno verify: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        print("uno verify: " + _("cannot read {file}: {problem}").format(
+            file=args.file, problem=exc.strerror or exc), file=sys.stderr)
         return 2
     except (ValueError, UnicodeDecodeError) as exc:
-        print(f"uno verify: {args.file} is not a saved match ({exc}); save one with "
-              "'uno join --record FILE'", file=sys.stderr)
+        print("uno verify: " + _("{file} is not a saved match ({problem}); save one with "
+                                 "'uno join --record FILE'").format(file=args.file, problem=exc),
+              file=sys.stderr)
         return 2
     for verdict in verdicts:
         print(verdict)
     checked = sum(v.status == VERIFIED for v in verdicts)
     failed = sum(v.status == FAILED for v in verdicts)
     if failed:
-        print(f"{failed} of {len(verdicts)} rounds were NOT dealt as the server committed")
+        print(ngettext("{failed} of {total} round was NOT dealt as the server committed",
+                       "{failed} of {total} rounds were NOT dealt as the server committed",
+                       len(verdicts)).format(failed=failed, total=len(verdicts)))
         return 1
     if not checked:
-        print("no round could be checked")
+        print(_("no round could be checked"))
         return 1
-    print(f"all {checked} rounds checked were dealt fairly"
-          + (f" ({len(verdicts) - checked} could not be checked)" if checked < len(verdicts) else ""))
+    line = ngettext("the {checked} round checked was dealt fairly",
+                    "all {checked} rounds checked were dealt fairly", checked).format(checked=checked)
+    if checked < len(verdicts):
+        line += " " + _("({n} could not be checked)").format(n=len(verdicts) - checked)
+    print(line)
     return 0

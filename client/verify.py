@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -24,27 +24,46 @@ from unolan.engine.fairness import commitment, deal_batch, round_seed
 
 from unolan import engine as en
 
+from .i18n import N_, _
+
 VERIFIED, FAILED, UNCHECKED = "verified", "failed", "unchecked"
 
 
 @dataclass(frozen=True)
 class Verdict:
     """What the check of one round's deal found: ``status`` is ``verified``, ``failed``
-    (``reason`` says what did not hold: the server cheated or is broken) or ``unchecked``
-    (``reason`` says what this member missed, e.g. it joined after the commitment)."""
+    (the reason says what did not hold: the server cheated or is broken) or ``unchecked``
+    (the reason says what this member missed, e.g. it joined after the commitment).
+
+    The reason is kept as its English template ``why`` (marked for the catalogs) and the
+    ``values`` it is filled with, so that a player reads it in their own language
+    (:meth:`reason_text`) while :attr:`reason` stays English for scripts and logs."""
 
     round: int
     status: str
-    reason: str = ""
+    why: str = ""
+    values: dict[str, str] = field(default_factory=dict, hash=False)
 
     @property
     def ok(self) -> bool:
         return self.status == VERIFIED
 
+    @property
+    def reason(self) -> str:
+        """Why, in English."""
+        return self.why.format(**self.values)
+
+    def reason_text(self) -> str:
+        """Why, in the player's language."""
+        return _(self.why).format(**self.values) if self.why else ""
+
     def __str__(self) -> str:
-        if self.status == VERIFIED:
-            return f"round {self.round}: deal verified"
-        return f"round {self.round}: deal {self.status.upper()}: {self.reason}"
+        """The verdict as ``uno verify`` prints it, in the player's language."""
+        words = {VERIFIED: N_("round {round}: deal verified"),
+                 FAILED: N_("round {round}: deal FAILED: {reason}"),
+                 UNCHECKED: N_("round {round}: deal UNCHECKED: {reason}")}
+        return _(words.get(self.status, words[UNCHECKED])).format(
+            round=self.round, reason=self.reason_text())
 
 
 def plain(value: Any) -> Any:
@@ -107,22 +126,23 @@ class DealVerifier:
         nonces, drawn = list(reveal["nonces"]), list(reveal["drawn"])
         committed = self.commitments.get(rnd)
         if committed is None:
-            return Verdict(rnd, UNCHECKED, "the commitment came before you joined")
+            return Verdict(rnd, UNCHECKED, N_("the commitment came before you joined"))
         if commitment(secret, salt) != committed:
-            return Verdict(rnd, FAILED, "the secret revealed is not the one committed to")
+            return Verdict(rnd, FAILED, N_("the secret revealed is not the one committed to"))
         try:
             derived = round_seed(secret, nonces)
         except ValueError as exc:
-            return Verdict(rnd, FAILED, str(exc))
+            return Verdict(rnd, FAILED, N_("a nonce revealed cannot be hashed: {problem}"),
+                           {"problem": str(exc)})
         if derived != seed:
-            return Verdict(rnd, FAILED, "the seed is not the hash of the secret and the nonces")
+            return Verdict(rnd, FAILED, N_("the seed is not the hash of the secret and the nonces"))
         mine = self.nonces.get(rnd)
         if self.seat is not None and mine is not None and self.seat not in drawn and (
                 self.seat >= len(nonces) or nonces[self.seat] != mine):
-            return Verdict(rnd, FAILED, "your nonce was left out of the seed")
+            return Verdict(rnd, FAILED, N_("your nonce was left out of the seed"))
         seen = self.deals.get(rnd)
         if seen is None:
-            return Verdict(rnd, UNCHECKED, "you did not see this round's deal")
+            return Verdict(rnd, UNCHECKED, N_("you did not see this round's deal"))
         return self._check_deal(rnd, seed, seen)
 
     def _check_deal(self, rnd: int, seed: str, seen: list[tuple[str, Any]]) -> Verdict:
@@ -131,13 +151,17 @@ class DealVerifier:
             rules = en.Rules.from_dict(dict(self.rules))
             events = deal_batch(rules, start["players"], seed, rnd, start["dealer"], start["scores"])
         except (ValueError, KeyError, en.RulesError) as exc:
-            return Verdict(rnd, UNCHECKED, f"the deal cannot be replayed here: {exc}")
+            return Verdict(rnd, UNCHECKED, N_("the deal cannot be replayed here: {problem}"),
+                           {"problem": str(exc)})
         expected = [(e.kind, plain(e.data_for(self.seat))) for e in events]
         if expected != seen:
             diff = next((i for i, (a, b) in enumerate(zip(expected, seen, strict=False)) if a != b),
                         min(len(expected), len(seen)))
-            what = seen[diff][0] if diff < len(seen) else "the end of the deal"
-            return Verdict(rnd, FAILED, f"the cards dealt do not follow from the seed ({what} differs)")
+            if diff >= len(seen):  # what was seen is all as expected, but the deal went on
+                return Verdict(rnd, FAILED, N_("the cards dealt do not follow from the seed (the "
+                                               "deal ended early)"))
+            return Verdict(rnd, FAILED, N_("the cards dealt do not follow from the seed ({what} "
+                                           "differs)"), {"what": seen[diff][0]})
         return Verdict(rnd, VERIFIED)
 
 
@@ -168,9 +192,9 @@ def read_record(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
         try:
             entry = json.loads(line)
         except ValueError:
-            raise ValueError(f"line {number} is not JSON") from None
+            raise ValueError(_("line {number} is not JSON").format(number=number)) from None
         if not isinstance(entry, dict):
-            raise ValueError(f"line {number} is not a JSON object")
+            raise ValueError(_("line {number} is not a JSON object").format(number=number))
         yield entry
 
 
@@ -189,5 +213,6 @@ def verify_record(lines: Iterable[str]) -> list[Verdict]:
             try:
                 verifier.feed(entry["kind"], entry.get("data") or {})
             except (KeyError, TypeError, IndexError):
-                raise ValueError(f"an event {entry['kind']!r} lacks what it should hold") from None
+                raise ValueError(_("an event {kind!r} lacks what it should hold").format(
+                    kind=entry["kind"])) from None
     return verifier.verdicts

@@ -16,11 +16,15 @@ from . import history
 from .replay import player_stats
 from .store import default_path
 
+# The server's commands speak English (the server does not import the client's catalogs);
+# uno replay, the app shell's, gives its --db help in the player's language.
+DB_HELP = ("the server's database, as given to uno host --db (default: the user's data "
+           "directory); the history is the file beside it")
 
-def add_db_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", default=None, metavar="PATH",
-                        help="the server's database, as given to uno host --db (default: the "
-                        "user's data directory); the history is the file beside it")
+
+def add_db_argument(parser: argparse.ArgumentParser, help: str = DB_HELP) -> None:
+    """``--db``; ``help`` in the player's language where the caller has one (uno replay)."""
+    parser.add_argument("--db", default=None, metavar="PATH", help=help)
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

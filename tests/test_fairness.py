@@ -7,7 +7,7 @@ import json
 import random
 
 import pytest
-from unolan.client.verify import FAILED, UNCHECKED, VERIFIED, DealVerifier, verify_record
+from unolan.client.verify import FAILED, UNCHECKED, VERIFIED, DealVerifier, Verdict, verify_record
 from unolan.engine import Deal, Game, Rules, parse_action
 from unolan.engine.fairness import commitment, deal_batch, round_seed
 
@@ -160,6 +160,11 @@ def test_uno_verify_prints_each_round_and_says_so_in_its_status(tmp_path, capsys
     (tmp_path / "junk").write_text("not json\n")
     assert main(["verify", str(tmp_path / "junk")]) == 2
     assert "line 1 is not JSON" in capsys.readouterr().err
+    assert main(["verify", saved(FairServer()), "--lang", "zh-Hant"]) == 0
+    assert capsys.readouterr().out == "第 1 局：發牌驗證通過\n檢查過的 1 局發牌都公平\n"
+    assert main(["verify", saved(FairServer(cheat="loaded")), "--lang", "zh-Hans"]) == 1
+    out = capsys.readouterr().out
+    assert "第 1 局：发牌验证失败：发出的牌不是从种子来的" in out and "1 局中有 1 局" in out
 
 
 def test_the_table_shows_a_mark_for_a_fair_deal_and_a_loud_warning_for_an_unfair_one() -> None:
@@ -167,12 +172,13 @@ def test_the_table_shows_a_mark_for_a_fair_deal_and_a_loud_warning_for_an_unfair
     from unolan.client.tui.state import UIState
 
     state = UIState(name="ann")
-    state.on_verdict(1, VERIFIED, "")
+    state.on_verdict(Verdict(1, VERIFIED))
     assert "✓" in "".join(text for _, text in deal_mark(state))
-    state.on_verdict(2, FAILED, "the cards dealt do not follow from the seed (hand differs)")
+    state.on_verdict(Verdict(2, FAILED, "the cards dealt do not follow from the seed ({what} differs)",
+                             {"what": "hand"}))
     assert "ROUND 2 WAS NOT DEALT FAIRLY" in "".join(text for _, text in deal_mark(state))
     assert any("NOT dealt" in n.text for n in state.current_notices())
-    state.on_verdict(3, VERIFIED, "")  # the alarm stays
+    state.on_verdict(Verdict(3, VERIFIED))  # the alarm stays
     assert "ROUND 2" in "".join(text for _, text in deal_mark(state))
 
 

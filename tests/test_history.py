@@ -157,6 +157,29 @@ def test_the_replay_viewer_steps_rounds_and_views() -> None:
     assert state.step == 0
 
 
+def test_the_replay_viewer_speaks_the_players_language() -> None:
+    """Its words are translated; the table in the notation and the actions stay as written."""
+    from unolan.client import i18n
+
+    from unolan.replay import ALL, ReplayState
+
+    actions, _, game, seed = play_fair_match(5)
+    match = kept("r", seed, game, ["a", "b", "c"])
+    match.actions = actions
+    state = ReplayState(Replay(match), seat=1)
+    state.move(3)
+    i18n.set_language("zh_Hant")
+    text = "\n".join(line for _, line in state.lines())
+    hand = " ".join(c.text for c in en.parse_position(state.replay.steps[state.step].position).hands[1])
+    assert f"手牌：{hand}" in text and "座位 1 的視角" in text and "第 3/" in text
+    assert f"> {state.replay.steps[3].action}" in text and "q 離開" in text
+    assert "hand" not in text and "step" not in text
+    state.seat = ALL
+    i18n.set_language("zh_Hans")
+    text = "\n".join(line for _, line in state.lines())
+    assert "所有手牌" in text and "hand 1:" in text  # the position is notation
+
+
 def test_a_history_of_another_program_is_refused(tmp_path: Path) -> None:
     path = history.history_path(tmp_path / "x.db")
     sqlite3.connect(path).execute("CREATE TABLE other (a)")

@@ -153,6 +153,18 @@ def test_uno_help_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str],
     assert "其他座位的电脑玩家数" in out and "显示这份说明后结束" in out
 
 
+@pytest.mark.parametrize(("command", "words"), [
+    (["verify"], "'uno join --record FILE' 寫下的檔案"),
+    (["replay"], "從座位 N 的視角開始"),
+    (["join"], "之後可用 'uno verify FILE' 再檢查發牌"),
+])
+def test_the_fair_deal_and_history_commands_help_in_chinese(
+        command: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main([*command, "--help", "--lang", "zh-Hant"])
+    assert words in capsys.readouterr().out
+
+
 def test_a_mistake_on_the_command_line_is_told_in_the_language(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         cli.main(["--lang=zh-Hant", "play", "--bots", "12"])
@@ -213,6 +225,52 @@ def test_log_lines_in_chinese() -> None:
         "bob摸了 2 張牌 (罰牌)", "")
     assert describe("played", {"seat": 1, "cards": ["W4"], "color": "G"}, name_of, 0) == (
         "bob出了 [W4] → 綠色", "")
+
+
+def test_a_race_receipt_in_chinese_says_where_you_came() -> None:
+    i18n.set_language("zh_Hant")
+    data = {"winner": 1, "seq": 56, "contenders": [
+        {"seat": 1, "order": 1, "seq": 53, "after": 0, "result": "won"},
+        {"seat": 3, "order": 2, "seq": 53, "after": 3, "result": "too_late"},
+        {"seat": 0, "order": 12, "seq": 53, "after": 41, "result": "too_late"}]}
+
+    def name_of(seat: int | None) -> str:
+        return {1: "小明", 3: "cy", 0: "ann"}.get(seat, "?")  # type: ignore[arg-type]
+    assert describe("receipt", data, name_of, 3) == ("你是第二個到的，慢了 3 毫秒：小明搶先了", "error")
+    assert describe("receipt", data, name_of, 0) == ("你是第 12個到的，慢了 41 毫秒：小明搶先了", "error")
+    assert describe("receipt", data, name_of, 1) == ("你搶先了（cy +3 毫秒、ann +41 毫秒）", "jump")
+    i18n.set_language("zh_Hans")
+    assert describe("receipt", data, name_of, 2) == ("小明抢先了（cy +3 毫秒、ann +41 毫秒）", "jump")
+
+
+def test_the_deal_check_in_chinese_fits_the_header_and_is_said_again_in_english() -> None:
+    from unolan.client.tui.render import deal_mark, header
+    from unolan.client.verify import FAILED, UNCHECKED, VERIFIED, Verdict
+
+    i18n.set_language("zh_Hant")
+    with table(BASIC) as t:
+        t.state.on_verdict(Verdict(1, VERIFIED))
+        assert deal_mark(t.state) == [("class:header.fair", "✓ 公平發牌 ")]
+        assert t.state.log[-1] == ("✓ 第 1 局：發牌經驗證是公平的", "info")
+        t.state.on_verdict(Verdict(2, FAILED, "the cards dealt do not follow from the seed ({what} differs)",
+                                   {"what": "hand"}))
+        t.state.on_verdict(Verdict(3, UNCHECKED, "the commitment came before you joined"))
+        assert deal_mark(t.state) == [("class:header.alarm", " ⚠ 第 2 局發牌不公正 ")]
+        warning = "警告：第 2 局的發牌和伺服器的承諾不符：發出的牌不是從種子來的（hand 不同）"
+        assert [text for text, _ in t.state.log][-2:] == [warning, "第 3 局：無法檢查發牌（承諾在你加入前就發出了）"]
+        assert any(n.text == warning for n in t.state.current_notices())
+        t.state.room = {"name": "星期五的牌局"}
+        line = header(t.state, 80)
+        assert sum(get_cwidth(text) for _, text in line) <= 80 and line[-1][1] == "● 已連線"
+        rows = cells(t)
+        assert "⚠ 第 2 局發牌不公正 · ● 已連線" in "".join(rows[0])  # drawn whole in 80 cells
+        t.press("?", "L", "L", "esc")  # to English: the log's verdicts are said again
+        assert i18n.language() == "en"
+        assert [text for text, _ in t.state.log][-3:] == [
+            "✓ round 1: the deal is verified fair",
+            "WARNING: round 2 was NOT dealt as the server committed: the cards dealt do not "
+            "follow from the seed (hand differs)",
+            "round 3: the deal could not be checked (the commitment came before you joined)"]
 
 
 def test_the_lobby_and_the_create_form_in_chinese() -> None:

@@ -12,12 +12,19 @@ import argparse
 import sys
 from typing import Any
 
+from unolan.client.i18n import N_, _
 from unolan.engine import Event
 from unolan.server import history
 from unolan.server.history_cli import add_db_argument, db_path, seat_names
 from unolan.server.replay import Replay
 
 ALL = "all"  # the view that shows every hand
+# A seat's view, field by field: the view's names, in the player's words.
+VIEW_FIELDS = {"hand": N_("hand"), "counts": N_("cards held"), "top": N_("top card"),
+               "color": N_("color"), "turn": N_("turn"), "phase": N_("phase"),
+               "pending": N_("penalty pending"), "scores": N_("scores"),
+               "draw_count": N_("draw pile"), "called": N_("called UNO"),
+               "catchable": N_("can be caught")}
 
 
 class ReplayState:
@@ -57,11 +64,14 @@ class ReplayState:
         r, step = self.replay, self.replay.steps[self.step]
         m = r.match
         seat = self.seat if isinstance(self.seat, int) else None  # None: a spectator's, or all
-        who = ("every hand" if self.seat == ALL else "a spectator's view" if seat is None
-               else f"seat {seat}'s view")
-        out = [("class:title", f" match {m.id} · room {m.room} ({m.name}) · {seat_names(m)} "),
-               ("", f"step {self.step}/{self.last} · round {step.round} · {who}"),
-               ("class:action", f"> {step.action}" if step.action else "> the match is dealt"), ]
+        who = (_("every hand") if self.seat == ALL else _("a spectator's view") if seat is None
+               else _("seat {seat}'s view").format(seat=seat))
+        title = _("match {id} · room {room} ({name}) · {seats}").format(
+            id=m.id, room=m.room, name=m.name, seats=seat_names(m))
+        where = _("step {step}/{last} · round {round} · {who}").format(
+            step=self.step, last=self.last, round=step.round, who=who)
+        out = [("class:title", f" {title} "), ("", where),
+               ("class:action", f"> {step.action}" if step.action else "> " + _("the match is dealt"))]
         for event in step.events:
             out.append(("", "  " + _event_text(event, self.seat, seat)))
         out.append(("", ""))
@@ -70,13 +80,12 @@ class ReplayState:
         else:
             view = r.view(self.step, seat)
             data = view.to_dict()
-            for key in ("hand", "counts", "top", "color", "turn", "phase", "pending", "scores",
-                        "draw_count", "called", "catchable"):
+            for key, label in VIEW_FIELDS.items():
                 value = data[key]
                 shown = " ".join(map(str, value)) if isinstance(value, (list, tuple)) else value
-                out.append(("class:table", f"{key}: {shown}"))
+                out.append(("class:table", _("{field}: {value}").format(field=_(label), value=shown)))
         out.append(("", ""))
-        out.append(("class:keys", "→/← step · ]/[ round · 1-9 round N · Home/End · v view · q quit"))
+        out.append(("class:keys", _("→/← step · ]/[ round · 1-9 round N · Home/End · v view · q quit")))
         return out
 
 
@@ -130,17 +139,21 @@ def run_app(state: ReplayState, **app_kwargs: Any) -> None:
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "replay", help="step through a kept match, or export it in the notation",
-        description="Play a kept match again with the engine and step through it: → / ← one "
-        "action, ] / [ one round, 1-9 round N, Home / End, v cycles the view (every hand, "
-        "each seat's, a spectator's), q quits. --export prints the match's actions in the "
-        "notation of docs/notation.md, with the table at each round's deal, for uno rules.",
+        "replay", help=_("step through a kept match, or export it in the notation"),
+        description=_("Play a kept match again with the engine and step through it: → / ← one "
+                      "action, ] / [ one round, 1-9 round N, Home / End, v cycles the view (every "
+                      "hand, each seat's, a spectator's), q quits. --export prints the match's "
+                      "actions in the notation of docs/notation.md, with the table at each round's "
+                      "deal, for uno rules."),
     )
-    parser.add_argument("match", metavar="MATCH", help="the match's id, or its start (uno history)")
-    parser.add_argument("--export", action="store_true", help="print the match in the notation")
+    parser.add_argument("match", metavar="MATCH",
+                        help=_("the match's id, or its start (uno history)"))
+    parser.add_argument("--export", action="store_true",
+                        help=_("print the match in the notation"))
     parser.add_argument("--seat", type=int, default=None, metavar="N",
-                        help="start with seat N's view (default: every hand)")
-    add_db_argument(parser)
+                        help=_("start with seat N's view (default: every hand)"))
+    add_db_argument(parser, help=_("the server's database, as given to uno host --db (default: "
+                                   "the user's data directory); the history is the file beside it"))
     parser.set_defaults(run=run)
 
 
@@ -156,7 +169,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"uno replay: {exc}", file=sys.stderr)
         return 1
     if args.seat is not None and not 0 <= args.seat < replay.players:
-        print(f"uno replay: the match had seats 0 to {replay.players - 1}", file=sys.stderr)
+        print("uno replay: " + _("the match had seats 0 to {last}").format(last=replay.players - 1),
+              file=sys.stderr)
         return 2
     if args.export:
         sys.stdout.write(replay.export())

@@ -78,8 +78,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     join.add_argument("--name", type=player_name, default=default_name(),
                       help=_("your name at the table (default: your login name)"))
     join.add_argument("--record", metavar="FILE",
-                      help="keep every event you see (and the nonces you send) in FILE, "
-                      "appended, so that 'uno verify FILE' can check the deals again")
+                      help=_("keep every event you see (and the nonces you send) in FILE, "
+                             "appended, so that 'uno verify FILE' can check the deals again"))
     join.set_defaults(run=run_join)
 
 
@@ -145,7 +145,8 @@ def run_join(args: argparse.Namespace) -> int:
     try:
         record = MatchRecord(args.record) if args.record else None
     except OSError as exc:
-        print(f"uno join: cannot write {args.record}: {exc.strerror or exc}", file=sys.stderr)
+        print("uno join: " + _("cannot write {file}: {problem}").format(
+            file=args.record, problem=exc.strerror or exc), file=sys.stderr)
         return 1
     if args.address is None:
         from .start import StartScreen, find_then_join

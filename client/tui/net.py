@@ -308,7 +308,7 @@ class Bridge:
         elif isinstance(msg, pr.Error):
             await self._refused(client, msg.code, msg.message)
         elif isinstance(msg, Verdict):
-            s.on_verdict(msg.round, msg.status, msg.reason)
+            s.on_verdict(msg)
         elif isinstance(msg, lib.Disconnected):
             s.set_status("reconnecting", msg.reason)
         elif isinstance(msg, lib.Reconnected):

@@ -156,9 +156,10 @@ def deal_mark(state: UIState) -> list[tuple[str, str]]:
     one did not."""
     failed = [r for r, status in state.deals.items() if status == "failed"]
     if failed:
-        return [("class:header.alarm", f" ⚠ ROUND {failed[-1]} WAS NOT DEALT FAIRLY ")]
+        return [("class:header.alarm", " ⚠ " + _("ROUND {round} WAS NOT DEALT FAIRLY").format(
+            round=failed[-1]) + " ")]
     if state.deals and state.deals[max(state.deals)] == "verified":
-        return [("class:header.fair", "✓ fair deal ")]
+        return [("class:header.fair", "✓ " + _("fair deal") + " ")]
     return []
 
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from unolan.client.i18n import ENGLISH, N_, _, language, ngettext
 from unolan.client.reasons import refusal_text
+from unolan.client.verify import FAILED, VERIFIED, Verdict
 from unolan.engine import (
     EVENT_KINDS,
     Action,
@@ -223,6 +224,23 @@ class Said:
                         self.me)
 
 
+@dataclass(frozen=True, slots=True)
+class VerdictSaid:
+    """A log line for the check of a round's deal, so it can be said again."""
+
+    verdict: Verdict
+
+    def line(self) -> tuple[str, str]:
+        v = self.verdict
+        if v.status == VERIFIED:
+            return _("✓ round {round}: the deal is verified fair").format(round=v.round), "info"
+        if v.status == FAILED:
+            return _("WARNING: round {round} was NOT dealt as the server committed: {reason}").format(
+                round=v.round, reason=v.reason_text()), "error"
+        return _("round {round}: the deal could not be checked ({reason})").format(
+            round=v.round, reason=v.reason_text()), ""
+
+
 class UIState:
     """What the screen shows. Mutated only on the UI thread (asyncio host + Trio guest)."""
 
@@ -262,7 +280,7 @@ class UIState:
         self.log: deque[tuple[str, str]] = deque(maxlen=300)
         # What each log line says, to say it again in another language (None: a line
         # written as it is): the event, and the names and seat it was told with.
-        self._said: deque[Said | None] = deque(maxlen=300)
+        self._said: deque[Said | VerdictSaid | None] = deque(maxlen=300)
         self.chat: deque[tuple[str, str]] = deque(maxlen=100)
         self.round_result: dict[str, Any] | None = None  # the last round's, until the next ends
         self.match_result: dict[str, Any] | None = None
@@ -417,7 +435,7 @@ class UIState:
             self.notices.popleft()
         return [n for n in self.notices if n.until > now]
 
-    def add_log(self, text: str, style: str = "", said: Said | None = None) -> None:
+    def add_log(self, text: str, style: str = "", said: Said | VerdictSaid | None = None) -> None:
         self.log.append((text, style))
         self._said.append(said)
 
@@ -542,17 +560,14 @@ class UIState:
         if line:
             self.add_log(*line, said=said)
 
-    def on_verdict(self, round: int, status: str, reason: str) -> None:
+    def on_verdict(self, verdict: Verdict) -> None:
         """The check of a round's deal: a quiet mark when it holds, a loud warning if not."""
-        self.deals[round] = status
-        if status == "verified":
-            self.add_log(f"✓ round {round}: the deal is verified fair", "info")
-        elif status == "failed":
-            text = f"WARNING: round {round} was NOT dealt as the server committed: {reason}"
-            self.add_log(text, "error")
-            self.notify(text, "error", seconds=30.0, lasting=True)
-        else:
-            self.add_log(f"round {round}: the deal could not be checked ({reason})", "")
+        self.deals[verdict.round] = verdict.status
+        said = VerdictSaid(verdict)
+        line = said.line()
+        self.add_log(*line, said=said)
+        if verdict.status == FAILED:
+            self.notify(line[0], "error", seconds=30.0, lasting=True)
 
     def on_error(self, code: str, message: str) -> None:
         """A refusal from the server: shown, never raised."""
@@ -704,7 +719,9 @@ DRAW_REASONS = {
 # Why a seat is out of the round (an ``out`` event's ``reason``).
 OUT_REASONS = {"mercy": N_("mercy"), "finished": N_("finished")}
 
-_PLACES = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+# Where a seat came in a race (a receipt's ``order``, from 1).
+_PLACES = (N_("first"), N_("second"), N_("third"), N_("fourth"), N_("fifth"), N_("sixth"),
+           N_("seventh"), N_("eighth"), N_("ninth"))
 
 
 def receipt_line(data: dict[str, Any], name_of: Callable[[int | None], str],
@@ -715,12 +732,15 @@ def receipt_line(data: dict[str, Any], name_of: Callable[[int | None], str],
     mine = next((c for c in contenders if c.get("seat") == me), None)
     if mine is not None and mine.get("result") != "won":
         order = int(mine.get("order", 0))
-        place = _PLACES[order - 1] if 0 < order <= len(_PLACES) else f"number {order}"
-        return f"you were {place} by {mine.get('after', 0)} ms: {winner} won the race", "error"
-    losers = ", ".join(f"{name_of(c.get('seat'))} +{c.get('after', 0)} ms"
-                       for c in contenders if c.get("result") != "won")
-    who = "you" if mine is not None else winner
-    return f"{who} won the race ({losers})", "jump"
+        place = (_(_PLACES[order - 1]) if 0 < order <= len(_PLACES)
+                 else _("number {order}").format(order=order))
+        return _("you were {place} by {after} ms: {winner} won the race").format(
+            place=place, after=mine.get("after", 0), winner=winner), "error"
+    losers = _(", ").join(_("{name} +{after} ms").format(name=name_of(c.get("seat")), after=c.get("after", 0))
+                          for c in contenders if c.get("result") != "won")
+    if mine is not None:
+        return _("you won the race ({losers})").format(losers=losers), "jump"
+    return _("{who} won the race ({losers})").format(who=winner, losers=losers), "jump"
 
 
 _PRESENCE = {
