@@ -190,6 +190,8 @@ class Client:
         """Send one message as it is (no waiting for a reply)."""
         if self.conn is None or self.stream is None:
             raise ConnectionLost("not connected")
+        if self.conn.state is pr.State.CLOSED:  # the server said goodbye (it is stopping, say)
+            raise ConnectionLost("the server closed the connection")
         async with self._send_lock:
             await self.stream.send_all(self.conn.send(msg))
 

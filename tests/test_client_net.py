@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import logging
 from collections import Counter
@@ -332,3 +333,30 @@ async def test_teams_from_a_rule_set_and_bots_that_say_so(autojump_clock) -> Non
     assert lines[0] == f"room {room}: match 1 started"
     assert any(line.startswith(f"room {room}: round 1 won by ") for line in lines)
     assert "final scores: team 1 (greedy1 and " in lines[-1]
+
+
+async def test_a_request_after_the_server_said_goodbye_is_a_lost_connection(autojump_clock) -> None:
+    """A server that stops sends its fatal error; a request made afterwards (a bot's sync)
+    is ConnectionLost, which the bots' runner reports in one line, not a protocol error."""
+    from unolan.client.session import ConnectionLost
+
+    stopping = trio.CancelScope()
+
+    async def server(task_status=trio.TASK_STATUS_IGNORED) -> None:
+        with stopping:
+            await serve("127.0.0.1", 0, seed=7, task_status=task_status)
+
+    raised = []
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(server)
+        with contextlib.suppress(ConnectionLost):  # its reader may end the block so too
+            async with open_client("127.0.0.1", port, "ann") as client:
+                stopping.cancel()  # the server stops: shutting_down, fatal
+                with trio.fail_after(5):
+                    while client.conn is not None and client.conn.state is not pr.State.CLOSED:
+                        await trio.sleep(0.01)
+                try:
+                    await client.sync()
+                except ConnectionLost as exc:
+                    raised.append(exc)
+    assert len(raised) == 1
