@@ -20,10 +20,11 @@ from .bot import LEVELS as BOT_LEVELS
 from .history import Keep
 from .limits import DEFAULT_PORT, raise_descriptor_limit
 from .store import StoreError, default_path
+from .words import N_, Said, _
 
-EPILOG = f"""\
+EPILOG = N_("""\
 examples:
-  uno host                         serve on this machine only, port {DEFAULT_PORT}
+  uno host                         serve on this machine only, port {port}
   uno host --host 0.0.0.0          serve the whole LAN (all interfaces)
   uno host --port 8000 --seed 42   another port; reproducible shuffles (demos, tests)
   uno host --db games.db           keep the rooms in games.db (default: the user's data dir)
@@ -40,7 +41,7 @@ games are kept in the database, so the next `uno host` on it resumes them: playe
 their seats back where they were (their clients resume with their tokens). Every action
 is saved before anyone hears of it; if saving fails, the rooms pause (and say so) until
 it works again. One `uno host` per database file: a second one stops at once.
-"""
+""")
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], bot_launcher: BotLauncher | None = None,
@@ -50,41 +51,42 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], 
     server's built-in bot plays)."""
     parser = subparsers.add_parser(
         "host",
-        help="run a game server (lobby, rooms, bots) for players on this machine or the LAN",
-        description="Run the UNO game server. Players connect with `uno join HOST` "
-        "(`uno bot HOST` seats bots); scripts speak the protocol in docs/protocol.md.",
-        epilog=EPILOG,
+        help=_("run a game server (lobby, rooms, bots) for players on this machine or the LAN"),
+        description=_("Run the UNO game server. Players connect with `uno join HOST` "
+                      "(`uno bot HOST` seats bots); scripts speak the protocol in docs/protocol.md."),
+        epilog=_(EPILOG).format(port=DEFAULT_PORT),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--host", default="127.0.0.1", metavar="ADDR",
-                        help="address to listen on (default 127.0.0.1; 0.0.0.0 for the LAN)")
+                        help=_("address to listen on (default 127.0.0.1; 0.0.0.0 for the LAN)"))
     parser.add_argument("--port", type=_port, default=DEFAULT_PORT, metavar="N",
-                        help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)")
+                        help=_("TCP port (default {port}; 0 picks a free one)").format(port=DEFAULT_PORT))
     parser.add_argument("--seed", type=int, default=None, metavar="N",
-                        help="seed every shuffle from N (reproducible demos and tests only)")
+                        help=_("seed every shuffle from N (reproducible demos and tests only)"))
     parser.add_argument("--db", default=None, metavar="PATH",
-                        help=f"SQLite file for the rooms and their games (default {_shown(default_path())};"
-                        " '' keeps everything in memory)")
+                        help=_("SQLite file for the rooms and their games (default {path};"
+                               " '' keeps everything in memory)").format(path=_shown(default_path())))
     parser.add_argument("--no-db", action="store_true",
-                        help="keep everything in memory (nothing survives a restart)")
+                        help=_("keep everything in memory (nothing survives a restart)"))
     parser.add_argument("--keep-matches", type=_count, default=Keep.matches, metavar="N",
-                        help="finished matches kept in the match history beside the database "
-                        f"(uno history; default {Keep.matches}; 0 keeps none)")
+                        help=_("finished matches kept in the match history beside the database "
+                               "(uno history; default {count}; 0 keeps none)").format(count=Keep.matches))
     parser.add_argument("--keep-days", type=_count, default=Keep.days, metavar="DAYS",
-                        help="forget kept matches older than this (default 0: never)")
+                        help=_("forget kept matches older than this (default 0: never)"))
     parser.add_argument("--name", default=None, metavar="NAME",
-                        help="the name `uno join` shows in its list of games on the LAN"
-                        " (default: 'LOGIN on HOSTNAME')")
+                        help=_("the name `uno join` shows in its list of games on the LAN"
+                               " (default: 'LOGIN on HOSTNAME')"))
     parser.add_argument("--no-announce", action="store_true",
-                        help="do not announce the server on the LAN (multicast DNS); players"
-                        " then join with its address")
-    parser.add_argument("-v", "--verbose", action="store_true", help="log every connection")
+                        help=_("do not announce the server on the LAN (multicast DNS); players"
+                               " then join with its address"))
+    parser.add_argument("-v", "--verbose", action="store_true", help=_("log every connection"))
     parser.set_defaults(run=partial(run, bot_launcher=bot_launcher, bot_levels=bot_levels))
 
 
 def _count(text: str) -> int:
     if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"expected a whole number, 0 or more, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            _("expected a whole number, 0 or more, got {text!r}").format(text=text))
     return int(text)
 
 
@@ -92,8 +94,9 @@ def _port(text: str) -> int:
     """A TCP port to listen on: 0 to 65535 (0: any free one)."""
     try:
         return parse_port(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+    except ValueError:  # the protocol's words are English: the same, translated
+        raise argparse.ArgumentTypeError(
+            _("expected a port from 0 to 65535, got {text!r}").format(text=text)) from None
 
 
 def _shown(path: object) -> str:
@@ -147,13 +150,18 @@ def run(args: argparse.Namespace, bot_launcher: BotLauncher | None = None,
     try:
         trio.run(main)
     except* StoreError as group:
-        failure = str(_first(group))
+        failure = _said(_first(group))
     except* OSError as group:
         failure = _listen_error(args.host, args.port, _first(group))
     if failure is not None:
         print(f"uno host: {failure}", file=sys.stderr)
         return 1
     return 0
+
+
+def _said(error: BaseException) -> str:
+    """An error's words for the person at the command line."""
+    return error.translated() if isinstance(error, Said) else str(error)
 
 
 def _first(group: BaseExceptionGroup) -> BaseException:
@@ -167,11 +175,11 @@ def _first(group: BaseExceptionGroup) -> BaseException:
 def _listen_error(host: str, port: int, exc: BaseException) -> str:
     code = getattr(exc, "errno", None)
     if code == errno.EADDRINUSE:
-        why = f"port {port} is in use (another uno host?); choose another with --port"
+        why = _("port {port} is in use (another uno host?); choose another with --port").format(port=port)
     elif code == errno.EACCES:
-        why = f"port {port} needs privileges; choose one above 1023 with --port"
+        why = _("port {port} needs privileges; choose one above 1023 with --port").format(port=port)
     elif code == errno.EADDRNOTAVAIL or isinstance(exc, socket.gaierror):
-        why = f"{host} is not an address of this machine; try --host 0.0.0.0"
-    else:
+        why = _("{host} is not an address of this machine; try --host 0.0.0.0").format(host=host)
+    else:  # the system's own words
         why = getattr(exc, "strerror", None) or str(exc)
-    return f"cannot listen on {host}:{port}: {why}"
+    return _("cannot listen on {host}:{port}: {why}").format(host=host, port=port, why=why)

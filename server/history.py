@@ -34,6 +34,8 @@ from typing import Any
 
 from unolan import engine as en
 
+from .words import N_, Said
+
 SCHEMA_VERSION = 1
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS history.matches (id TEXT PRIMARY KEY, room TEXT NOT NULL,
@@ -205,21 +207,23 @@ def _json(value: Any) -> str | None:
 # -- reading (the commands: another process, while the server may be running) ----------
 
 
-class HistoryError(Exception):
-    """The history cannot be read; the message says why and what to do."""
+class HistoryError(Said):
+    """The history cannot be read; the message says why and what to do (in the chosen
+    language where a command prints it: :meth:`~.words.Said.translated`)."""
 
 
 def open_history(db_path: Path) -> sqlite3.Connection:
     """The history beside ``db_path``, read-only."""
     path = history_path(db_path)
     if not path.exists():
-        raise HistoryError(f"no match history at {path}: a server keeps one beside its database "
-                           "(uno host --db PATH) once a match has ended there")
+        raise HistoryError(N_("no match history at {path}: a server keeps one beside its database "
+                              "(uno host --db PATH) once a match has ended there"), path=path)
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2.0)
         db.execute("SELECT 1 FROM matches LIMIT 1").fetchall()
     except sqlite3.Error as exc:
-        raise HistoryError(f"cannot read the match history {path}: {exc}") from None
+        raise HistoryError(N_("cannot read the match history {path}: {problem}"),
+                           path=path, problem=exc) from None
     return db
 
 
@@ -236,8 +240,11 @@ def load_match(db: sqlite3.Connection, wanted: str) -> KeptMatch:
     rows = db.execute("SELECT id, room, name, rules, seats, seed, ended, winner, scores FROM matches"
                       " WHERE id LIKE ? ESCAPE '\\'", (_prefix(wanted),)).fetchall()
     if len(rows) != 1:
-        raise HistoryError(f"no kept match has the id {wanted!r} (uno history lists them)" if not rows
-                           else f"{len(rows)} matches have ids starting {wanted!r}: give more of it")
+        if not rows:
+            raise HistoryError(N_("no kept match has the id {wanted!r} (uno history lists them)"),
+                               wanted=wanted)
+        raise HistoryError(N_("{count} matches have ids starting {wanted!r}: give more of it"),
+                           count=len(rows), wanted=wanted)
     record = _match(rows[0])
     for action, seq in db.execute("SELECT action, seq FROM actions WHERE id = ? ORDER BY n", (record.id,)):
         record.actions.append(action)

@@ -15,37 +15,36 @@ from pathlib import Path
 from . import history
 from .replay import player_stats
 from .store import default_path
+from .words import N_, _, fit
 
-# The server's commands speak English (the server does not import the client's catalogs);
-# uno replay, the app shell's, gives its --db help in the player's language.
-DB_HELP = ("the server's database, as given to uno host --db (default: the user's data "
-           "directory); the history is the file beside it")
+DB_HELP = N_("the server's database, as given to uno host --db (default: the user's data "
+             "directory); the history is the file beside it")
 
 
-def add_db_argument(parser: argparse.ArgumentParser, help: str = DB_HELP) -> None:
-    """``--db``; ``help`` in the player's language where the caller has one (uno replay)."""
-    parser.add_argument("--db", default=None, metavar="PATH", help=help)
+def add_db_argument(parser: argparse.ArgumentParser) -> None:
+    """``--db``: the database whose history is read (also uno replay's)."""
+    parser.add_argument("--db", default=None, metavar="PATH", help=_(DB_HELP))
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``history``, ``stats`` and ``audit``."""
     commands = (
-        ("history", run_history, "list the finished matches the server keeps",
-         "List the finished matches kept in the server's match history, newest first: id, "
-         "when it ended, room, seats and final scores. 'uno replay ID' steps through one. "
-         "uno host --keep-matches and --keep-days set how much is kept."),
-        ("stats", run_stats, "per-player results over the match history",
-         "Per player (and bot) over every kept match: matches, wins, average final score, "
-         "UNO calls missed (caught holding one card) and players caught."),
-        ("audit", run_audit, "print the race receipts of a room's matches",
-         "Print every race receipt of a room (jump-ins on the same card, catches against UNO "
-         "calls...): who won, and every contender in the order they arrived, with the seq "
-         "each decided on and how long after the first it came."),
+        ("history", run_history, N_("list the finished matches the server keeps"),
+         N_("List the finished matches kept in the server's match history, newest first: id, "
+            "when it ended, room, seats and final scores. 'uno replay ID' steps through one. "
+            "uno host --keep-matches and --keep-days set how much is kept.")),
+        ("stats", run_stats, N_("per-player results over the match history"),
+         N_("Per player (and bot) over every kept match: matches, wins, average final score, "
+            "UNO calls missed (caught holding one card) and players caught.")),
+        ("audit", run_audit, N_("print the race receipts of a room's matches"),
+         N_("Print every race receipt of a room (jump-ins on the same card, catches against UNO "
+            "calls...): who won, and every contender in the order they arrived, with the seq "
+            "each decided on and how long after the first it came.")),
     )
     for name, command, summary, description in commands:
-        parser = subparsers.add_parser(name, help=summary, description=description)
+        parser = subparsers.add_parser(name, help=_(summary), description=_(description))
         if name == "audit":
-            parser.add_argument("room", metavar="ROOM", help="the room's id (as uno join shows it)")
+            parser.add_argument("room", metavar="ROOM", help=_("the room's id (as uno join shows it)"))
         add_db_argument(parser)
         parser.set_defaults(run=_reading(command))
 
@@ -61,12 +60,12 @@ def _reading(command: Callable[[argparse.Namespace, sqlite3.Connection], int]) -
         try:
             db = history.open_history(db_path(args))
         except history.HistoryError as exc:
-            print(f"uno {args.command}: {exc}", file=sys.stderr)
+            print(f"uno {args.command}: {exc.translated()}", file=sys.stderr)
             return 1
         try:
             return command(args, db)
         except history.HistoryError as exc:
-            print(f"uno {args.command}: {exc}", file=sys.stderr)
+            print(f"uno {args.command}: {exc.translated()}", file=sys.stderr)
             return 1
         finally:
             db.close()
@@ -81,37 +80,47 @@ def seat_names(match: history.KeptMatch) -> str:
 def run_history(args: argparse.Namespace, db: sqlite3.Connection) -> int:
     matches = history.list_matches(db)
     if not matches:
-        print("no finished match is kept yet")
+        print(_("no finished match is kept yet"))
         return 0
-    print(f"{'match':10}  {'ended':19}  {'room':8}  seats (* a bot) and scores")
+    print("  ".join((fit(_("match"), 10), fit(_("ended"), 19), fit(_("room"), 8),
+                     _("seats (* a bot) and scores"))))
     for m in matches:
         winner = m.seats[m.winner].name if m.winner is not None and m.winner < len(m.seats) else "-"
-        print(f"{m.id:10}  {m.ended[:19].replace('T', ' '):19}  {m.room:8}  {seat_names(m)}:"
-              f" {' '.join(map(str, m.scores))}; won by {winner}")
+        print(f"{m.id:10}  {m.ended[:19].replace('T', ' '):19}  {fit(m.room, 8)}  "
+              + _("{seats}: {scores}; won by {winner}").format(
+                  seats=seat_names(m), scores=" ".join(map(str, m.scores)), winner=winner))
     return 0
+
+
+# uno stats' columns: each heading, its width in terminal cells, and whether it is
+# right-aligned (the numbers are).
+STATS_COLUMNS = ((N_("player"), 24, False), (N_("matches"), 7, True), (N_("wins"), 5, True),
+                 (N_("avg points"), 10, True), (N_("UNO missed"), 10, True), (N_("catches"), 7, True))
 
 
 def run_stats(args: argparse.Namespace, db: sqlite3.Connection) -> int:
     ids = [m.id for m in history.list_matches(db)]
     rows = player_stats(history.load_match(db, mid) for mid in ids)
     if not rows:
-        print("no finished match is kept yet")
+        print(_("no finished match is kept yet"))
         return 0
-    print(f"{'player':24} {'matches':>7} {'wins':>5} {'avg points':>10} {'UNO missed':>10} {'caught':>6}")
+    print(" ".join(fit(_(title), width, right) for title, width, right in STATS_COLUMNS))
     for r in rows:
-        name = r.name + (" (bot)" if r.bot else "")
-        print(f"{name[:24]:24} {r.matches:7} {r.wins:5} {r.average:10.1f} {r.missed:10} {r.caught:6}")
+        name = _("{name} (bot)").format(name=r.name) if r.bot else r.name
+        print(f"{fit(name, 24)} {r.matches:7} {r.wins:5} {r.average:10.1f} {r.missed:10} {r.caught:7}")
     return 0
 
 
 def run_audit(args: argparse.Namespace, db: sqlite3.Connection) -> int:
     receipts = history.room_receipts(db, args.room)
     if not receipts:
-        print(f"no race receipts for room {args.room}")
+        print(_("no race receipts for room {room}").format(room=args.room))
         return 0
     for mid, seq, data in receipts:
-        print(f"match {mid or '(under way)'} seq {seq}: seat {data['winner']} won")
+        print(_("match {match} seq {seq}: seat {seat} won").format(
+            match=mid or _("(under way)"), seq=seq, seat=data["winner"]))
         for c in data["contenders"]:
-            print(f"  {c['order']}. seat {c['seat']}: {c['result']}, decided on seq {c['seq']},"
-                  f" +{c['after']} ms")
+            # The result is the receipt's own word (won, too_late...), as the protocol has it.
+            print("  " + _("{order}. seat {seat}: {result}, decided on seq {seq}, +{after} ms").format(
+                order=c["order"], seat=c["seat"], result=c["result"], seq=c["seq"], after=c["after"]))
     return 0

@@ -66,6 +66,7 @@ import platformdirs
 import trio
 
 from . import history
+from .words import N_, Said
 
 log = logging.getLogger("unolan.server.store")
 
@@ -118,8 +119,12 @@ def default_path() -> Path:
     return platformdirs.user_data_path("unolan", appauthor=False) / "server.db"
 
 
-class StoreError(Exception):
-    """The database cannot be used; the message says why and what to do about it."""
+CANNOT_USE = N_("cannot use the database {path}: {problem}")
+
+
+class StoreError(Said):
+    """The database cannot be used; the message says why and what to do about it (in the
+    chosen language where ``uno host`` prints it: :meth:`~.words.Said.translated`)."""
 
 
 # -- secrets -----------------------------------------------------------------------------
@@ -335,21 +340,23 @@ class Store:
     def _open(self) -> None:
         path = self.path
         if path.is_dir():
-            raise StoreError(f"the database path {path} is a directory; give a file (--db PATH)")
+            raise StoreError(N_("the database path {path} is a directory; give a file (--db PATH)"),
+                             path=path)
         try:
             if path.parent == default_path().parent:  # the data directory: its owner's only
                 path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
                 os.chmod(path.parent, 0o700)
             elif not path.parent.is_dir():  # a typo is not a reason to make directories
-                raise StoreError(f"cannot use the database {path}: there is no directory "
-                                 f"{path.parent}; create it first or choose another --db")
+                raise StoreError(N_("cannot use the database {path}: there is no directory "
+                                    "{folder}; create it first or choose another --db"),
+                                 path=path, folder=path.parent)
             if not path.exists():
                 os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
             for name in (path, Path(f"{path}-wal")):
                 if name.exists():
                     os.chmod(name, 0o600)  # the log holds seeds: readable by its owner only
         except OSError as exc:
-            raise StoreError(f"cannot use the database {path}: {exc.strerror or exc}") from None
+            raise StoreError(CANNOT_USE, path=path, problem=exc.strerror or exc) from None
         db = None
         try:
             db = sqlite3.connect(path, check_same_thread=False, isolation_level=None,
@@ -370,11 +377,12 @@ class Store:
         except sqlite3.Error as exc:
             if db is not None:
                 db.close()
-            raise StoreError(_open_error(path, exc)) from None
+            raise _open_error(path, exc) from None
         except OSError as exc:  # the history's file
             if db is not None:
                 db.close()
-            raise StoreError(f"cannot use the match history beside {path}: {exc.strerror or exc}") from None
+            raise StoreError(N_("cannot use the match history beside {path}: {problem}"),
+                             path=path, problem=exc.strerror or exc) from None
         except StoreError:
             if db is not None:
                 db.close()
@@ -658,8 +666,9 @@ def _prepare_schema(db: sqlite3.Connection, path: Path) -> None:
         db.execute("DROP TABLE actions_v1")
     else:
         raise StoreError(
-            f"{path} is a SQLite file but not a unolan database of a version this server knows"
-            f" (schema version {version}); move it aside or choose another --db")
+            N_("{path} is a SQLite file but not a unolan database of a version this server knows"
+               " (schema version {version}); move it aside or choose another --db"),
+            path=path, version=version)
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
@@ -676,14 +685,17 @@ def _describe(exc: sqlite3.Error) -> str:
     return str(exc) or type(exc).__name__
 
 
-def _open_error(path: Path, exc: sqlite3.Error) -> str:
+def _open_error(path: Path, exc: sqlite3.Error) -> StoreError:
+    """Why SQLite would not open ``path``, in words a host can act on (SQLite's own
+    message, English, is kept as the problem)."""
     text = _describe(exc)
     if "locked" in text or "busy" in text:
-        return (f"the database {path} is locked by another program (another `uno host` on the"
-                " same file?); stop it or choose another --db")
+        return StoreError(N_("the database {path} is locked by another program (another `uno host`"
+                             " on the same file?); stop it or choose another --db"), path=path)
     if "not a database" in text or "malformed" in text:
-        return (f"{path} is not a usable SQLite database ({text}); move it aside (it may be"
-                " damaged) or choose another --db")
+        return StoreError(N_("{path} is not a usable SQLite database ({problem}); move it aside (it"
+                             " may be damaged) or choose another --db"), path=path, problem=text)
     if "readonly" in text:
-        return f"the database {path} is read-only; make it writable or choose another --db"
-    return f"cannot use the database {path}: {text}"
+        return StoreError(N_("the database {path} is read-only; make it writable or choose another"
+                             " --db"), path=path)
+    return StoreError(CANNOT_USE, path=path, problem=text)

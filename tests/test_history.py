@@ -13,6 +13,7 @@ import trio
 from unolan.server import history
 from unolan.server.replay import Replay, player_stats
 from unolan.server.store import RoomRecord, Store
+from unolan.server.words import cells
 
 from unolan import engine as en
 from unolan.cli import main
@@ -131,6 +132,28 @@ async def test_the_commands_say_what_is_wrong_in_one_line(tmp_path: Path, capsys
     await store_matches(tmp_path / "s.db", 1)
     assert main(["replay", "zzzz", "--db", str(tmp_path / "s.db")]) == 1
     assert "no kept match has the id 'zzzz'" in capsys.readouterr().err
+
+
+async def test_the_commands_speak_the_chosen_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Headings and lines in zh-Hant, the columns still in place (wide words are measured
+    in terminal cells); names, ids and scores as they are."""
+    db = tmp_path / "server.db"
+    await store_matches(db, 1)
+    assert main(["history", "--db", str(db), "--lang", "zh-Hant"]) == 0
+    header, row = capsys.readouterr().out.splitlines()
+    assert header.startswith("比賽") and header.endswith("座位（* 是電腦玩家）和分數")
+    assert cells(header[:header.index("房間")]) == row.index("k3f9")
+    assert "  ann, bot-greedy*, cy：" in row and "贏" in row and "won by" not in row
+    assert main(["stats", "--db", str(db), "--lang", "zh-Hant"]) == 0
+    header, *rows = capsys.readouterr().out.splitlines()
+    assert header.split() == ["玩家", "場數", "勝場", "平均分數", "漏喊", "UNO", "抓到"]
+    assert len(rows) == 3 and {cells(line) for line in rows} == {cells(header)}
+    assert any(line.startswith("bot-greedy（電腦）") for line in rows)
+    assert main(["audit", "k3f9", "--db", str(db), "--lang", "zh-Hant"]) == 0
+    out = capsys.readouterr().out
+    assert "：座位 1 搶先" in out and "  2. 座位 2：too_late，依據 seq 39，+3 毫秒" in out
+    assert main(["history", "--db", str(tmp_path / "none.db"), "--lang", "zh-Hans"]) == 1
+    assert capsys.readouterr().err.startswith(f"uno history: {tmp_path / 'none.history.db'} 没有比赛记录：")
 
 
 def test_the_replay_viewer_steps_rounds_and_views() -> None:

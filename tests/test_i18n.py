@@ -17,6 +17,7 @@ from test_tui import BASIC, Table, lobby, table
 from unolan.client import i18n
 from unolan.client.tui.state import describe
 from unolan.protocol import ERROR_CODES
+from unolan.server.limits import DEFAULT_PORT
 
 from unolan import cli
 
@@ -163,6 +164,24 @@ def test_the_fair_deal_and_history_commands_help_in_chinese(
     with pytest.raises(SystemExit):
         cli.main([*command, "--help", "--lang", "zh-Hant"])
     assert words in capsys.readouterr().out
+
+
+def test_uno_host_help_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str]) -> None:
+    """The server's command has its words from the app shell (the server imports no
+    catalog), placeholders filled."""
+    with pytest.raises(SystemExit):
+        cli.main(["host", "--help", "--lang", "zh-Hant"])
+    out = capsys.readouterr().out
+    assert out.startswith("用法：uno host") and "執行 UNO 遊戲伺服器" in out and "要監聽的位址" in out
+    assert f"TCP 埠（預設 {DEFAULT_PORT}；" in out and f"只在本機提供服務，埠 {DEFAULT_PORT}" in out
+    assert "address to listen on" not in out and "examples:" not in out
+    with pytest.raises(SystemExit):
+        cli.main(["--help", "--lang", "zh-Hans"])  # each command's summary
+    out = capsys.readouterr().out
+    assert "运行游戏服务器" in out and "比赛记录里每位玩家的成绩" in out and "抢先凭证" in out
+    with pytest.raises(SystemExit):
+        cli.main(["stats", "--help", "--lang", "zh-Hans"])
+    assert "漏喊 UNO 的次数" in capsys.readouterr().out
 
 
 def test_a_mistake_on_the_command_line_is_told_in_the_language(capsys: pytest.CaptureFixture[str]) -> None:

@@ -281,9 +281,10 @@ async def test_the_database_and_its_directory_are_their_owners_only(
 # -- `uno host` failing: one line, exit status 1 ---------------------------------------------
 
 
-def host(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
+def host(*args: str, timeout: float = 30, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "unolan.cli", "host", "--port", "0", *args],
-                          capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+                          capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+                          env=env)
 
 
 def one_line_failure(result: subprocess.CompletedProcess[str], *words: str) -> str:
@@ -332,6 +333,19 @@ def test_uno_host_fails_in_one_line_on_a_port_in_use(tmp_path: Path) -> None:
              str(tmp_path / "p.db")], capture_output=True, text=True, timeout=30,
             stdin=subprocess.DEVNULL)
     one_line_failure(result, f"cannot listen on 127.0.0.1:{port}", "in use")
+
+
+def test_uno_host_fails_in_one_line_in_the_chosen_language(tmp_path: Path) -> None:
+    """--lang, or the locale; the log would stay English, but none is written before."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = host("--port", str(port), "--no-db", "--lang", "zh-Hans")
+    assert one_line_failure(result) == (f"uno host: 无法在 127.0.0.1:{port} 监听：端口 {port} 已被占用"
+                                        "（另一个 uno host？）；请用 --port 换一个")
+    result = host("--db", str(tmp_path), env={**os.environ, "LANG": "zh_TW.UTF-8", "LC_ALL": ""})
+    assert one_line_failure(result) == f"uno host: 資料庫路徑 {tmp_path} 是一個目錄；請給一個檔案（--db PATH）"
 
 
 def test_uno_host_database_path_is_checked_before_anything_is_announced(tmp_path: Path) -> None:

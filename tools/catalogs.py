@@ -5,9 +5,9 @@
     python tools/catalogs.py check      # strings without a translation (exit 1 if any)
 
 Needs Babel (in the test extra). The strings are those marked in the code (``_``, ``N_``,
-``ngettext``) under client/ and unolan/, plus the engine's words that the create-room form
-and ``uno rules --options`` show: each rule option's name and meaning, the values it takes,
-and the presets' names. The engine itself stays free of translation (it imports nothing of
+``ngettext``) under client/, server/ (its command line's, through server/words.py) and
+unolan/, plus the engine's words that the create-room form and ``uno rules --options``
+show: each rule option's name and meaning, the values it takes, and the presets' names. The engine itself stays free of translation (it imports nothing of
 ours); its English is the message id. tests/test_i18n.py checks the same set.
 """
 
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "client" / "locale"
 DOMAIN = "unolan"
 LANGUAGES = ("zh_Hant", "zh_Hans")
-SOURCES = ("client", "unolan")
+SOURCES = ("client", "server", "unolan")
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 
 

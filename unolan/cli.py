@@ -16,12 +16,13 @@ from unolan.client import cli as client_cli
 from unolan.client.tui import cli as tui_cli
 from unolan.engine import COMPILED
 from unolan.server import cli as server_cli
-from unolan.server import history_cli
+from unolan.server import history_cli, words
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``uno`` command's parser, in the current language (its help is translated as it
     is built: choose the language first)."""
+    words.use(i18n._)  # the server's commands speak the client's catalogs too
     parser = argparse.ArgumentParser(
         prog="uno",
         description=i18n._("UNO over the LAN from the terminal. 'uno COMMAND --help' for each command."),

@@ -152,8 +152,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                         help=_("print the match in the notation"))
     parser.add_argument("--seat", type=int, default=None, metavar="N",
                         help=_("start with seat N's view (default: every hand)"))
-    add_db_argument(parser, help=_("the server's database, as given to uno host --db (default: "
-                                   "the user's data directory); the history is the file beside it"))
+    add_db_argument(parser)
     parser.set_defaults(run=run)
 
 
@@ -165,7 +164,10 @@ def run(args: argparse.Namespace) -> int:
         finally:
             db.close()
         replay = Replay(match)
-    except (history.HistoryError, ValueError) as exc:
+    except history.HistoryError as exc:
+        print(f"uno replay: {exc.translated()}", file=sys.stderr)
+        return 1
+    except ValueError as exc:
         print(f"uno replay: {exc}", file=sys.stderr)
         return 1
     if args.seat is not None and not 0 <= args.seat < replay.players:
