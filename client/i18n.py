@@ -191,7 +191,7 @@ ERROR_TEXTS: dict[str, str] = {
     "unknown_level": N_("this server has no bots of that level"),
     "bad_token": N_("your seat is no longer held"),
     "not_restored": N_("that room could not be restored after the server restarted; its game is kept aside"),
-    "too_many_rooms": N_("you have opened as many rooms as the server allows: close one first"),
+    "too_many_rooms": N_("you have as many open rooms as the server allows; an empty room closes after a while: try again then"),
     "paused": N_("the server cannot save the game now; nothing is played until it can"),
     "replaced": N_("your seat was taken up from another connection"),
     "removed": N_("the host removed this bot"),

@@ -201,8 +201,8 @@ class Server:
         if self.nursery is None or len(self.rooms) >= self.limits.max_rooms:
             return ("room_full", "the server holds no more rooms")
         if peer.rooms >= self.limits.rooms_per_address:
-            return ("too_many_rooms", f"your address already has {peer.rooms} open rooms; "
-                    "close one (leave it) first")
+            return ("too_many_rooms", f"your address already has {peer.rooms} open rooms; a room "
+                    f"closes {self.limits.room_idle:g} s after the last person in it goes: try again then")
         if self.store is not None and self.store.failing:
             return ("paused", "the server cannot save games right now; try again later")
         return None
