@@ -319,7 +319,7 @@ class Room:
             seat.autopilot, seat.timeouts = False, 0
             if seat.kind != "bot":
                 if member.name != seat.name:  # back under another name
-                    seat.name = None
+                    seat.name = None  # its old name no longer stands in the new one's way
                     seat.name = self._name_for(member.name)
                 seat.program = member.bot
             if seat.held_until is not None:  # back after a restore: the turn clock starts now

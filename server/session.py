@@ -307,9 +307,9 @@ class Session:
                 self.send(pr.Rooms(rooms=tuple(rooms), id=msg.id))
             case pr.CreateRoom() | pr.Join() | pr.Resume():
                 await self._enter(msg)
-            case pr.Leave() if not self._lobby_allowance(msg):
-                pass
             case _ if isinstance(msg, ROOM_REQUESTS):
+                if isinstance(msg, pr.Leave) and not self._lobby_allowance(msg):
+                    return True  # refused: the address has left too often
                 room = self.room
                 if room is None or not await self._to_room(room, Request(self, msg)):
                     self.error("not_in_room", "join a room first", msg)

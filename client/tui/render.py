@@ -28,7 +28,6 @@ from .state import (
     card_style,
     color_word,
     team_members,
-    team_of,
     winners,
 )
 
@@ -213,7 +212,7 @@ def players(state: UIState, width: int = 54, height: int = 0) -> Fragments:
         return []
     out: Fragments = []
     catchable = set(state.catchable()) | set(v.catchable)
-    teams = any(team_of(v, seat) is not None for seat in range(len(v.counts)))
+    teams = any(v.team_of(seat) is not None for seat in range(len(v.counts)))
     name_width = max(NAME_WIDTH, width - _ROW_REST - (4 if teams else 0))
     for seat, count in enumerate(v.counts):
         turn = seat == v.turn and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER)
@@ -221,7 +220,7 @@ def players(state: UIState, width: int = 54, height: int = 0) -> Fragments:
         row = "class:turn" if turn else ""
         out.append(("class:turn.marker" if turn else "", "▶ " if turn else "  "))
         out.append((row + (" class:me" if mine else ""), f"{seat} "))
-        team = team_of(v, seat)
+        team = v.team_of(seat)
         if team is not None:
             out.append((f"class:team.t{team % 2}", fit(team_word(team), 4)))
         name = _own_name(state, seat, name_width) if mine else state.name_of(seat)

@@ -200,14 +200,9 @@ def seat_name(seat: int | None, me: int | None, names: dict[int, str]) -> str:
     return names.get(seat) or _("seat {seat}").format(seat=seat)
 
 
-def team_of(view: View, seat: int) -> int | None:
-    """``seat``'s team this round (None: no teams), as the engine seats them."""
-    return view.team_of(seat)
-
-
 def team_members(view: View, team: int) -> list[int]:
     """The seats of ``team`` this round."""
-    return [seat for seat in range(len(view.counts)) if team_of(view, seat) == team]
+    return [seat for seat in range(len(view.counts)) if view.team_of(seat) == team]
 
 
 @dataclass(frozen=True, slots=True)
