@@ -11,7 +11,8 @@ while it runs; this one is not, so the commands read it while the server plays o
 - ``rounds``: each round's fair deal: its commitment, and after the round the secret, the
   salt, every nonce, the seats whose nonce the server drew and the seed;
 - ``actions``: every action of the match, in the action notation, with the seq after it;
-- ``receipts``: every race's receipt (the event's data, as JSON), with its seq.
+- ``receipts``: every race's receipt (the event's data, as JSON, with the seats' names
+  then under ``names``), with its seq.
 
 A match is a function of its rules, seat count, seed and actions (a fair deal's seeds ride
 on its ``deal`` actions), so a replay is the engine running them again. Rounds and receipts
@@ -260,9 +261,19 @@ def load_match(db: sqlite3.Connection, wanted: str) -> KeptMatch:
 
 
 def room_receipts(db: sqlite3.Connection, room: str) -> list[tuple[str | None, int, dict[str, Any]]]:
-    """Every receipt of a room's matches, kept or under way: (match id or None, seq, data)."""
-    return [(mid, seq, json.loads(data)) for mid, seq, data in db.execute(
-        "SELECT id, seq, data FROM receipts WHERE room = ? ORDER BY rowid", (room,))]
+    """Every receipt of a room's matches, kept or under way: (match id or None, seq, data).
+    ``data["names"]`` is the seats' names then (a receipt kept without them takes its
+    kept match's)."""
+    out = []
+    for mid, seq, data, seats in db.execute(
+            "SELECT receipts.id, seq, data, matches.seats FROM receipts"
+            " LEFT JOIN matches ON matches.id = receipts.id WHERE receipts.room = ?"
+            " ORDER BY receipts.rowid", (room,)):
+        record = json.loads(data)
+        if "names" not in record and seats is not None:
+            record["names"] = [name for name, _bot in json.loads(seats)]
+        out.append((mid, seq, record))
+    return out
 
 
 def _prefix(text: str) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 from . import history
 from .replay import player_stats
 from .store import default_path
-from .words import N_, _, fit
+from .words import N_, _, code_words, fit
 
 DB_HELP = N_("the server's database, as given to uno host --db (default: the user's data "
              "directory); the history is the file beside it")
@@ -35,7 +35,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "uno host --keep-matches and --keep-days set how much is kept.")),
         ("stats", run_stats, N_("per-player results over the match history"),
          N_("Per player (and bot) over every kept match: matches, wins, average final score, "
-            "UNO calls missed (caught holding one card) and players caught.")),
+            "UNO calls missed (caught holding one card) and players caught. A person is known "
+            "by name: the same name in any room is one player. A bot is known by its name and "
+            "its room, since each room names its own bots (bot-1 of one room is not bot-1 of "
+            "another); its row says which room.")),
         ("audit", run_audit, N_("print the race receipts of a room's matches"),
          N_("Print every race receipt of a room (jump-ins on the same card, catches against UNO "
             "calls...): who won, and every contender in the order they arrived, with the seq "
@@ -94,7 +97,7 @@ def run_history(args: argparse.Namespace, db: sqlite3.Connection) -> int:
 
 # uno stats' columns: each heading, its width in terminal cells, and whether it is
 # right-aligned (the numbers are).
-STATS_COLUMNS = ((N_("player"), 24, False), (N_("matches"), 7, True), (N_("wins"), 5, True),
+STATS_COLUMNS = ((N_("player"), 30, False), (N_("matches"), 7, True), (N_("wins"), 5, True),
                  (N_("avg points"), 10, True), (N_("UNO missed"), 10, True), (N_("catches"), 7, True))
 
 
@@ -106,8 +109,8 @@ def run_stats(args: argparse.Namespace, db: sqlite3.Connection) -> int:
         return 0
     print(" ".join(fit(_(title), width, right) for title, width, right in STATS_COLUMNS))
     for r in rows:
-        name = _("{name} (bot)").format(name=r.name) if r.bot else r.name
-        print(f"{fit(name, 24)} {r.matches:7} {r.wins:5} {r.average:10.1f} {r.missed:10} {r.caught:7}")
+        name = _("{name} (bot, room {room})").format(name=r.name, room=r.room) if r.bot else r.name
+        print(f"{fit(name, 30)} {r.matches:7} {r.wins:5} {r.average:10.1f} {r.missed:10} {r.caught:7}")
     return 0
 
 
@@ -117,10 +120,27 @@ def run_audit(args: argparse.Namespace, db: sqlite3.Connection) -> int:
         print(_("no race receipts for room {room}").format(room=args.room))
         return 0
     for mid, seq, data in receipts:
-        print(_("match {match} seq {seq}: seat {seat} won").format(
-            match=mid or _("(under way)"), seq=seq, seat=data["winner"]))
+        names = data.get("names") or []
+        print(_("match {match} seq {seq}: {seat} won").format(
+            match=mid or _("(under way)"), seq=seq, seat=seat_label(data["winner"], names)))
         for c in data["contenders"]:
-            # The result is the receipt's own word (won, too_late...), as the protocol has it.
-            print("  " + _("{order}. seat {seat}: {result}, decided on seq {seq}, +{after} ms").format(
-                order=c["order"], seat=c["seat"], result=c["result"], seq=c["seq"], after=c["after"]))
+            print("  " + _("{order}. {seat}: {result}, decided on seq {seq}, +{after} ms").format(
+                order=c["order"], seat=seat_label(c["seat"], names), result=result_label(c["result"]),
+                seq=c["seq"], after=c["after"]))
     return 0
+
+
+def seat_label(seat: int, names: list[str | None]) -> str:
+    """``seat 2 (cy)``: the seat's number as the receipt has it, and whose it was."""
+    name = names[seat] if 0 <= seat < len(names) else None
+    if name is None:
+        return _("seat {seat}").format(seat=seat)
+    return _("seat {seat} ({name})").format(seat=seat, name=name)
+
+
+def result_label(result: str) -> str:
+    """``too_late (Too late: the table had moved on)``: a contender's result as the
+    protocol words it (won, or the refusal's error code), and its words in the chosen
+    language (the client's error catalog's)."""
+    words = _("won the race") if result == "won" else code_words(result)
+    return result if words is None or words == result else _("{code} ({words})").format(code=result, words=words)

@@ -83,10 +83,12 @@ class Replay:
 
 @dataclass
 class PlayerStats:
-    """One player's (or bot's) results over the history."""
+    """One player's (or bot's) results over the history. ``room`` is a bot's room (None
+    for a person): see :func:`player_key`."""
 
     name: str
     bot: bool
+    room: str | None = None
     matches: int = 0
     wins: int = 0
     points: int = 0  # final match scores, summed
@@ -98,14 +100,22 @@ class PlayerStats:
         return self.points / self.matches if self.matches else 0.0
 
 
+def player_key(match: KeptMatch, seat: int) -> tuple[str, bool, str | None]:
+    """Who sat at ``seat``, as the history can tell: a person by name (the same name in
+    any room is one player, as people keep theirs), a bot by its name in its room (each
+    room numbers its own bots, so bot-1 of one room is not bot-1 of another)."""
+    info = match.seats[seat]
+    return (info.name or f"seat {seat}", info.bot, match.room if info.bot else None)
+
+
 def player_stats(matches: Iterable[KeptMatch]) -> list[PlayerStats]:
-    """Per player name (bots apart), most wins first. Each match is replayed for its
+    """Per player (:func:`player_key`), most wins first. Each match is replayed for its
     catches; a match that no longer replays counts its results only."""
-    table: dict[tuple[str, bool], PlayerStats] = {}
+    table: dict[tuple[str, bool, str | None], PlayerStats] = {}
     for match in matches:
         teams = len(match.scores) != len(match.seats) and len(match.scores) > 0
-        for seat, info in enumerate(match.seats):
-            key = (info.name or f"seat {seat}", info.bot)
+        for seat in range(len(match.seats)):
+            key = player_key(match, seat)
             stats = table.setdefault(key, PlayerStats(*key))
             stats.matches += 1
             side = seat % len(match.scores) if teams else seat
@@ -119,7 +129,6 @@ def player_stats(matches: Iterable[KeptMatch]) -> list[PlayerStats]:
             for event in step.events:
                 if event.kind == "caught":
                     for seat, field in ((event.data["seat"], "caught"), (event.data["target"], "missed")):
-                        info = match.seats[seat]
-                        stats = table[(info.name or f"seat {seat}", info.bot)]
+                        stats = table[player_key(match, seat)]
                         setattr(stats, field, getattr(stats, field) + 1)
-    return sorted(table.values(), key=lambda s: (-s.wins, -s.matches, s.name))
+    return sorted(table.values(), key=lambda s: (-s.wins, -s.matches, s.name, s.room or ""))

@@ -550,7 +550,9 @@ class Room:
         for data in self.races.due(now):
             self._public("receipt", data)
             if self.store is not None:
-                self.store.receipt(self.id, self.matches, self.seq, data)
+                # The history keeps the seats' names beside it: uno audit names them.
+                names = [s.name for s in self.seats]
+                self.store.receipt(self.id, self.matches, self.seq, {**data, "names": names})
         if self.kept is not None and self.races.deadline is None:
             match, self.kept = self.kept, None
             if self.store is not None:

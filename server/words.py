@@ -24,13 +24,22 @@ def _english(message: str) -> str:
 
 
 _translate: Callable[[str], str] = _english
+_code_words: Callable[[str], str] | None = None
 
 
-def use(translate: Callable[[str], str]) -> None:
+def use(translate: Callable[[str], str], code_words: Callable[[str], str] | None = None) -> None:
     """Say the server's command-line words through ``translate`` from now on (the client's
-    ``i18n._``, which follows the language chosen with ``--lang`` or the locale)."""
-    global _translate
+    ``i18n._``, which follows the language chosen with ``--lang`` or the locale), and an
+    error code's words through ``code_words`` (the client's error catalog)."""
+    global _translate, _code_words
     _translate = translate
+    _code_words = code_words
+
+
+def code_words(code: str) -> str | None:
+    """An error code's words in the chosen language, None where no catalog was given (a
+    server run on its own shows the code alone)."""
+    return _code_words(code) if _code_words is not None else None
 
 
 def _(message: str) -> str:

@@ -109,10 +109,13 @@ async def test_the_commands_print_history_stats_audit_and_an_export(tmp_path: Pa
     assert sum(s.wins for s in stats.values()) == 2 and all(s.matches == 2 for s in stats.values())
     caught = sum(1 for actions, _, _ in played for a in actions if " catch " in a)
     assert sum(s.caught for s in stats.values()) == sum(s.missed for s in stats.values()) == caught
-    assert "bot-greedy (bot)" in out and "ann" in out
+    assert "bot-greedy (bot, room k3f9)" in out and "ann" in out
     assert main(["audit", "k3f9", "--db", str(db)]) == 0
     out = capsys.readouterr().out
-    assert "2. seat 2: too_late, decided on seq 39, +3 ms" in out
+    # Seats are named (the kept match's names) and a refusal's code has its words beside it.
+    assert ": seat 1 (bot-greedy) won" in out
+    assert "1. seat 1 (bot-greedy): won (won the race), decided on seq 39, +0 ms" in out
+    assert "2. seat 2 (cy): too_late (Too late: the table had moved on), decided on seq 39, +3 ms" in out
     mid = history.match_id("k3f9", played[0][2])
     assert main(["replay", mid, "--export", "--db", str(db)]) == 0
     export = capsys.readouterr().out
@@ -124,6 +127,36 @@ async def test_the_commands_print_history_stats_audit_and_an_export(tmp_path: Pa
     # A round's table pasted into uno rules --position is that moment.
     first = next(line for line in export.splitlines() if line.startswith("#   "))
     assert en.parse_position(first[4:].replace("; ", "\n")).round == 1
+
+
+async def test_audit_names_the_seats_of_a_match_under_way(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A receipt of a match not yet over names its seats from what the room kept with it."""
+    db = tmp_path / "server.db"
+    async with trio.open_nursery() as nursery:
+        store = await nursery.start(Store(db).run)
+        store.save_room(RoomRecord("r1", "Friday", "house", RULES.to_dict(), 3, 0, None, 0, None,
+                                   0, None, 0))
+        store.start_match("r1", 1, 5, 0)
+        store.receipt("r1", 1, 7, {"winner": 0, "seq": 8, "names": ["ann", "bot-1", None], "contenders": [
+            {"seat": 0, "order": 1, "seq": 6, "after": 0, "result": "won"},
+            {"seat": 2, "order": 2, "seq": 6, "after": 12, "result": "cannot_catch"}]})
+        await store.flush()
+        nursery.cancel_scope.cancel()
+    assert main(["audit", "r1", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "match (under way) seq 7: seat 0 (ann) won" in out
+    assert "2. seat 2: cannot_catch (that player cannot be caught now), decided on seq 6, +12 ms" in out
+
+
+def test_stats_keep_same_named_bots_of_two_rooms_apart_and_a_person_together() -> None:
+    """bot-1 of room a and bot-1 of room b are two bots; ann in both rooms is one player."""
+    actions, _, game, seed = play_fair_match(3)
+    first, second = kept("a", seed, game, ["ann", "bot-1", "cy"]), kept("b", seed, game, ["ann", "bot-1", "dee"])
+    first.actions = second.actions = actions
+    rows = {(s.name, s.room): s for s in player_stats([first, second])}
+    assert set(rows) == {("ann", None), ("bot-1", "a"), ("bot-1", "b"), ("cy", None), ("dee", None)}
+    assert rows[("ann", None)].matches == 2 and rows[("bot-1", "a")].matches == 1
+    assert rows[("bot-1", "a")].wins == rows[("bot-1", "b")].wins == (game.outcome().match_winner == 1)  # type: ignore[union-attr]
 
 
 async def test_the_commands_say_what_is_wrong_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -148,10 +181,11 @@ async def test_the_commands_speak_the_chosen_language(tmp_path: Path, capsys: py
     header, *rows = capsys.readouterr().out.splitlines()
     assert header.split() == ["玩家", "場數", "勝場", "平均分數", "漏喊", "UNO", "抓到"]
     assert len(rows) == 3 and {cells(line) for line in rows} == {cells(header)}
-    assert any(line.startswith("bot-greedy（電腦）") for line in rows)
+    assert any(line.startswith("bot-greedy（電腦，房間 k3f9）") for line in rows)
     assert main(["audit", "k3f9", "--db", str(db), "--lang", "zh-Hant"]) == 0
     out = capsys.readouterr().out
-    assert "：座位 1 搶先" in out and "  2. 座位 2：too_late，依據 seq 39，+3 毫秒" in out
+    assert "：座位 1（bot-greedy） 搶先" in out
+    assert "  2. 座位 2（cy）：too_late（太遲了：牌局已經往下走了），依據 seq 39，+3 毫秒" in out
     assert main(["history", "--db", str(tmp_path / "none.db"), "--lang", "zh-Hans"]) == 1
     assert capsys.readouterr().err.startswith(f"uno history: {tmp_path / 'none.history.db'} 没有比赛记录：")
 

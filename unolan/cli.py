@@ -22,7 +22,7 @@ from unolan.server import history_cli, words
 def build_parser() -> argparse.ArgumentParser:
     """The ``uno`` command's parser, in the current language (its help is translated as it
     is built: choose the language first)."""
-    words.use(i18n._)  # the server's commands speak the client's catalogs too
+    words.use(i18n._, i18n.error_text)  # the server's commands speak the client's catalogs too
     parser = argparse.ArgumentParser(
         prog="uno",
         description=i18n._("UNO over the LAN from the terminal. 'uno COMMAND --help' for each command."),
