@@ -214,6 +214,30 @@ def test_the_replay_viewer_steps_rounds_and_views() -> None:
     assert state.step == 0
 
 
+def test_the_replay_viewer_says_every_event_in_the_logs_words() -> None:
+    """One line per event, in the words of the table's log (no engine dump such as
+    'turn seat=1 direction=1 ...'); a seat's view names that seat "you" and hides the
+    other hands."""
+    from unolan.replay import ALL, ReplayState
+
+    actions, _, game, seed = play_fair_match(5)
+    match = kept("r", seed, game, ["ann", "bob", "cy"])
+    match.actions = actions
+    for seat in (ALL, 1):
+        state = ReplayState(Replay(match), seat=seat)
+        for step in range(0, state.last + 1, 7):
+            state.to(step)
+            lines = [line for style, line in state.lines() if not style and line.startswith("  ")]
+            assert len(lines) == len(state.replay.steps[step].events)
+            assert not [line for line in lines if "=" in line or "no words for" in line], step
+    state = ReplayState(Replay(match), seat=ALL)
+    text = "\n".join(line for _, line in state.lines())
+    assert "draw for dealer: ann [" in text and "bob's hand: [" in text and "'s turn" in text
+    state.seat = 1
+    text = "\n".join(line for _, line in state.lines())
+    assert "your hand: [" in text and "ann holds 7 cards" in text and "ann's hand" not in text
+
+
 def test_the_replay_viewer_speaks_the_players_language() -> None:
     """Its words are translated; the table in the notation and the actions stay as written."""
     from unolan.client import i18n

@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from unolan.client.i18n import N_, _
-from unolan.engine import Event
+from unolan.client.tui.state import event_line, seat_name
 from unolan.server import history
 from unolan.server.history_cli import add_db_argument, db_path, seat_names
 from unolan.server.replay import Replay
@@ -72,8 +72,15 @@ class ReplayState:
             step=self.step, last=self.last, round=step.round, who=who)
         out = [("class:title", f" {title} "), ("", where),
                ("class:action", f"> {step.action}" if step.action else "> " + _("the match is dealt"))]
-        for event in step.events:
-            out.append(("", "  " + _event_text(event, self.seat, seat)))
+        names = {i: s.name for i, s in enumerate(m.seats) if s.name}
+
+        def name_of(who: int | None) -> str:
+            return seat_name(who, seat, names)
+
+        for event in step.events:  # each in the words of the table's log
+            data = event.data if self.seat == ALL else event.data_for(seat)
+            text, _style = event_line(event.kind, data, name_of, seat)
+            out.append(("", "  " + text))
         out.append(("", ""))
         if self.seat == ALL:
             out += [("class:table", line) for line in step.position.splitlines()]
@@ -87,12 +94,6 @@ class ReplayState:
         out.append(("", ""))
         out.append(("class:keys", _("→/← step · ]/[ round · 1-9 round N · Home/End · v view · q quit")))
         return out
-
-
-def _event_text(event: Event, mode: int | str | None, seat: int | None) -> str:
-    if mode == ALL:
-        return str(event)
-    return str(Event(event.kind, event.data_for(seat)))
 
 
 def run_app(state: ReplayState, **app_kwargs: Any) -> None:

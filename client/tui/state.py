@@ -697,6 +697,33 @@ def describe(
     return None
 
 
+def event_line(
+    kind: str, data: dict[str, Any], name_of: Callable[[int | None], str], me: int | None
+) -> tuple[str, str]:
+    """Every event in words (text, style), for a reader that shows each one (``uno
+    replay``): the log's line (:func:`describe`), and for the events the table shows
+    instead of the log (whose turn, a hand, the draw for dealer) a line of their own."""
+    line = describe(kind, data, name_of, me)
+    if line is not None:
+        return line
+    who = name_of(data.get("seat"))
+    you = me is not None and data.get("seat") == me
+    if kind == "turn":
+        return (_("your turn") if you else _("{who}'s turn").format(who=who)), ""
+    if kind == "hand":
+        if data.get("cards") is not None:
+            return (_("your hand: {cards}") if you else _("{who}'s hand: {cards}")).format(
+                who=who, cards=_cards(data)), ""
+        n = data.get("count", 0)
+        return _("{who} holds {what}").format(
+            who=who, what=ngettext("{n} card", "{n} cards", n).format(n=n)), ""
+    if kind == "dealer_draw":
+        draws = ", ".join(f"{name_of(seat)} {card_label(card)}" for seat, card in data.get("draws", ()))
+        return _("draw for dealer: {draws}; dealer: {dealer}").format(
+            draws=draws, dealer=name_of(data.get("dealer"))), "info"
+    return _("{kind} (an event this version has no words for)").format(kind=kind), ""
+
+
 def winners(data: dict[str, Any], name_of: Callable[[int | None], str]) -> str:
     """Who won a match: a player, or every member of the winning team (``members``)."""
     members = data.get("members")
