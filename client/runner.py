@@ -161,6 +161,11 @@ async def seat_bots(host: str, port: int, *, strategy: str, count: int, room: st
                 nursery.start_soon(_host_starts if host_bot else _keep_ready, client)
                 finished = await play(client, bot, delay=delay, matches=matches, on_event=hook)
                 nursery.cancel_scope.cancel()
+            if client.dismissed is not None and client.dismissed.code == "removed":
+                if report is not None:
+                    report(_("{name}: the host removed this bot from room {room}").format(
+                        name=bot_name, room=room_id[0]))
+                return  # the other bots play on
             if not matches or finished < matches:
                 raise ConnectionLost(f"lost the connection to {host}:{port}: the server "
                                      "stopped or the network is down")

@@ -113,6 +113,10 @@ class _Slot:
         self.reply: pr.Message | BaseException | None = None
 
 
+DISMISSALS = frozenset({"removed", "replaced"})
+"""Fatal errors after which the seat is someone else's (or nobody's): no reconnect."""
+
+
 class Client:
     """A connection to a server. Build with :func:`open_client` (it runs the reader)."""
 
@@ -133,6 +137,7 @@ class Client:
         self.record: MatchRecord | None = None  # set it to keep what this client saw
         self.closed = False
         self.resyncs = 0  # snapshots taken to repair a gap
+        self.dismissed: pr.Error | None = None  # why the seat is no longer ours (removed, replaced)
         self._ids = itertools.count(1)
         self._waiting: dict[int, _Slot] = {}
         self._out, self._in = trio.open_memory_channel[Any](math.inf)
@@ -416,6 +421,8 @@ class Client:
         if isinstance(msg, pr.Error):
             if msg.code == "bad_token":
                 self.token = None
+            if msg.fatal and msg.code in DISMISSALS:  # resuming would only take it back
+                self.token, self.dismissed = None, msg
             if id in self._sync_ids:  # no game to sync with (yet)
                 self._syncing = False
         if id in self._nonce_ids:

@@ -380,7 +380,8 @@ class Room:
         if self.store is not None:
             self.store.drop_spectator(self.id, watcher.token_hash)
 
-    def _vacate(self, seat: Seat) -> None:
+    def _vacate(self, seat: Seat, removed: bool = False) -> None:
+        """Free ``seat``; ``removed``: the host removed its bot, whose connection is closed."""
         name = seat.name or "?"
         if seat.token_hash:
             self.lobby.forget_token(seat.token_hash)
@@ -388,7 +389,7 @@ class Room:
             seat.bot_scope.cancel()
         if seat.member is not None:
             seat.member.left()
-            if seat.kind == "bot":
+            if removed:
                 seat.member.close("removed", "the host removed this bot")
         index = seat.index
         self.seats[index] = Seat(index)
@@ -589,13 +590,16 @@ class Room:
     def _on_remove_bot(self, member: Member, msg: pr.RemoveBot) -> None:
         if not self._require_host(member, msg):
             return
-        if msg.seat >= len(self.seats) or self.seats[msg.seat].kind != "bot":
+        # A bot is one the server runs or a client that said it is a program (uno bot):
+        # the host frees either seat, as the seats message shows both as bots.
+        target = self.seats[msg.seat] if msg.seat < len(self.seats) else None
+        if target is None or not (target.kind == "bot" or target.program):
             member.error("bad_seat", f"seat {msg.seat} holds no bot", msg)
             return
         if self.started:
             member.error("already_started", "bots leave between matches", msg)
             return
-        self._vacate(self.seats[msg.seat])
+        self._vacate(target, removed=True)
         member.ok(msg)
         self._send_seats()
 

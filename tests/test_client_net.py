@@ -360,3 +360,38 @@ async def test_a_request_after_the_server_said_goodbye_is_a_lost_connection(auto
                 except ConnectionLost as exc:
                     raised.append(exc)
     assert len(raised) == 1
+
+
+async def test_the_host_removes_a_remote_bot_and_the_others_play_on(autojump_clock) -> None:
+    """A seat played by a `uno bot` client (a program, by its hello) is a bot the host can
+    remove between matches, as the lobby's `-` asks: the seat is freed, that bot's
+    connection ends with `removed` (it does not come back) and says so in one line; the
+    other bot stays seated. A person's seat is still no bot to remove (bad_seat)."""
+    lines: list[str] = []
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery)
+        async with open_client("127.0.0.1", port, "ann") as host:
+            joined = await host.create_room("t", preset="house", seats=3)
+            done = trio.Event()
+
+            async def bots() -> None:
+                await seat_bots("127.0.0.1", port, strategy="greedy", count=2, room=joined.room,
+                                report=lines.append)
+                done.set()
+
+            nursery.start_soon(bots)
+            while host.seats is None or sum(s["bot"] for s in host.seats.seats) < 2:
+                await trio.sleep(0.01)
+            with pytest.raises(ClientError) as refused:
+                await host.remove_bot(seat=0)
+            assert refused.value.code == "bad_seat"
+            await host.remove_bot(seat=2)
+            with trio.fail_after(30):
+                while not any("removed" in line for line in lines):
+                    await trio.sleep(0.01)
+                await trio.sleep(5)  # long enough for a reconnect, were it to try one
+            assert [s["kind"] for s in host.seats.seats] == ["human", "human", "empty"]
+            removed = next(line for line in lines if "removed" in line)
+            assert removed.endswith(f"the host removed this bot from room {joined.room}")
+            assert not done.is_set()  # the other bot plays on
+        nursery.cancel_scope.cancel()
