@@ -72,6 +72,17 @@ class CannotConnect(ConnectionLost):
     message says why, in words for the person who typed the address."""
 
 
+def _broken(exc: BaseException) -> str:
+    """What broke a connection, short: the system's words (``Connection reset by peer``)
+    where an OSError is behind it, else the exception's."""
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, OSError) and cause.strerror:
+            return cause.strerror
+        cause = cause.__cause__
+    return str(exc) or type(exc).__name__
+
+
 def _refusal(host: str, port: int, exc: OSError) -> str:
     """Why a TCP connection to ``host``:``port`` failed, and what to check."""
     where = f"{host}:{port}"
@@ -93,9 +104,11 @@ def _refusal(host: str, port: int, exc: OSError) -> str:
 
 @dataclass(frozen=True)
 class Disconnected:
-    """Handed out by :meth:`Client.messages` when the connection drops (then resumed)."""
+    """Handed out by :meth:`Client.messages` when the connection drops (then resumed).
+    ``error``: what broke it ('': the server closed it)."""
 
     reason: str
+    error: str = ""
 
 
 @dataclass(frozen=True)
@@ -342,16 +355,17 @@ class Client:
             while True:
                 try:
                     await self._read_connection()
-                    reason = "the server closed the connection"
+                    reason, error = "the server closed the connection", ""
                 except (OSError, trio.BrokenResourceError, trio.ClosedResourceError,
                         pr.ProtocolError, ConnectionLost) as exc:
-                    reason = f"connection lost: {exc}"
+                    error = _broken(exc)
+                    reason = f"connection lost: {error}"
                 if self.closed:
                     return
                 self._fail_waiting(ConnectionLost(reason))
                 if not (self.reconnect and self.token):
                     return
-                await self._out.send(Disconnected(reason))
+                await self._out.send(Disconnected(reason, error))
                 if not await self._resume():
                     return
         finally:

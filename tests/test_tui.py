@@ -673,6 +673,21 @@ def test_the_header_fits_100_columns_with_a_long_status() -> None:
         assert line.endswith("? keys") and "reconnecting: connection lost" in line and "…" in line
 
 
+@pytest.mark.parametrize("width", [80, 100])
+@pytest.mark.parametrize("reason", ["the server closed the connection",
+                                    "connection lost: Connection reset by peer"])
+def test_the_header_shows_the_whole_reason_for_reconnecting(width: int, reason: str) -> None:
+    """Not connected, why comes first: the room's name, the round and the address give
+    way before the reason is cut, and the keys hint stays."""
+    with table(BASIC) as t:
+        t.state.room = {"name": "Friday night at the lab", "room": "r1"}
+        t.state.set_status("reconnecting", reason)
+        line = t.screen(width=width).splitlines()[0]
+        assert f"reconnecting: {reason}" in line and line.endswith("? keys")
+        t.state.set_status("connected", "127.0.0.1:7117")
+        assert "Friday night at the lab" in t.screen(width=width).splitlines()[0]
+
+
 def test_an_autopilot_seat_is_taken_back_with_b() -> None:
     with table(BASIC) as t:
         t.state.on_event("connection", {"seat": 0, "state": "autopilot"})

@@ -110,6 +110,10 @@ async def test_losing_the_connection_shows_reconnecting_and_resumes_the_seat() -
         await trio.aclose_forcefully(bridge.client.stream)  # the network drops
         await watch.until(lambda: "reconnecting" in statuses and state.status == "connected")
         assert bridge.client.token == token  # the same seat, resumed
+        said = [text for text, _ in state.log if "reconnect" in text or "again" in text]
+        assert said[0].startswith("connection lost: ")
+        assert said[0].endswith(f": trying to reconnect to 127.0.0.1:{bridge.port} until it answers (Ctrl-C quits)")
+        await watch.until(lambda: (f"connected to 127.0.0.1:{bridge.port} again", "info") in state.log)
         assert state.view is not None and state.view.seat == 0
         await send.send(Request("sync"))
         nursery.cancel_scope.cancel()
@@ -165,14 +169,22 @@ async def test_a_seat_lost_with_the_server_goes_back_to_the_lobby(
         port = await nursery.start(server)
         state, bridge, _send, watch = player(nursery, port, "ann", AutoStart(bots=1))
         await watch.until(lambda: state.view is not None)
+        room = state.room_id
         first.cancel()  # the server goes away...
         await watch.until(lambda: state.status != "connected")
         assert state.status == "reconnecting"
+        lost = f"the server closed the connection: trying to reconnect to 127.0.0.1:{port} until it answers"
+        await watch.until(lambda: any(text.startswith(lost) for text, _ in state.log))
+        assert state.status_detail == "the server closed the connection"
         if library_gives_up:
             await watch.until(lambda: bridge.client is None and bridge.token is not None)
+        assert sum(text.startswith(lost) for text, _ in state.log) == 1  # said once, not per retry
         await nursery.start(partial(serve, "127.0.0.1", port))  # ...and comes back empty
         await watch.until(lambda: state.status == "connected" and state.view is None, timeout=20)
         await watch.until(lambda: state.room is None and state.rooms == [])
+        # The log went with the room; what became of the seat is said instead.
+        assert [n.text for n in state.current_notices()] == [
+            f"Your seat in room {room} is no longer held: choose a room."]
         nursery.cancel_scope.cancel()
 
 

@@ -71,6 +71,7 @@ class Bridge:
         self.welcome_back: tuple[int, str] | None = None  # said once the replay reaches seq
         self.seen: tuple[str | None, int] = (None, 0)  # (room, seq) of the last event shown
         self.connected = False  # once connected, a failure is "reconnecting", not "offline"
+        self.lost = False  # the log said the connection was lost, and not yet that it is back
 
     # -- the loop: connect, run, reconnect ------------------------------------------------
 
@@ -91,14 +92,14 @@ class Bridge:
                     attempt = 0
                     await self._session(client, commands)
                     self.token = client.token
-                s.set_status("reconnecting", _("the connection was lost"))
+                self._lost("")
             except (*LOST, lib.ClientError) as exc:
                 detail = str(exc) or type(exc).__name__
                 if isinstance(exc, lib.ClientError):  # refused at the handshake
                     detail = _("the server refused: {reason}").format(reason=error_text(exc.code, exc.message))
                 log.debug("connection lost: %s", detail)
                 if self.connected:
-                    s.set_status("reconnecting", detail)
+                    self._lost(detail)
                 else:
                     s.set_status("offline", detail)
             finally:
@@ -107,6 +108,26 @@ class Bridge:
             await trio.sleep(RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)])
             attempt += 1
             self._drop_stale(commands)
+
+    def _lost(self, error: str) -> None:
+        """A connection that worked ended (``error``: what broke it; '': the server closed
+        it): the header says so, and the log once, with what happens now."""
+        s = self.state
+        if self.lost:  # said already: a retry failed, the header has its reason
+            if error:
+                s.set_status("reconnecting", error)
+            return
+        why = (_("connection lost: {error}").format(error=error) if error
+               else _("the server closed the connection"))
+        s.set_status("reconnecting", why)
+        s.add_log(_("{why}: trying to reconnect to {where} until it answers (Ctrl-C quits)").format(
+            why=why, where=self.where), "error")
+        self.lost = True
+
+    def _back(self) -> None:
+        if self.lost:
+            self.lost = False
+            self.state.add_log(_("connected to {where} again").format(where=self.where), "info")
 
     def _drop_stale(self, commands: trio.MemoryReceiveChannel[Command]) -> None:
         """Actions pressed while disconnected were decided on an old table: drop them."""
@@ -120,6 +141,7 @@ class Bridge:
 
     async def _session(self, client: lib.Client, commands: trio.MemoryReceiveChannel[Command]) -> None:
         self.state.set_status("connected", f"{self.host}:{self.port}")
+        self._back()
         self.invalidate()
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._begin, client)
@@ -277,9 +299,9 @@ class Bridge:
                 self.saved.forget(self.where, self.name, gone)
             self.state.forget_room()
             await self._call(client, lambda: self._request(client, Request(Ask.LIST_ROOMS)))
-            if self.resuming is not None:
+            if gone is not None:  # from disk, or after the connection was lost: the seat is given up
                 self.state.notify(_("Your seat in room {room} is no longer held: choose a "
-                                    "room.").format(room=self.resuming.room), "info")
+                                    "room.").format(room=gone), "info", 10, lasting=True)
                 return
         self.state.on_error(code, message)
 
@@ -310,9 +332,10 @@ class Bridge:
         elif isinstance(msg, Verdict):
             s.on_verdict(msg)
         elif isinstance(msg, lib.Disconnected):
-            s.set_status("reconnecting", msg.reason)
+            self._lost(msg.error)
         elif isinstance(msg, lib.Reconnected):
             s.set_status("connected", f"{self.host}:{self.port}")
+            self._back()
 
     def _show_table(self, client: lib.Client) -> None:
         mirror = client.mirror

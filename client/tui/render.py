@@ -176,9 +176,11 @@ def header(state: UIState, width: int = 80) -> Fragments:
     keys = "   " + _("? keys")
     if state.address and sum(get_cwidth(t) for _, t in parts) + get_cwidth(state.address) + 40 <= width:
         parts.append(("class:header", f"· {state.address} "))
-    parts.append(("class:header", "· "))
     detail = state.status_detail if state.status != "connected" else ""
     status = "● " + _(STATUS_WORDS.get(state.status, state.status)) + (f": {detail}" if detail else "")
+    while detail and len(parts) > 1 and sum(get_cwidth(t) for _, t in parts) + get_cwidth(status + keys) + 2 > width:
+        parts.pop()  # not connected: why comes before the room's name, round and address
+    parts.append(("class:header", "· "))
     left = width - sum(get_cwidth(t) for _, t in parts) - get_cwidth(keys)
     parts.append((_STATUS_STYLE.get(state.status, ""), cut(status, max(left, 12))))
     if left >= 12:
