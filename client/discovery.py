@@ -27,7 +27,7 @@ from typing import Protocol
 
 import trio
 from unolan.client.i18n import _
-from unolan.protocol import SUPPORTED_VERSIONS
+from unolan.protocol import CLIENT_VERSIONS
 from unolan.protocol.lan import BROWSE_SECONDS, SERVICE_TYPE, Announcement, clip_name
 from zeroconf import Error as ZeroconfError
 from zeroconf import InterfaceChoice, IPVersion, ServiceBrowser, ServiceStateChange, Zeroconf
@@ -68,7 +68,7 @@ class Game:
     @property
     def joinable(self) -> bool:
         """Whether this client speaks one of the server's protocol versions."""
-        return not set(self.versions).isdisjoint(SUPPORTED_VERSIONS)
+        return not set(self.versions).isdisjoint(CLIENT_VERSIONS)
 
 
 class Resolved(Protocol):

@@ -72,6 +72,14 @@ class CannotConnect(ConnectionLost):
     message says why, in words for the person who typed the address."""
 
 
+def version_mismatch(server: str, theirs: tuple[int, ...]) -> str:
+    """One line for a server with no protocol version in common with this client, naming
+    both sides' versions (``theirs``: the server's, as its error or LAN record lists them)."""
+    return _("{server} speaks protocol {theirs}; this uno speaks {ours}: update one of them").format(
+        server=server, theirs="/".join(map(str, theirs)) or "?",
+        ours="/".join(map(str, pr.CLIENT_VERSIONS)))
+
+
 def _broken(exc: BaseException) -> str:
     """What broke a connection, short: the system's words (``Connection reset by peer``)
     where an OSError is behind it, else the exception's."""
@@ -200,6 +208,8 @@ class Client:
             raise CannotConnect(_("{where} closed the connection during the handshake: is it an "
                                   "unolan server (uno host)?").format(where=f"{self.host}:{self.port}"))
         if isinstance(msg, pr.Error):
+            if msg.code == "unsupported_version":
+                raise CannotConnect(version_mismatch(f"{self.host}:{self.port}", msg.versions or ()))
             raise ClientError(msg.code, msg.message, True)
         assert isinstance(msg, pr.Welcome)
         return msg, conn

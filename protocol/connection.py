@@ -21,8 +21,8 @@ from .framing import HEADER, MAX_FRAME_SIZE, decode_body, encode_frame, pack
 from .messages import (
     CLIENT,
     CLIENT_TYPES,
+    CLIENT_VERSIONS,
     MESSAGE_TYPES,
-    PROTOCOL_VERSION,
     SERVER,
     SERVER_TYPES,
     SUPPORTED_VERSIONS,
@@ -110,11 +110,11 @@ class Connection:
         max_frame_size: int = MAX_FRAME_SIZE,
     ) -> None:
         """``versions``: those we speak; by default a server's :data:`SUPPORTED_VERSIONS`,
-        a client's :data:`PROTOCOL_VERSION` alone (it relies on what that version says)."""
+        a client's :data:`CLIENT_VERSIONS` (those whose events carry the facts it folds)."""
         self.role = role
         self.their_role = SERVER if role is CLIENT else CLIENT
         if versions is None:
-            versions = SUPPORTED_VERSIONS if role is SERVER else (PROTOCOL_VERSION,)
+            versions = SUPPORTED_VERSIONS if role is SERVER else CLIENT_VERSIONS
         self.versions = tuple(versions)
         self.state = State.AWAIT_HELLO  # and what the state decides (see the setter)
         self.version: int | None = None  # agreed in the handshake

@@ -64,9 +64,13 @@ SUPPORTED_VERSIONS: tuple[int, ...] = (1, 2, 3)
 which a version 1 client gets too and ignores, so a server sends both the same frames.
 Version 3 adds the fair deal: the server asks a version 3 client's seat for a ``nonce``
 before each round and waits for it a moment, while an older client's seat gets a nonce
-drawn by the server at once (its events are the same frames; it ignores the new kinds). A
-client folds those facts into its table and verifies deals, so it offers only
-:data:`PROTOCOL_VERSION`."""
+drawn by the server at once (its events are the same frames; it ignores the new kinds)."""
+
+CLIENT_VERSIONS: tuple[int, ...] = (2, 3)
+"""What this code speaks as a client, offered in its hello. It folds the facts version 2's
+events carry into its table (it knows no rule of its own), so it cannot speak version 1;
+with a version 2 server it plays on, sending no nonce (the server deals alone, as version
+2 did), and with version 3 it takes part in the fair deal."""
 
 FAIR_DEAL_VERSION = 3
 """The first version whose clients send nonces."""

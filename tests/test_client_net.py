@@ -395,3 +395,32 @@ async def test_the_host_removes_a_remote_bot_and_the_others_play_on(autojump_clo
             assert removed.endswith(f"the host removed this bot from room {joined.room}")
             assert not done.is_set()  # the other bot plays on
         nursery.cancel_scope.cancel()
+
+
+async def test_the_client_offers_versions_2_and_3_and_plays_with_a_version_2_server(
+        autojump_clock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The client's hello offers every version it speaks; a server limited to version 2
+    chooses 2 and the match is played (no nonce is sent: that server deals alone). A
+    server speaking only version 1 gets one line naming both sides' versions."""
+    from unolan.protocol import connection
+
+    assert pr.Connection(pr.CLIENT).versions == pr.CLIENT_VERSIONS == (2, 3)
+    monkeypatch.setattr(connection, "SUPPORTED_VERSIONS", (1, 2))
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery)
+        async with open_client("127.0.0.1", port, "ann") as client:
+            assert client.welcome is not None and client.welcome.version == 2
+            await start_against_a_greedy_bot(client)
+            with trio.fail_after(600):
+                assert await play(client, GreedyBot(), matches=1) == 1
+            assert client.verifier is not None and client.verifier.nonces == {}  # none sent
+        nursery.cancel_scope.cancel()
+    monkeypatch.setattr(connection, "SUPPORTED_VERSIONS", (1,))
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery)
+        with pytest.raises(CannotConnect) as refused:
+            async with open_client("127.0.0.1", port, "ann"):
+                pass
+        assert str(refused.value) == (f"127.0.0.1:{port} speaks protocol 1; this uno speaks 2/3: "
+                                      "update one of them")
+        nursery.cancel_scope.cancel()

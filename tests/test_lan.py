@@ -271,7 +271,7 @@ class _FakeServer:
 
 def service(instance: str, addresses: list[str], port: int = 7117, **txt: str) -> ServiceInfo:
     """A resolved service as zeroconf gives it; a TXT value "-" leaves that key out."""
-    record = {"txtvers": "1", "protovers": "1", "name": instance, "rooms": "1", "players": "2"}
+    record = {"txtvers": "1", "protovers": "1,2,3", "name": instance, "rooms": "1", "players": "2"}
     record.update(txt)
     return ServiceInfo(SERVICE_TYPE, f"{instance}.{SERVICE_TYPE}", port=port,
                        properties={k: v for k, v in record.items() if v != "-"},
@@ -296,10 +296,12 @@ def test_games_we_cannot_join_are_listed_last_and_broken_records_not_at_all() ->
     games.found(f"new.{SERVICE_TYPE}", service("new", ["10.0.0.1"], protovers="7"))
     games.found(f"old.{SERVICE_TYPE}", service("old", ["10.0.0.2"]))
     assert [(g.name, g.joinable) for g in games.list()] == [("old", True), ("new", False)]
+    games.found(f"v1.{SERVICE_TYPE}", service("v1", ["10.0.0.5"], protovers="1"))
+    assert not next(g for g in games.list() if g.name == "v1").joinable  # this client speaks 2 and 3
     assert not games.found(f"odd.{SERVICE_TYPE}", service("odd", ["10.0.0.3"], protovers="-"))
     assert not games.found(f"far.{SERVICE_TYPE}", service("far", []))
     assert games.found(f"new.{SERVICE_TYPE}", service("new", ["10.0.0.1"], protovers="x"))
-    assert [g.name for g in games.list()] == ["old"]  # its record broke: it is gone
+    assert [g.name for g in games.list()] == ["old", "v1"]  # its record broke: it is gone
     nameless = service("anon", ["10.0.0.4"], name="-")
     games.found(f"anon.{SERVICE_TYPE}", nameless)
     assert "anon" in [g.name for g in games.list()]  # the instance name stands in
@@ -323,7 +325,7 @@ def test_the_address_chosen_is_on_our_network_then_ipv4_first() -> None:
     assert pick_address(["127.0.0.1", "10.1.1.1"]) == "10.1.1.1"
     assert pick_address(["nonsense", "127.0.0.1"]) == "127.0.0.1"
     assert pick_address([]) is None
-    game = Game("k", "n", "fd00::20", 7117, 0, 0, 0, (1,))
+    game = Game("k", "n", "fd00::20", 7117, 0, 0, 0, (1, 2, 3))
     assert game.address == "[fd00::20]:7117"
 
 
@@ -352,7 +354,7 @@ def test_join_list_without_multicast_is_one_line_and_status_1(
 
 def test_join_list_prints_a_tab_separated_line_per_joinable_game(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    found = [Game("a", "Friday UNO", "10.0.0.7", 7117, 2, 1, None, (1,)),
+    found = [Game("a", "Friday UNO", "10.0.0.7", 7117, 2, 1, None, (1, 2, 3)),
              Game("b", "future", "10.0.0.8", 7117, 0, 0, 0, (9,))]
 
     async def find_games(seconds: float) -> list[Game]:
@@ -385,8 +387,8 @@ def test_join_arguments() -> None:
 
 # -- the start screen -----------------------------------------------------------------------
 
-GAMES = [Game("Amy", "Amy", "10.0.0.7", 8000, 2, 1, 3, (1,)),
-         Game("zed", "zed", "10.0.0.9", 7117, 0, 0, 0, (1,)),
+GAMES = [Game("Amy", "Amy", "10.0.0.7", 8000, 2, 1, 3, (1, 2, 3)),
+         Game("zed", "zed", "10.0.0.9", 7117, 0, 0, 0, (1, 2, 3)),
          Game("new", "new", "10.0.0.10", 7117, None, None, None, (9,))]
 
 
@@ -421,7 +423,7 @@ def test_start_screen_refuses_a_game_it_cannot_speak_to_and_searches_again() -> 
     with start_screen(GAMES) as t:
         t.press("up", "enter")
         assert t.sent == []
-        assert "new speaks protocol 9; this uno speaks 1" in t.screen()
+        assert "new speaks protocol 9; this uno speaks 2/3: update one of them" in t.screen()
         t.press("r")
         assert t.sent == [Rescan()] and t.state.start is not None and t.state.start.games == []
         assert "Searching the LAN" in t.screen()
@@ -448,7 +450,7 @@ def test_start_screen_keeps_the_cursor_on_its_game_as_the_list_changes() -> None
     screen = StartScreen()
     screen.show(GAMES[:2])
     screen.cursor = 1
-    screen.show([Game("b", "bea", "10.0.0.8", 7117, 0, 0, 0, (1,)), *GAMES[:2]])
+    screen.show([Game("b", "bea", "10.0.0.8", 7117, 0, 0, 0, (1, 2, 3)), *GAMES[:2]])
     assert screen.selected() == GAMES[1]
     screen.show([GAMES[0]])
     assert screen.selected() == GAMES[0]
@@ -467,7 +469,7 @@ async def test_find_then_join_browses_until_chosen_then_plays_on_that_server() -
 
     async with trio.open_nursery() as nursery:
         port = await nursery.start(partial(serve, "127.0.0.1", 0))
-        here = Game("here", "here", "127.0.0.1", port, 0, 0, 0, (1,))
+        here = Game("here", "here", "127.0.0.1", port, 0, 0, 0, (1, 2, 3))
 
         async def browse(changed: object) -> None:
             browses.append("start")

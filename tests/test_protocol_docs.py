@@ -398,13 +398,14 @@ async def test_after_a_match_the_room_is_back_in_its_lobby_and_plays_again() -> 
         nursery.cancel_scope.cancel()
 
 
-def test_a_server_speaks_versions_1_and_2_too_and_a_client_offers_version_3_alone() -> None:
+def test_a_server_speaks_versions_1_and_2_too_and_a_client_offers_versions_2_and_3() -> None:
     old, server = Connection(CLIENT, versions=(1,)), Connection(SERVER)
     server.receive_data(old.hello("old"))
     server.next_event()
     old.receive_data(server.welcome("srv"))
     assert old.next_event().version == 1  # type: ignore[attr-defined]
-    assert Connection(CLIENT).versions == (3,) and Connection(SERVER).versions == (1, 2, 3)
+    assert Connection(CLIENT).versions == (2, 3) and Connection(SERVER).versions == (1, 2, 3)
+    assert '"versions": [2, 3]' in TEXT  # as the page says the reference client offers
 
 
 def test_the_budgets_table_gives_the_servers_numbers() -> None:

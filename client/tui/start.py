@@ -22,8 +22,8 @@ from unolan.client.cli import read_address
 from unolan.client.discovery import DiscoveryUnavailable, Game
 from unolan.client.i18n import N_, _
 from unolan.client.saved import SavedSeats
+from unolan.client.session import version_mismatch
 from unolan.client.verify import MatchRecord
-from unolan.protocol import SUPPORTED_VERSIONS
 from unolan.protocol.lan import BROWSE_SECONDS
 
 from .net import network
@@ -89,9 +89,7 @@ class StartKeys:
         if game is None:
             self.state.notify(_("no game to join: give an address (a)"))
         elif not game.joinable:
-            self.state.notify(_("{name} speaks protocol {theirs}; this uno speaks {ours}: update "
-                                "one of them").format(name=game.name, theirs=_versions(game.versions),
-                                                      ours=_versions(SUPPORTED_VERSIONS)))
+            self.state.notify(version_mismatch(game.name, game.versions))
         else:
             self._connect(screen, game.host, game.port, game.address)
 
