@@ -38,7 +38,9 @@ from .state import State
 _DEFLECTABLE: Final = (DRAW_TWO, SKIP, REVERSE)  # top cards of a pending Draw Two penalty
 # The refusal code of each kind of fault of a play (see _check_play).
 FAULT_CODES = {"rules": "misplay", "turn": "not_your_turn", "false_uno": "false_uno", "form": "bad_play",
-               "choice": "bad_play", "target": "bad_target", "seat": "bad_seat"}
+               "choice": "bad_play", "target": "bad_target", "seat": "bad_seat",
+               # no play now, whatever its cards: the codes every other action gets then
+               "over": "round_over", "between": "wrong_phase", "out": "out"}
 _CHOICES: Final = frozenset({"choice", "target", "seat"})  # faults of what a play names, not of its cards
 # The public words of some misplays (see Reason): what was tried stays with its player.
 _TOGETHER: Final = "those cards may not be played together"
@@ -247,18 +249,20 @@ class LegalActions(State):
         """("", "", jump) when legal; (fault, reason, jump) when not, fault one of FAULT_CODES.
 
         A "rules" fault is a play of cards the player holds that the rules refuse (it may
-        cost the misplay penalty); a "form" fault is a malformed or impossible action, a
-        "choice" fault a color that does not fit the cards, a "target" fault a target seat
+        cost the misplay penalty); "over", "between" and "out" say no play is possible now
+        (the round is over, not dealt yet, or the seat is out of it); a "form" fault is a
+        malformed or impossible action, a "choice" fault a color that does not fit the
+        cards, a "target" fault a target seat
         that does not (missing, needless, the player's own, out of the round) and a "seat"
         fault a target seat the table does not have.
         """
         seat, cards, rules, phase = play.seat, play.cards, self.rules, self.phase
         if phase in _NO_PLAY:
             if phase in OVER:
-                return "form", "the round is over", False
-            return "form", "the round has not started: it is dealt first", False
+                return "over", "the round is over", False
+            return "between", "the round has not started: it is dealt first", False
         if self.out[seat]:
-            return "form", "you are out of this round", False
+            return "out", "you are out of this round", False
         if not cards:
             return "form", "a play needs at least one card", False
         hand = self.hands[seat]

@@ -450,7 +450,7 @@ def test_before_the_first_card_only_the_dealer_acts_and_only_to_turn_it_up():
     game, _ = play(DEALT + "draw: G5 R7")
     assert game.legal_actions(3) == [Deal(3)] and game.legal_actions(0) == []
     assert game.view(0).top is None and game.view(0).legal_actions() == []
-    refused(game, "0 play R1", "bad_play")
+    refused(game, "0 play R1", "wrong_phase")  # as every other action then, a play too
     refused(game, "0 draw", "wrong_phase")
     refused(game, "0 uno", "wrong_phase")
     refused(game, "1 deal", "wrong_phase")
