@@ -288,3 +288,24 @@ async def test_a_silent_server_is_reported_with_the_reason(monkeypatch) -> None:
         assert "accepted the connection but did not answer within 0.2 seconds" in state.last_failure
         assert state.status in ("offline", "connecting")
         nursery.cancel_scope.cancel()
+
+
+async def test_the_lobby_removes_a_remote_bot() -> None:
+    """A `uno bot` client in the room shows as a bot, and the host's `-` (remove_bot on
+    the last bot's seat) frees its seat over the real connection."""
+    from unolan.client import seat_bots
+
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(partial(serve, "127.0.0.1", 0, seed=5))
+        ann, _, to_ann, sees = player(nursery, port, "ann")
+        await sees.until(lambda: ann.status == "connected")
+        await to_ann.send(Request("create_room", {"name": "den", "preset": "house", "seats": 3,
+                                                  "timer": 0, "options": {}}))
+        await sees.until(lambda: ann.room_id is not None and ann.my_seat == 0)
+        nursery.start_soon(partial(seat_bots, "127.0.0.1", port, strategy="greedy", count=1,
+                                   room=ann.room_id))
+        await sees.until(lambda: len(ann.bots) == 1)
+        await to_ann.send(Request("remove_bot", {"seat": sorted(ann.bots)[-1]}))
+        await sees.until(lambda: not ann.bots and [s["kind"] for s in ann.room["seats"]] == ["human", "empty", "empty"])
+        assert not ann.current_notices()  # nothing refused
+        nursery.cancel_scope.cancel()
