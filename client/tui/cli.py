@@ -156,7 +156,8 @@ def needs_terminal(command: str) -> bool:
     if sys.stdin.isatty() and sys.stdout.isatty():
         return True
     print(f"uno {command}: " + _("needs a terminal: run it in a terminal window, without "
-                                 "redirecting its input or output"), file=sys.stderr)
+                                 "redirecting its input or output, or add --plain for lines "
+                                 "on stdin and stdout"), file=sys.stderr)
     return False
 
 

@@ -21,7 +21,7 @@ from functools import partial
 from typing import Any
 
 import trio
-from unolan.client.i18n import _, ngettext
+from unolan.client.i18n import N_, _, ngettext
 from unolan.engine import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Phase, Play, View
 
 from . import render
@@ -228,13 +228,14 @@ def room_options(state: UIState, controller: Controller) -> list[Option]:
     return out
 
 
+# The commands as typed (the same in every language) and what each does.
 HELP = (
-    ("NUMBER", "do what the prompt lists under that number"),
-    ("'TEXT", "say TEXT to the table (also: say TEXT)"),
-    ("look", "the table, the hands' sizes and your hand"),
-    ("scores", "the scores and the last round"),
-    ("help", "this list"),
-    ("quit", "leave (your seat is held for a while)"),
+    (N_("NUMBER"), N_("do what the prompt lists under that number")),
+    (N_("'TEXT"), N_("say TEXT to the table (also: say TEXT)")),
+    ("look", N_("the table, the hands' sizes and your hand")),
+    ("scores", N_("the scores and the last round")),
+    ("help", N_("this list")),
+    ("quit", N_("leave (your seat is held for a while)")),
 )
 
 
@@ -248,7 +249,7 @@ class PlainUI:
         self.bell = Bell() if bell else None
         self.options: list[Option] = []
         self._shown: tuple[Any, ...] | None = None  # the prompt last written
-        self._scored: tuple[int, int] | None = None  # the results last written
+        self._scored: int | None = None  # the round's result last written
 
     def write(self, text: str) -> None:
         self.state.write(text)
@@ -260,9 +261,8 @@ class PlainUI:
         s = self.state
         if self.bell is not None and self.bell.ring(s):
             self.write(BELL)
-        results = (id(s.round_result), id(s.match_result))
-        if (s.round_result or s.match_result) and results != self._scored and s.show_scores:
-            self._scored = results
+        if s.round_result is not None and id(s.round_result) != self._scored and s.show_scores:
+            self._scored = id(s.round_result)
             for line in text_of(render.scoreboard(s)):
                 self.write(line)
         heading, options = self.prompt()
@@ -298,6 +298,8 @@ class PlainUI:
         if s.picker is not None:
             return [s.picker.title], picker_options(s, c)
         if v.phase is Phase.MATCH_OVER:
+            if s.match_result is None:  # its event (who won) comes next
+                return [], []
             if v.seat is None:
                 return [_("The match is over.")], [Option(_("back to the lobby"), c.leave)]
             return [_("The match is over.")], [
