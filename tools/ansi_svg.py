@@ -6,6 +6,10 @@ ones) into a grid of cells and draws each run of like cells as one rectangle and
 text element stretched to its cells, so the columns line up in any monospace font. A
 wide character (CJK) takes two cells, as in the terminal. Any other escape is dropped.
 
+Why not a library: rich (``Text.from_ansi`` then ``Console.export_svg``) would do it too,
+but it draws its own window frame and theme around the picture and would be a new
+development dependency for what is this one small file.
+
     python tools/ansi_svg.py capture.ansi --size 100x30 > table.svg
 """
 
