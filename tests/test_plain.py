@@ -260,3 +260,30 @@ async def test_plain_lobby_creates_a_room_adds_bots_and_starts(autojump_clock) -
         first = await term.until(end, lambda line: line.startswith("first card ["))
         await term.until(first, lambda line: line == "Your turn." or line.startswith("bot-"))
         nursery.cancel_scope.cancel()
+
+
+def test_plain_offers_the_seat_back_on_autopilot_and_asks_for_a_password() -> None:
+    from unolan.client.tui.controller import Controller
+    from unolan.client.tui.plain import PlainUI
+    from unolan.client.tui.state import Ask, Request
+
+    out: list[str] = []
+    sent: list[object] = []
+    state = PlainState(out.append, view=parse_position("hand 0: R5 G7; hand 1: B1 B2; discard: B3; turn: 1")
+                       .view(0))
+    state.presence[0] = "autopilot"
+    ui = PlainUI(state, Controller(state, sent.append))
+    ui.refresh()
+    assert out == ["Out of turn, you may:",
+                   "1. take your seat back: the server plays for you (autopilot)", PROMPT]
+    ui.handle("1\n")
+    assert sent == [Request(Ask.READY, {"ready": True})]
+
+    state = PlainState(out.append)
+    state.set_status("connected")
+    ui = PlainUI(state, Controller(state, sent.append))
+    state.ask_password(Request(Ask.JOIN, {"room": "r1", "role": "player"}))
+    ui.refresh()
+    assert out[-1] == "Type the room's password (an empty line goes back):"
+    ui.handle("  sesame \n")  # the line as typed is the password
+    assert sent[-1] == Request(Ask.JOIN, {"room": "r1", "role": "player", "password": "sesame"})

@@ -104,11 +104,12 @@ class Option:
     take: Callable[[], None]
 
 
-def text_of(fragments: render.Fragments, leave_out: str = "class:overlay.hint") -> list[str]:
+def text_of(fragments: render.Fragments, leave_out: Sequence[str] = ("class:overlay.hint",)) -> list[str]:
     """A render callable's formatted text as plain lines: no styles, no empty lines, and
-    nothing styled ``leave_out`` (by default the overlays' hints, which name keys of the
-    full screen)."""
-    text = "".join(f[1] for f in fragments if not f[0].startswith("[") and leave_out not in f[0].split())
+    nothing styled as one of ``leave_out`` (by default the overlays' hints, which name
+    keys of the full screen)."""
+    text = "".join(f[1] for f in fragments
+                   if not f[0].startswith("[") and not set(leave_out) & set(f[0].split()))
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
@@ -147,6 +148,9 @@ def other_options(state: UIState, controller: Controller) -> list[Option]:
     view = state.view
     assert view is not None
     out = []
+    if view.seat is not None and state.my_presence == "autopilot":
+        out.append(Option(_("take your seat back: the server plays for you (autopilot)"),
+                          controller.take_back))
     for action in state.legal():
         match action:
             case Draw():
@@ -272,13 +276,12 @@ class PlainUI:
         if shown == self._shown:
             return
         self._shown, self.options = shown, options
-        if not options:
-            return
         for line in heading:
             self.write(line)
         for number, option in enumerate(options, 1):
             self.write(f"{number}. {option.words}")
-        self.write(_("Type a number (help: the other commands):"))
+        if options:
+            self.write(_("Type a number (help: the other commands):"))
 
     def prompt(self) -> tuple[list[str], list[Option]]:
         """The heading and the numbered choices for now (none: nothing to decide)."""
@@ -311,7 +314,9 @@ class PlainUI:
         if not options:
             return [], []
         if s.my_turn:
-            return [_("Your turn."), *self.table_lines()], options
+            turn = (_("Your turn: {seconds} seconds.").format(seconds=s.timer) if s.timer
+                    else _("Your turn."))
+            return [turn, *self.table_lines()], options
         return [_("Out of turn, you may:")], options
 
     def table_lines(self, named: bool = False) -> list[str]:
@@ -320,7 +325,8 @@ class PlainUI:
         s = self.state
         if s.view is None:
             return []
-        lines = text_of(render.table_info(s), "" if named else "class:hint")  # hint: the rules
+        # Left out of the prompt: the rules (a hint) and the clock, which ticks.
+        lines = text_of(render.table_info(s), () if named else ("class:hint", "class:timer", "class:timer.low"))
         if s.view.seat is not None:
             hand = s.hand()
             cards = (", ".join(f"{card_label(c)} {card_name(c)}" for c in hand) if named
