@@ -460,7 +460,9 @@ def write_stdout(text: str) -> None:
 
 def run(state: PlainState, network: Network, *, bell: bool = False) -> int:
     """``--plain`` from the command line: stdin and stdout; the exit status."""
+    status = 128 + 2  # Ctrl-C (SIGINT), as a shell counts it
     try:
-        return trio.run(partial(run_plain, state, network, read_stdin, bell=bell))
-    except KeyboardInterrupt:
-        return 130
+        status = trio.run(partial(run_plain, state, network, read_stdin, bell=bell))
+    except* KeyboardInterrupt:
+        pass  # leaving is what Ctrl-C is for: no traceback
+    return status
