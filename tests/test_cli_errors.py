@@ -69,7 +69,7 @@ MISTAKES: list[tuple[list[str], str]] = [
     (["arena", "--target", "0"], "--target takes a score of 1 or more"),
     (["join", "nosuch.invalid"], "unknown host 'nosuch.invalid'"),
     (["bot", "--count", "3", "--seats", "2"], "3 bots do not fit in 2 seats"),
-    (["play"], "needs a terminal"),
+    (["play"], "or add --plain for lines on stdin and stdout"),
     (["join"], "needs a terminal"),
 ]
 

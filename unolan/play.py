@@ -20,9 +20,17 @@ import trio
 from unolan.client import BOT_LEVELS, launch_bot
 from unolan.client.i18n import N_, _
 from unolan.client.session import first_error
-from unolan.client.tui.cli import default_name, needs_terminal, player_name, quiet_logging, rule_set
+from unolan.client.tui.cli import (
+    add_display_options,
+    default_name,
+    needs_terminal,
+    new_state,
+    player_name,
+    quiet_logging,
+    rule_set,
+    start_ui,
+)
 from unolan.client.tui.net import AutoStart, network
-from unolan.client.tui.run import run as run_ui
 from unolan.client.tui.state import Command, UIState
 from unolan.engine import PRESETS, Rules, check_table
 from unolan.protocol import parse_port
@@ -65,6 +73,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                       help=_("seconds per turn before the server plays for you (default: none)"))
     play.add_argument("--port", type=_port, default=0, metavar="N",
                       help=_("port for the local server (default: any free port)"))
+    add_display_options(play)
     play.set_defaults(run=run)
 
 
@@ -94,10 +103,10 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print("uno play: " + _("{problem}: change --bots or --rules").format(problem=exc), file=sys.stderr)
         return 2
-    if not needs_terminal("play"):
+    if not args.plain and not needs_terminal("play"):
         return 2
     quiet_logging()
-    state = UIState(name=args.name, address="127.0.0.1")
+    state = new_state(args, name=args.name, address="127.0.0.1")
     auto = AutoStart(bots=args.bots, preset=args.rules.preset_name, options=args.rules.changes(),
                      room_name=_("{name}'s table").format(name=args.name), timer=args.timer)
 
@@ -114,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
 
     status = 1
     try:
-        status = run_ui(state, main)
+        status = start_ui(state, main, args)
     except* OSError as group:  # the local server could not listen
         print(f"uno play: {_cannot_serve(args.port, first_error(group))}", file=sys.stderr)
     return status

@@ -7,11 +7,16 @@ import argparse
 import getpass
 import logging
 import sys
+from typing import TYPE_CHECKING, Any
 
 from unolan.client.cli import DEFAULT_PORT, read_address
 from unolan.client.i18n import N_, _
 from unolan.engine import Rules, RulesError
 from unolan.protocol.lan import BROWSE_SECONDS
+
+if TYPE_CHECKING:
+    from .run import Network
+    from .state import UIState
 
 JOIN_EPILOG = N_("""\
 examples:
@@ -80,7 +85,42 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     join.add_argument("--record", metavar="FILE",
                       help=_("keep every event you see (and the nonces you send) in FILE, "
                              "appended, so that 'uno verify FILE' can check the deals again"))
+    add_display_options(join)
     join.set_defaults(run=run_join)
+
+
+def add_display_options(parser: argparse.ArgumentParser) -> None:
+    """``--plain`` and ``--bell``, for ``uno join`` and ``uno play`` alike."""
+    parser.add_argument("--plain", action="store_true",
+                        help=_("no full-screen table: one line per event and a numbered list of "
+                               "what you may do, answered on stdin (for screen readers and "
+                               "braille displays; needs no terminal)"))
+    parser.add_argument("--bell", action="store_true",
+                        help=_("ring the terminal's bell on your turn and when a player "
+                               "(you included) may be caught"))
+
+
+def start_ui(state: UIState, network: Network, args: argparse.Namespace) -> int:
+    """Run the full-screen UI, or with ``--plain`` the lines on stdin and stdout."""
+    if args.plain:
+        from . import plain
+
+        assert isinstance(state, plain.PlainState)
+        return plain.run(state, network, bell=args.bell)
+    from .run import run
+
+    return run(state, network, bell=args.bell)
+
+
+def new_state(args: argparse.Namespace, **kwargs: Any) -> UIState:
+    """The screen's state for the UI that ``--plain`` chooses."""
+    if args.plain:
+        from .plain import PlainState, write_stdout
+
+        return PlainState(write_stdout, **kwargs)
+    from .state import UIState
+
+    return UIState(**kwargs)
 
 
 def _seconds(text: str) -> float:
@@ -116,7 +156,8 @@ def needs_terminal(command: str) -> bool:
     if sys.stdin.isatty() and sys.stdout.isatty():
         return True
     print(f"uno {command}: " + _("needs a terminal: run it in a terminal window, without "
-                                 "redirecting its input or output"), file=sys.stderr)
+                                 "redirecting its input or output, or add --plain for lines "
+                                 "on stdin and stdout"), file=sys.stderr)
     return False
 
 
@@ -127,8 +168,6 @@ def run_join(args: argparse.Namespace) -> int:
     from unolan.client.verify import MatchRecord
 
     from .net import network
-    from .run import run
-    from .state import UIState
 
     quiet_logging()
     if args.list:
@@ -140,7 +179,7 @@ def run_join(args: argparse.Namespace) -> int:
         print("uno join: " + _("unknown host {host!r}: check the address").format(host=args.address[0]),
               file=sys.stderr)
         return 1
-    if not needs_terminal("join"):
+    if not args.plain and not needs_terminal("join"):
         return 2
     try:
         record = MatchRecord(args.record) if args.record else None
@@ -148,18 +187,24 @@ def run_join(args: argparse.Namespace) -> int:
         print("uno join: " + _("cannot write {file}: {problem}").format(
             file=args.record, problem=exc.strerror or exc), file=sys.stderr)
         return 1
+    if args.address is None and args.plain:
+        from .plain import choose_game
+
+        args.address = choose_game(args.wait)
+        if args.address is None:
+            return 1
     if args.address is None:
         from .start import StartScreen, find_then_join
 
-        state = UIState(name=args.name)
+        state = new_state(args, name=args.name)
         state.start = StartScreen()
         main = partial(find_then_join, name=args.name, saved=SavedSeats(), record=record)
     else:
         host, port = args.address
-        state = UIState(name=args.name, address=f"{host}:{port}")
+        state = new_state(args, name=args.name, address=f"{host}:{port}")
         main = partial(network, host=host, port=port, name=args.name, saved=SavedSeats(),
                        record=record)
-    return run(state, main)
+    return start_ui(state, main, args)
 
 
 def _resolves(host: str) -> bool:

@@ -132,6 +132,11 @@ class Controller:
         single = [a for a in jumps if len(a.cards) == 1]
         self._finish(single or jumps)
 
+    def offer(self, plays: Sequence[Play]) -> None:
+        """Play one of ``plays`` (legal plays of the same cards), asking first for a color
+        or a target they leave open, as Enter does (the plain mode's numbered plays)."""
+        self._finish(plays)
+
     def _finish(self, plays: Sequence[Play]) -> None:
         """Narrow the candidate plays by color, then target, then UNO; ask when needed."""
         s = self.state

@@ -24,6 +24,7 @@ import trio
 from unolan.client.i18n import _
 
 from .app import build_app
+from .bell import Bell
 from .controller import Controller
 from .state import Command, UIState
 
@@ -35,12 +36,13 @@ Network = Callable[[UIState, trio.MemoryReceiveChannel[Command], Callable[[], No
 QUIT_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
-def run(state: UIState, network: Network, **app_kwargs: Any) -> int:
-    """Run the UI until the player quits (or the networking side fails); the exit status."""
-    return asyncio.run(run_async(state, network, **app_kwargs))
+def run(state: UIState, network: Network, *, bell: bool = False, **app_kwargs: Any) -> int:
+    """Run the UI until the player quits (or the networking side fails); the exit status.
+    ``bell``: ring the terminal's bell when the table wants something of the player."""
+    return asyncio.run(run_async(state, network, bell=bell, **app_kwargs))
 
 
-async def run_async(state: UIState, network: Network, **app_kwargs: Any) -> int:
+async def run_async(state: UIState, network: Network, *, bell: bool = False, **app_kwargs: Any) -> int:
     loop = asyncio.get_running_loop()
     done: asyncio.Future[Any] = loop.create_future()
     started: asyncio.Future[tuple[trio.lowlevel.TrioToken, trio.CancelScope]] = loop.create_future()
@@ -82,10 +84,17 @@ async def run_async(state: UIState, network: Network, **app_kwargs: Any) -> int:
         if app.is_running and app.future is not None and not app.future.done():
             app.exit(result=128 + signum)
 
+    ringer = Bell() if bell else None
+
+    def invalidate() -> None:
+        if ringer is not None and ringer.ring(state):
+            app.output.bell()
+        app.invalidate()
+
     async def guest_main() -> Any:
         with trio.CancelScope() as scope:
             started.set_result((trio.lowlevel.current_trio_token(), scope))
-            return await network(state, receive_channel, app.invalidate)
+            return await network(state, receive_channel, invalidate)
         return None
 
     def guest_done(outcome: Any) -> None:

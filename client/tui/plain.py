@@ -1,0 +1,468 @@
+"""``--plain``: the game as lines of text, for screen readers and braille displays.
+
+No full-screen application and no cursor movement: every event is one line, written as
+the full-screen UI's log says it (the same :class:`UIState` folds the same events, so the
+words and their translations are the log's), and whenever this player may act, a prompt
+lists the legal actions by number. The player answers with a line on stdin: a number,
+``'text`` or ``say text`` to chat, ``look``, ``scores``, ``help`` or ``quit``.
+
+What may be done comes from the engine's view (:meth:`UIState.legal`), as on the table
+screen: one numbered line per play, grouped by its cards; a choice the play still needs
+(a color, a target) is the :class:`Controller`'s picker, asked as numbered follow-ups.
+The networking side is the full-screen UI's own (:mod:`.net`); only the drawing differs.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import trio
+from unolan.client.i18n import N_, _, ngettext
+from unolan.engine import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Phase, Play, View
+
+from . import render
+from .bell import BELL, Bell
+from .controller import Controller
+from .run import Network  # the networking side, the full-screen UI's: it calls refresh
+from .state import (
+    Command,
+    Said,
+    Say,
+    UIState,
+    VerdictSaid,
+    card_label,
+    card_name,
+    clean_text,
+    color_word,
+)
+
+ReadLine = Callable[[], Awaitable[str]]  # the next line typed ("" once the input ends: quit)
+
+CHAT_PREFIXES = ("'", '"')
+
+
+class PlainState(UIState):
+    """The screen's state, which also writes each log line, message and chat line as it
+    comes (``write``: one line of output)."""
+
+    def __init__(self, write: Callable[[str], None], **kwargs: Any) -> None:
+        self.write = write
+        self.listed = False  # the server's rooms have been listed (else none are known yet)
+        # The view is the table after the last event (an action's events come one by
+        # one, and the view is drawn again after its last: a prompt in between is stale).
+        self.settled = True
+        super().__init__(**kwargs)
+        self.listed = False
+
+    @property
+    def rooms(self) -> list[dict[str, Any]]:
+        return self._rooms
+
+    @rooms.setter
+    def rooms(self, rooms: list[dict[str, Any]]) -> None:
+        self._rooms = rooms
+        self.listed = True
+
+    def set_view(self, view: View | None) -> None:
+        self.settled = True
+        super().set_view(view)
+
+    def add_log(self, text: str, style: str = "", said: Said | VerdictSaid | None = None) -> None:
+        super().add_log(text, style, said)
+        self.write(text)
+
+    def notify(self, text: str, style: str = "error", seconds: float = 6.0,
+               lasting: bool = False, topic: str = "") -> None:
+        super().notify(text, style, seconds, lasting, topic)
+        if topic != "summary":  # "s shows the summary again": a key of the full screen
+            self.write(f"! {text}")
+
+    def set_status(self, status: str, detail: str = "") -> None:
+        before = (self.status, self.status_detail)
+        super().set_status(status, detail)
+        if (status, detail) != before:  # as the full screen's header says it
+            word = _(render.STATUS_WORDS.get(status, status))
+            self.write(f"{word}: {detail}" if detail else word)
+
+    def on_event(self, kind: str, data: dict[str, Any]) -> None:
+        self.settled = False
+        super().on_event(kind, data)
+        if kind == "chat" and self.chat:
+            name, text = self.chat[-1]
+            self.write(_("{name} says: {text}").format(name=name, text=text))
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One numbered line of the prompt: what it says, and what choosing it does."""
+
+    words: str
+    take: Callable[[], None]
+
+
+def text_of(fragments: render.Fragments, leave_out: Sequence[str] = ("class:overlay.hint",)) -> list[str]:
+    """A render callable's formatted text as plain lines: no styles, no empty lines, and
+    nothing styled as one of ``leave_out`` (by default the overlays' hints, which name
+    keys of the full screen)."""
+    text = "".join(f[1] for f in fragments
+                   if not f[0].startswith("[") and not set(leave_out) & set(f[0].split()))
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def cards_words(cards: Sequence[str]) -> str:
+    """``[R5] red 5``, or for several cards at once ``[R5] [G5] together``."""
+    if len(cards) == 1:
+        return f"{card_label(cards[0])} {card_name(cards[0])}"
+    return _("{cards} together").format(cards=" ".join(card_label(c) for c in cards))
+
+
+def play_options(state: UIState, controller: Controller) -> list[Option]:
+    """A line per set of cards the engine lets this seat play now (and one more where
+    the play may carry an UNO call); color and target are asked after."""
+    groups: dict[tuple[str, ...], list[Play]] = {}
+    for action in state.legal():
+        if isinstance(action, Play):
+            groups.setdefault(tuple(c.text for c in action.cards), []).append(action)
+    turn = state.my_turn
+    out = []
+    for cards, plays in groups.items():
+        named = cards_words(cards)
+        for uno in (False, True):
+            some = [p for p in plays if p.uno is uno]
+            if not some:
+                continue
+            if uno:
+                words = _("play {cards} and call UNO") if turn else _("jump in with {cards} and call UNO")
+            else:
+                words = _("play {cards}") if turn else _("jump in with {cards}")
+            out.append(Option(words.format(cards=named), partial(controller.offer, some)))
+    return out
+
+
+def other_options(state: UIState, controller: Controller) -> list[Option]:
+    """A line for each legal action that is not a play."""
+    view = state.view
+    assert view is not None
+    out = []
+    if view.seat is not None and state.my_presence == "autopilot":
+        out.append(Option(_("take your seat back: the server plays for you (autopilot)"),
+                          controller.take_back))
+    for action in state.legal():
+        match action:
+            case Draw():
+                words = (ngettext("draw the {count} card you owe", "draw the {count} cards you owe",
+                                  view.pending).format(count=view.pending)
+                         if view.pending else _("draw a card"))
+            case Pass():
+                words = _("keep {card} and end your turn").format(card=card_label(view.drawn or "?"))
+            case CallUno():
+                words = _("call UNO")
+            case Challenge():
+                words = _("challenge the Wild Draw Four")
+            case Catch(target=target):
+                words = _("catch {who}: one card and no UNO called").format(who=state.name_of(target))
+            case ChooseColor(color=color):
+                words = _("the first card's color: {color}").format(color=color_word(color.value))
+            case _:
+                continue  # a deal is the server's
+        out.append(Option(words, partial(controller.act, action)))
+    return out
+
+
+def picker_options(state: UIState, controller: Controller) -> list[Option]:
+    """The open picker's choices (the color or the player a play still needs), then back."""
+    p = state.picker
+    assert p is not None
+    out = []
+    for value in p.options:
+        if p.kind.names_color:
+            words = color_word(value)
+        else:
+            count = state.view.counts[value] if state.view is not None else 0
+            words = _("{who}, holding {cards}").format(
+                who=state.name_of(value),
+                cards=ngettext("{count} card", "{count} cards", count).format(count=count))
+        out.append(Option(words, partial(controller.pick, value)))
+    out.append(Option(_("back: choose another action"), controller.cancel))
+    return out
+
+
+def lobby_options(state: UIState, controller: Controller) -> list[Option]:
+    """The server's rooms to join or watch, one to create, the list again."""
+
+    def chosen(index: int, then: Callable[[], None]) -> None:
+        state.room_cursor = index
+        then()
+
+    def create() -> None:
+        controller.open_form()
+        controller.create_room()
+
+    out = []
+    for i, room in enumerate(state.rooms):
+        people = _("{players}/{seats} players {spectators} watching").format(
+            players=room.get("players", 0), seats=room.get("seats", 0),
+            spectators=room.get("spectators", 0))
+        if not room.get("started"):
+            out.append(Option(_("join {room} ({people})").format(room=room["name"], people=people),
+                              partial(chosen, i, controller.join_room)))
+        out.append(Option(_("watch {room} ({people})").format(room=room["name"], people=people),
+                          partial(chosen, i, partial(controller.join_room, "spectator"))))
+    out.append(Option(_("create a room (house rules)"), create))
+    out.append(Option(_("list the rooms again"), controller.refresh_rooms))
+    return out
+
+
+def room_options(state: UIState, controller: Controller) -> list[Option]:
+    """In a room before its match: ready, start (the host), bots, leave."""
+    room = state.room or {}
+    out = []
+    if state.my_seat is not None:
+        ready = any(e["seat"] == state.my_seat and e.get("ready") for e in room.get("seats", ()))
+        out.append(Option(_("not ready after all") if ready else _("ready"), controller.ready))
+        if room.get("host") == state.my_seat:  # the same numbers as the seats fill up
+            out.append(Option(_("start the match"), controller.start))
+            out.append(Option(_("add a bot"), controller.add_bot))
+            out.append(Option(_("remove a bot"), controller.remove_bot))
+    out.append(Option(_("leave the room"), controller.leave))
+    return out
+
+
+# The commands as typed (the same in every language) and what each does.
+HELP = (
+    (N_("NUMBER"), N_("do what the prompt lists under that number")),
+    (N_("'TEXT"), N_("say TEXT to the table (also: say TEXT)")),
+    ("look", N_("the table, the hands' sizes and your hand")),
+    ("scores", N_("the scores and the last round")),
+    ("help", N_("this list")),
+    ("quit", N_("leave (your seat is held for a while)")),
+)
+
+
+class PlainUI:
+    """Lines out, lines in: writes the prompt when what may be done changes, and turns
+    each line typed into the controller's action."""
+
+    def __init__(self, state: PlainState, controller: Controller, bell: bool = False) -> None:
+        self.state = state
+        self.controller = controller
+        self.bell = Bell() if bell else None
+        self.options: list[Option] = []
+        self._shown: tuple[Any, ...] | None = None  # the prompt last written
+        self._scored: int | None = None  # the round's result last written
+
+    def write(self, text: str) -> None:
+        self.state.write(text)
+
+    # -- out ------------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """After each change of the state: the bell, the results, a new prompt."""
+        s = self.state
+        if self.bell is not None and self.bell.ring(s):
+            self.write(BELL)
+        if s.round_result is not None and id(s.round_result) != self._scored and s.show_scores:
+            self._scored = id(s.round_result)
+            for line in text_of(render.scoreboard(s)):
+                self.write(line)
+        heading, options = self.prompt()
+        # The room's seats change as people come (each says so in a line): the prompt
+        # is written again when its choices change, or at the table when the table does.
+        shown = (tuple(heading) if s.view is not None else (), tuple(o.words for o in options))
+        if shown == self._shown:
+            return
+        self._shown, self.options = shown, options
+        for line in heading:
+            self.write(line)
+        for number, option in enumerate(options, 1):
+            self.write(f"{number}. {option.words}")
+        if options:
+            self.write(_("Type a number (help: the other commands):"))
+
+    def prompt(self) -> tuple[list[str], list[Option]]:
+        """The heading and the numbered choices for now (none: nothing to decide)."""
+        s, c, v = self.state, self.controller, self.state.view
+        if s.input_mode == "join_password":
+            return [_("Type the room's password (an empty line goes back):")], []
+        if v is None:
+            if s.status != "connected":
+                return [], []
+            if s.room is not None:
+                return text_of(render.room(s)), room_options(s, c)
+            if not s.listed:  # uno play is opening its room
+                return [], []
+            return [_("Rooms on {address}").format(address=s.address or _("the server"))], lobby_options(s, c)
+        if not s.settled:
+            return [], []
+        if s.picker is not None:
+            return [s.picker.title], picker_options(s, c)
+        if v.phase is Phase.MATCH_OVER:
+            if s.match_result is None:  # its event (who won) comes next
+                return [], []
+            if v.seat is None:
+                return [_("The match is over.")], [Option(_("back to the lobby"), c.leave)]
+            return [_("The match is over.")], [
+                Option(_("back to the room for another match"), partial(c.after_match, to_lobby=False)),
+                Option(_("leave the room for the lobby"), partial(c.after_match, to_lobby=True))]
+        if s.sent is not None:
+            return [], []  # the table has not answered yet
+        options = play_options(s, c) + other_options(s, c)
+        if not options:
+            return [], []
+        if s.my_turn:
+            turn = (_("Your turn: {seconds} seconds.").format(seconds=s.timer) if s.timer
+                    else _("Your turn."))
+            return [turn, *self.table_lines()], options
+        return [_("Out of turn, you may:")], options
+
+    def table_lines(self, named: bool = False) -> list[str]:
+        """The top of the pile (and anything pending), then this player's hand (each
+        card also in words when ``named``)."""
+        s = self.state
+        if s.view is None:
+            return []
+        # Left out of the prompt: the rules (a hint) and the clock, which ticks.
+        lines = text_of(render.table_info(s), () if named else ("class:hint", "class:timer", "class:timer.low"))
+        if s.view.seat is not None:
+            hand = s.hand()
+            cards = (", ".join(f"{card_label(c)} {card_name(c)}" for c in hand) if named
+                     else " ".join(card_label(c) for c in hand))
+            lines.append(_("Your hand ({count}): {cards}").format(count=len(hand), cards=cards))
+        return lines
+
+    # -- in -------------------------------------------------------------------------------
+
+    def handle(self, line: str) -> bool:
+        """One line typed; False once the player quits."""
+        s = self.state
+        if s.input_mode is not None:  # the line the prompt asked for (a password)
+            self.controller.submit_input(line.rstrip("\r\n"))
+            return True
+        text = clean_text(line)
+        if not text:
+            self._shown = None  # an empty line: the prompt again
+            return True
+        if text.startswith(CHAT_PREFIXES):
+            return self._say(text[1:])
+        word, _space, rest = text.partition(" ")
+        match word.lower():
+            case "quit" | "exit":
+                return False
+            case "say":
+                return self._say(rest)
+            case "help" | "?":
+                self.write(_("Commands:"))
+                for command, meaning in HELP:
+                    self.write(f"{_(command)}: {_(meaning)}")
+            case "look":
+                if s.view is None:
+                    self._shown = None
+                else:
+                    for out in text_of(render.players(s))[:len(s.view.counts)]:  # the seats
+                        self.write(out)
+                    for out in self.table_lines(named=True):
+                        self.write(out)
+            case "scores":
+                for out in text_of(render.scoreboard(s)):
+                    self.write(out)
+            case number if number.isdigit():
+                self._choose(int(number))
+            case _:
+                self.write("! " + _("{word} is not a command: type a number, or help").format(word=word))
+        return True
+
+    def _say(self, text: str) -> bool:
+        text = text.strip()
+        if text:
+            self.controller.send(Say(text[:300]))
+        else:
+            self.write("! " + _("nothing to say: type ' then the words"))
+        return True
+
+    def _choose(self, number: int) -> None:
+        self.refresh()  # what may be done now (the table may have moved since the prompt)
+        if not 1 <= number <= len(self.options):
+            self.write("! " + (_("there is no choice {number} now").format(number=number)
+                               if self.options else _("nothing to choose now: wait for your turn")))
+            return
+        self.options[number - 1].take()
+
+
+async def run_plain(state: PlainState, network: Network, read_line: ReadLine, *, bell: bool = False) -> int:
+    """Run until the player quits or the input ends; the exit status. An error that
+    stops the networking side comes out as it is (an ``ExceptionGroup``)."""
+    send_channel, receive_channel = trio.open_memory_channel[Command](256)
+
+    def send(command: Command) -> None:
+        try:
+            send_channel.send_nowait(command)
+        except trio.WouldBlock:
+            state.notify(_("too many keys at once: slow down"))
+
+    ui = PlainUI(state, Controller(state, send), bell=bell)
+    async with trio.open_nursery() as nursery:
+
+        async def networking() -> None:
+            await network(state, receive_channel, ui.refresh)
+            nursery.cancel_scope.cancel()  # it ended by itself: so does the UI
+
+        nursery.start_soon(networking)
+        while (line := await read_line()) and ui.handle(line):
+            ui.refresh()
+        state.quitting = True
+        nursery.cancel_scope.cancel()
+    return 0
+
+
+async def read_stdin() -> str:
+    """A line from stdin (a terminal or a pipe): in a thread, so the game goes on while
+    the player types."""
+    return await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True)
+
+
+def choose_game(seconds: float) -> tuple[str, int] | None:
+    """``uno join --plain`` without an address: the games found on the LAN by number, or
+    an address typed; None (having said why) when there is nothing to join."""
+    from unolan.client.cli import read_address
+    from unolan.client.discovery import DiscoveryUnavailable, find_games
+
+    try:
+        games = [g for g in trio.run(find_games, seconds) if g.joinable]
+    except DiscoveryUnavailable as exc:
+        write_stdout(_("{problem}: no games found").format(problem=exc))
+        games = []
+    for number, game in enumerate(games, 1):
+        write_stdout(f"{number}. {game.name} ({game.address})")
+    write_stdout(_("Type a number, or the address of a server (HOST[:PORT]):") if games else
+                 _("No games found on the LAN. Type the address of a server (HOST[:PORT]):"))
+    while text := sys.stdin.readline():
+        text = text.strip()
+        if text.isdigit() and 1 <= int(text) <= len(games):
+            game = games[int(text) - 1]
+            return game.host, game.port
+        try:
+            return read_address(text) if text else None
+        except ValueError as exc:
+            write_stdout("! " + _("expected HOST[:PORT], got {text!r} ({problem})").format(
+                text=text, problem=exc))
+    return None
+
+
+def write_stdout(text: str) -> None:
+    end = "" if text == BELL else "\n"
+    sys.stdout.write(text + end)
+    sys.stdout.flush()
+
+
+def run(state: PlainState, network: Network, *, bell: bool = False) -> int:
+    """``--plain`` from the command line: stdin and stdout; the exit status."""
+    status = 128 + 2  # Ctrl-C (SIGINT), as a shell counts it
+    try:
+        status = trio.run(partial(run_plain, state, network, read_stdin, bell=bell))
+    except* KeyboardInterrupt:
+        pass  # leaving is what Ctrl-C is for: no traceback
+    return status

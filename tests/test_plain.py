@@ -1,0 +1,289 @@
+"""``--plain``: the game as lines, over real TCP against a real server with bots.
+
+The in-process tests run the plain UI's own loop (:func:`run_plain`) with its lines
+typed through a memory channel and its output kept in a list; the subprocess test runs
+``uno play --plain`` with stdin and stdout as pipes (no terminal at all).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from functools import partial
+from typing import Any
+
+import pytest
+import trio
+from unolan.client import i18n
+from unolan.client.tui.bell import BELL
+from unolan.client.tui.net import AutoStart, network
+from unolan.client.tui.plain import PlainState, run_plain
+from unolan.engine import Play, parse_position
+from unolan.server.app import serve
+
+PROMPT = "Type a number (help: the other commands):"
+SHORT = {"target_score": 1, "hand_size": 3}  # a match of one short round
+
+
+class Terminal:
+    """The plain UI's stdout and stdin, for a test: lines out into a list, lines in
+    through a channel; ``until`` waits for a line."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.changed = trio.Event()
+        self.send, self._receive = trio.open_memory_channel[str](64)
+
+    def write(self, text: str) -> None:
+        self.lines.append(text)
+        self.changed.set()
+        self.changed = trio.Event()
+
+    async def read_line(self) -> str:
+        try:
+            return await self._receive.receive()
+        except trio.EndOfChannel:
+            return ""
+
+    async def until(self, seen: int, predicate, timeout: float = 60) -> int:
+        """The index of the first line from ``seen`` on that ``predicate`` holds for."""
+        with trio.fail_after(timeout):
+            while True:
+                for i in range(seen, len(self.lines)):
+                    if predicate(self.lines[i]):
+                        return i
+                await self.changed.wait()
+
+
+async def start_plain(nursery: trio.Nursery, term: Terminal, *, bell: bool = False,
+                      **auto: Any) -> PlainState:
+    """A real server (fixed seed) and ``uno play``'s start: a room with bots, started;
+    the plain UI's loop runs in ``nursery``."""
+    port = await nursery.start(partial(serve, "127.0.0.1", 0, seed=5))
+    state = PlainState(term.write, name="ann", address=f"127.0.0.1:{port}")
+    main = partial(network, host="127.0.0.1", port=port, name="ann",
+                   auto=AutoStart(room_name="t", **auto) if auto else None)
+    nursery.start_soon(partial(run_plain, state, main, term.read_line, bell=bell))
+    return state
+
+
+def prompt_at(lines: list[str], end: int) -> list[str]:
+    """The numbered choices of the prompt that ends at line ``end``."""
+    start = end
+    while start > 0 and re.match(r"\d+\. ", lines[start - 1]):
+        start -= 1
+    return [re.sub(r"^\d+\. ", "", line) for line in lines[start:end]]
+
+
+async def play_match(term: Terminal, state: PlainState, check) -> None:
+    """Answer every prompt with its first choice until the match is over."""
+    seen = 0
+    while True:
+        end = await term.until(seen, lambda line: line == PROMPT or "won the match" in line)
+        if "won the match" in term.lines[end]:
+            return
+        check(prompt_at(term.lines, end), state)
+        seen = end + 1
+        await term.send.send("1\n")
+
+
+async def test_plain_plays_a_whole_match_against_bots_over_tcp(autojump_clock) -> None:
+    term = Terminal()
+    state = PlainState(term.write, name="ann")
+    checked: list[list[str]] = []
+
+    def check(choices: list[str], state: PlainState) -> None:
+        """Each prompt lists exactly the engine's plays (by their cards), numbered."""
+        if state.picker is not None:
+            assert choices[-1] == "back: choose another action"
+            return
+        if state.view is None:
+            return
+        legal = [a for a in state.legal() if isinstance(a, Play)]
+        listed = {c for c in choices if c.startswith(("play ", "jump in "))}
+        groups = {tuple(card.text for card in a.cards) for a in legal}
+        assert len({c for c in listed if "call UNO" not in c}) == len(
+            {g for g in groups if any(not a.uno and tuple(c.text for c in a.cards) == g for a in legal)})
+        for cards in groups:
+            assert any(all(f"[{card}]" in c for card in cards) for c in listed)
+        checked.append(choices)
+
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(partial(serve, "127.0.0.1", 0, seed=5))
+        auto = AutoStart(bots=2, options=SHORT, room_name="t")
+        main = partial(network, host="127.0.0.1", port=port, name="ann", auto=auto)
+        done: list[int] = []
+
+        async def run() -> None:
+            done.append(await run_plain(state, main, term.read_line))
+
+        nursery.start_soon(run)
+        await play_match(term, state, check)
+        await term.send.send("scores\n")
+        await term.until(0, lambda line: line.startswith("seat") and "left in hand" in line)
+        await term.send.send("quit\n")
+        with trio.fail_after(10):
+            while not done:
+                await trio.sleep(0.1)
+        nursery.cancel_scope.cancel()  # the server
+    assert done == [0]
+    text = "\n".join(term.lines)
+    assert "connected: 127.0.0.1" in text
+    assert re.search(r"^first card \[\w+\]$", text, re.M)  # the log's own words
+    assert re.search(r"^(you played|you drew) ", text, re.M)
+    assert re.search(r"^bot-\d (played|drew) ", text, re.M)
+    assert "Your turn." in text and re.search(r"^Your hand \(\d+\): \[", text, re.M)
+    assert re.search(r"^1\. (play \[\w+\] |draw a card)", text, re.M)
+    assert checked, "no prompt at the table was checked"
+    assert BELL not in term.lines  # no --bell: no bell
+
+
+async def test_plain_chat_help_look_and_mistakes(autojump_clock) -> None:
+    term = Terminal()
+    async with trio.open_nursery() as nursery:
+        await start_plain(nursery, term, bell=True, bots=1)
+        turn = await term.until(0, lambda line: line == "Your turn.")
+        assert BELL in term.lines[:turn]  # --bell: it rang as the turn began
+        for line in ("'hello table", "say and again", "help", "look", "42", "dance"):
+            await term.send.send(line + "\n")
+        await term.until(0, lambda line: line == "ann says: and again")
+        await term.until(0, lambda line: line == "ann says: hello table")
+        await term.until(0, lambda line: line == "! dance is not a command: type a number, or help")
+        text = "\n".join(term.lines)
+        assert "quit: leave (your seat is held for a while)" in text
+        assert re.search(r"^▶ 0 ann \(you\) .*cards", text, re.M)  # look: the seats
+        assert re.search(r"^Your hand \(\d+\): \[\w+\] \w", text, re.M)  # and the cards in words
+        assert "! there is no choice 42 now" in text
+        nursery.cancel_scope.cancel()
+
+
+async def test_plain_asks_a_wild_s_color_as_numbered_follow_ups() -> None:
+    """A Wild: its play first, then the color as a numbered picker, then the action sent."""
+    from unolan.client.tui.controller import Controller
+    from unolan.client.tui.plain import PlainUI
+    from unolan.client.tui.state import Act
+    from unolan.engine import Card, Color
+
+    game = parse_position("hand 0: W R5; hand 1: B1 B2; discard: G3; turn: 0")
+    out: list[str] = []
+    sent: list[object] = []
+    state = PlainState(out.append, view=game.view(0))
+    ui = PlainUI(state, Controller(state, sent.append))
+    ui.refresh()
+    assert out == ["Your turn.", "Top [G3] green   ↻ clockwise   draw pile 0", "Your hand (2): [R5] [W]",
+                   "1. play [W] Wild", "2. play [W] Wild and call UNO", "3. draw a card", PROMPT]
+    ui.handle("1\n")
+    ui.refresh()
+    assert out[-7:] == ["Choose a color", "1. red", "2. yellow", "3. green", "4. blue",
+                        "5. back: choose another action", PROMPT]
+    ui.handle("3\n")
+    assert sent == [Act(Play(0, (Card.parse("W"),), Color.GREEN))]  # without the call: line 1
+    state.sent = None
+    ui.handle("2\n")  # the prompt is back (nothing answered yet): the play with the call
+    ui.handle("2\n")
+    assert sent[-1] == Act(Play(0, (Card.parse("W"),), Color.YELLOW, uno=True))
+
+
+async def test_plain_speaks_chinese(autojump_clock) -> None:
+    i18n.set_language("zh_Hant")
+    term = Terminal()
+    async with trio.open_nursery() as nursery:
+        state = await start_plain(nursery, term, bots=1)
+        prompt = i18n._(PROMPT)
+        assert prompt != PROMPT
+        end = await term.until(0, lambda line: line == prompt and state.view is not None)
+        choices = prompt_at(term.lines, end)
+        assert choices and all(re.search(r"[\u4e00-\u9fff]", c) for c in choices)
+        assert i18n._("Your turn.") in term.lines
+        nursery.cancel_scope.cancel()
+
+
+@pytest.mark.slow
+def test_uno_play_plain_through_pipes_to_the_end_of_the_match() -> None:
+    """No terminal at all: stdin and stdout are pipes, as for a screen reader's shell."""
+    env = {**os.environ, "LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1"}
+    env.pop("LC_ALL", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "unolan", "play", "--plain", "--seed", "7", "--bots", "1",
+         "--name", "ann", "--rules", "house target_score=1 hand_size=3"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    assert proc.stdin is not None and proc.stdout is not None
+    lines: list[str] = []
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            lines.append(line.rstrip("\n"))
+            if lines[-1] == PROMPT:
+                proc.stdin.write("1\n")
+                proc.stdin.flush()
+            if "won the match" in lines[-1]:
+                proc.stdin.write("quit\n")
+                proc.stdin.flush()
+                break
+        assert proc.wait(timeout=20) == 0, proc.stderr.read() if proc.stderr else ""
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    text = "\n".join(lines)
+    assert "won the match" in text
+    assert "Traceback" not in text
+    assert re.search(r"^first card \[\w+\]$", text, re.M)
+    assert re.search(r"^1\. (play \[\w+\] |draw a card)", text, re.M)
+
+
+async def test_plain_lobby_creates_a_room_adds_bots_and_starts(autojump_clock) -> None:
+    """uno join --plain: the lobby and the room as numbered choices too."""
+    term = Terminal()
+    async with trio.open_nursery() as nursery:
+        state = await start_plain(nursery, term)
+        port = int(state.address.rpartition(":")[2])
+        end = await term.until(0, lambda line: line == PROMPT)
+        assert term.lines[end - 3] == f"Rooms on 127.0.0.1:{port}"
+        assert prompt_at(term.lines, end) == ["create a room (house rules)", "list the rooms again"]
+        await term.send.send("1\n")
+        end = await term.until(end + 1, lambda line: line == PROMPT)
+        assert prompt_at(term.lines, end) == ["ready", "start the match", "add a bot", "remove a bot",
+                                              "leave the room"]
+        assert term.lines[end - 10:end - 6] == ["0  ann               you · host · not ready",
+                                               "1  (empty)", "2  (empty)", "3  (empty)"]
+        for _bot in range(3):  # the room has four seats
+            await term.send.send("3\n")
+        await term.until(end, lambda line: line == "bot-3 joined (bot)")
+        await term.send.send("2\n")
+        first = await term.until(end, lambda line: line.startswith("first card ["))
+        await term.until(first, lambda line: line == "Your turn." or line.startswith("bot-"))
+        nursery.cancel_scope.cancel()
+
+
+def test_plain_offers_the_seat_back_on_autopilot_and_asks_for_a_password() -> None:
+    from unolan.client.tui.controller import Controller
+    from unolan.client.tui.plain import PlainUI
+    from unolan.client.tui.state import Ask, Request
+
+    out: list[str] = []
+    sent: list[object] = []
+    state = PlainState(out.append, view=parse_position("hand 0: R5 G7; hand 1: B1 B2; discard: B3; turn: 1")
+                       .view(0))
+    state.presence[0] = "autopilot"
+    ui = PlainUI(state, Controller(state, sent.append))
+    ui.refresh()
+    assert out == ["Out of turn, you may:",
+                   "1. take your seat back: the server plays for you (autopilot)", PROMPT]
+    ui.handle("1\n")
+    assert sent == [Request(Ask.READY, {"ready": True})]
+
+    state = PlainState(out.append)
+    state.set_status("connected")
+    ui = PlainUI(state, Controller(state, sent.append))
+    state.ask_password(Request(Ask.JOIN, {"room": "r1", "role": "player"}))
+    ui.refresh()
+    assert out[-1] == "Type the room's password (an empty line goes back):"
+    ui.handle("  sesame \n")  # the line as typed is the password
+    assert sent[-1] == Request(Ask.JOIN, {"room": "r1", "role": "player", "password": "sesame"})
