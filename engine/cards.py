@@ -34,6 +34,10 @@ class Color(str, Enum):
     def __str__(self) -> str:
         return self.value
 
+    # Hashed as its text, in C: Enum's own hash is a Python method (of the member's name),
+    # and colors are looked up in tables on every action. Equal to its text, hashed alike.
+    __hash__ = str.__hash__
+
 
 COLORS: Final[tuple[Color, ...]] = tuple(Color)
 
@@ -66,6 +70,8 @@ class Kind(str, Enum):
 
     def __str__(self) -> str:
         return self.value
+
+    __hash__ = str.__hash__  # as Color's: in C, as its text
 
 
 # The kinds as plain names, for the engine's hot paths: a member looked up on its class
