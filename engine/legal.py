@@ -412,15 +412,16 @@ class LegalActions(State):
         rest = [c for c in hand if c.kind is first.kind and not c.is_wild]
         rest.remove(first)
         rest.sort(key=_ORDER)
-        # A list, not a set: cards hash by identity, so a set's order would differ between
-        # processes and so would legal_actions (and every seeded bot's choice).
-        groups, seen = [start], {start}
+        # Each card of ``rest`` extends every group so far, but a card identical to the one
+        # before it (sorted, twins are neighbours) only the groups that card made: any other
+        # group with it added was already made with its twin. So no group comes twice, and
+        # none is hashed to find out (a list, in a fixed order: every seeded bot's choice).
+        groups, made = [start], [start]
+        previous = None
         for card in rest:
-            for group in groups[:]:
-                longer = (*group, card)
-                if longer not in seen:
-                    seen.add(longer)
-                    groups.append(longer)
+            made = [(*group, card) for group in (made if card is previous else groups)]
+            groups += made
+            previous = card
         groups.sort(key=len)
         return groups
 
