@@ -394,13 +394,19 @@ class LegalActions(State):
     def _play_groups(self, hand: list[Card]) -> list[tuple[Card, ...]]:
         """Each group of cards the hand may play on the discard, no penalty pending."""
         playable = self._playable()
+        rules = self.rules
+        multi = rules.multi_play and not rules.all_wild
         codes = [c.code for c in hand]  # ints: compared without a card's comparison call
-        kinds = [c.kind_code for c in hand] if self.rules.multi_play and not self.rules.all_wild else None
+        # multi_play: how many cards of each kind the hand holds, counted once for all.
+        of_kind = [0] * _KINDS if multi else []
+        if multi:
+            for card in hand:
+                of_kind[card.kind_code] += 1
         groups: list[tuple[Card, ...]] = []
         for i, card in enumerate(hand):  # each distinct card once, in hand order
             if not playable[card.code] or codes.index(card.code) < i:
                 continue
-            if kinds is not None and not card.is_wild and kinds.count(card.kind_code) > 1:
+            if multi and not card.is_wild and of_kind[card.kind_code] > 1:
                 groups += self._extend((card,), hand)
             else:  # what _extend gives for a card with none of its kind beside it
                 groups.append((card,))
@@ -469,6 +475,7 @@ class LegalActions(State):
 
 _NO_TARGET: Final[tuple[int | None, ...]] = (None,)
 _ORDER: Final = attrgetter("order")  # a card's place in the sort order
+_KINDS: Final = len(Kind)  # a card's kind_code is below it
 # The actions that are the same value every time, made once per seat (there are at most 10).
 _SEATS: Final = range(10)
 _DRAW: Final = tuple(Draw(s) for s in _SEATS)
@@ -487,8 +494,12 @@ def _build_variants(seat: int, cards: tuple[Card, ...], targets: tuple[int | Non
         colors: tuple[Color | None, ...] = (None,)
     elif first.is_wild:
         colors = COLORS
-    elif len(cards) > 1:
-        colors = tuple(dict.fromkeys(c.color for c in cards))
+    elif len(cards) > 1:  # each color of the cards once, in their order
+        named: list[Color | None] = []
+        for card in cards:
+            if card.color not in named:
+                named.append(card.color)
+        colors = tuple(named)
     else:
         colors = (None,)
     plays: list[Play] = []
