@@ -396,7 +396,6 @@ class LegalActions(State):
         playable = self._playable()
         rules = self.rules
         multi = rules.multi_play and not rules.all_wild
-        codes = [c.code for c in hand]  # ints: compared without a card's comparison call
         # multi_play: how many cards of each kind the hand holds, counted once for all.
         of_kind = [0] * _KINDS if multi else []
         if multi:
@@ -404,7 +403,7 @@ class LegalActions(State):
                 of_kind[card.kind_code] += 1
         groups: list[tuple[Card, ...]] = []
         for i, card in enumerate(hand):  # each distinct card once, in hand order
-            if not playable[card.code] or codes.index(card.code) < i:
+            if not playable[card.code] or hand.index(card) < i:  # by identity, in C
                 continue
             if multi and not card.is_wild and of_kind[card.kind_code] > 1:
                 groups += self._extend((card,), hand)
