@@ -624,11 +624,14 @@ class Game(LegalActions):
         def usable(card: Card) -> bool:
             return card.kind is keep if keep else card.kind is not WILD_DRAW_FOUR
 
-        # No usable card left in the pile: the top card is taken, with no effect.
-        anything = not any(usable(c) for c in pile)
+        anything: bool | None = None  # no usable card in the pile: the top card is taken, with no effect
         while True:
             card = pile.pop()
-            if usable(card) or anything:
+            if usable(card):
+                break
+            if anything is None:  # asked once, when first needed (the card just taken is not usable)
+                anything = not any(usable(c) for c in pile)
+            if anything:
                 break
             pile.append(card)
             tries += 1

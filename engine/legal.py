@@ -398,13 +398,18 @@ class LegalActions(State):
     def _play_groups(self, hand: list[Card]) -> list[tuple[Card, ...]]:
         """Each group of cards the hand may play on the discard, no penalty pending."""
         playable = self._playable()
-        codes = [c.code for c in hand]  # ints: compared without a card's comparison call
-        kinds = [c.kind_code for c in hand] if self.rules.multi_play and not self.rules.all_wild else None
+        rules = self.rules
+        multi = rules.multi_play and not rules.all_wild
+        # multi_play: how many cards of each kind the hand holds, counted once for all.
+        of_kind = [0] * _KINDS if multi else []
+        if multi:
+            for card in hand:
+                of_kind[card.kind_code] += 1
         groups: list[tuple[Card, ...]] = []
         for i, card in enumerate(hand):  # each distinct card once, in hand order
-            if not playable[card.code] or codes.index(card.code) < i:
+            if not playable[card.code] or hand.index(card) < i:  # by identity, in C
                 continue
-            if kinds is not None and not card.is_wild and kinds.count(card.kind_code) > 1:
+            if multi and not card.is_wild and of_kind[card.kind_code] > 1:
                 groups += self._extend((card,), hand)
             else:  # what _extend gives for a card with none of its kind beside it
                 groups.append((card,))
@@ -416,15 +421,16 @@ class LegalActions(State):
         rest = [c for c in hand if c.kind is first.kind and not c.is_wild]
         rest.remove(first)
         rest.sort(key=_ORDER)
-        # A list, not a set: cards hash by identity, so a set's order would differ between
-        # processes and so would legal_actions (and every seeded bot's choice).
-        groups, seen = [start], {start}
+        # Each card of ``rest`` extends every group so far, but a card identical to the one
+        # before it (sorted, twins are neighbours) only the groups that card made: any other
+        # group with it added was already made with its twin. So no group comes twice, and
+        # none is hashed to find out (a list, in a fixed order: every seeded bot's choice).
+        groups, made = [start], [start]
+        previous = None
         for card in rest:
-            for group in groups[:]:
-                longer = (*group, card)
-                if longer not in seen:
-                    seen.add(longer)
-                    groups.append(longer)
+            made = [(*group, card) for group in (made if card is previous else groups)]
+            groups += made
+            previous = card
         groups.sort(key=len)
         return groups
 
@@ -472,6 +478,7 @@ class LegalActions(State):
 
 _NO_TARGET: Final[tuple[int | None, ...]] = (None,)
 _ORDER: Final = attrgetter("order")  # a card's place in the sort order
+_KINDS: Final = len(Kind)  # a card's kind_code is below it
 # The actions that are the same value every time, made once per seat (there are at most 10).
 _SEATS: Final = range(10)
 _DRAW: Final = tuple(Draw(s) for s in _SEATS)
@@ -490,8 +497,12 @@ def _build_variants(seat: int, cards: tuple[Card, ...], targets: tuple[int | Non
         colors: tuple[Color | None, ...] = (None,)
     elif first.is_wild:
         colors = COLORS
-    elif len(cards) > 1:
-        colors = tuple(dict.fromkeys(c.color for c in cards))
+    elif len(cards) > 1:  # each color of the cards once, in their order
+        named: list[Color | None] = []
+        for card in cards:
+            if card.color not in named:
+                named.append(card.color)
+        colors = tuple(named)
     else:
         colors = (None,)
     plays: list[Play] = []

@@ -24,6 +24,10 @@ class Phase(StrEnum):
     DEALER_DRAW = "dealer_draw"
     DEALT = "dealt"
 
+    # Hashed as its text, in C: Enum's own hash is a Python method, and the phase is looked
+    # up in sets (OVER, IN_PLAY) on every action.
+    __hash__ = str.__hash__
+
 
 # The members as plain names, for the engine's hot paths (a member looked up on the class
 # costs several times a comparison).

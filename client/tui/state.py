@@ -188,7 +188,8 @@ def card_name(text: str) -> str:
 
 
 def sort_hand(hand: tuple[str, ...] | list[str]) -> list[str]:
-    return sorted(hand, key=Card.parse)
+    """By color (wilds last), then kind: the cards' own order."""
+    return sorted(hand, key=lambda text: Card.parse(text).order)
 
 
 def seat_name(seat: int | None, me: int | None, names: dict[int, str]) -> str:
