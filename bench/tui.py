@@ -51,7 +51,7 @@ def launch(seed: int) -> tuple[str, float]:
     started = time.monotonic()
     tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24",
          f"{UNO} play --lang en --seed {seed} --bots 1 --name ann")
-    wait_for(session, r"Hand \d\[")
+    wait_for(session, r"▲\d|Hand \d\[")  # the hand's number keys: the table is up
     return session, time.monotonic() - started
 
 

@@ -7,6 +7,7 @@ state (which screen, whether a picker, the help or the input line is open).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +21,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import (
     ConditionalContainer,
+    Container,
     DynamicContainer,
     Float,
     FloatContainer,
@@ -31,7 +33,9 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl, UIContent
 from prompt_toolkit.layout.dimension import Dimension as D
+from prompt_toolkit.layout.mouse_handlers import MouseHandlers
 from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, PasswordProcessor
+from prompt_toolkit.layout.screen import Screen, WritePosition
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 from unolan.client import i18n
@@ -127,6 +131,53 @@ class FittedText(FormattedTextControl):
         return super().create_content(width, height)
 
 
+SCORES_FROM = 36  # a table this tall shows the scores beside the log
+
+
+def side_width(width: int) -> int:
+    """The log's column beside a table ``width`` cells wide: a third, from 24 to 64."""
+    return max(24, min(64, width // 3))
+
+
+class Measured(HSplit):
+    """An HSplit that keeps the size it is drawn at, for a child whose height depends on
+    it (the hand: card faces where the table keeps its room, a line of labels where not)."""
+
+    size = (80, 22)
+
+    def write_to_screen(self, screen: Screen, mouse_handlers: MouseHandlers,
+                        write_position: WritePosition, parent_style: str, erase_bg: bool,
+                        z_index: int | None) -> None:
+        self.size = (write_position.width, write_position.height)
+        super().write_to_screen(screen, mouse_handlers, write_position, parent_style, erase_bg, z_index)
+
+
+class FrameClock:
+    """Draws the table again while something on it moves: one timer on the event loop at
+    a time, so motion never holds a key or the game back."""
+
+    def __init__(self, state: UIState) -> None:
+        self.state = state
+        self.pending: asyncio.TimerHandle | None = None
+
+    def schedule(self, app: Application[int]) -> None:
+        if self.pending is not None:
+            return
+        delay = self.state.motion.next_frame(self.state.clock())
+        if delay is None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # drawn outside a loop (a test's screen): nothing to schedule
+            return
+
+        def frame() -> None:
+            self.pending = None
+            app.invalidate()
+
+        self.pending = loop.call_later(max(delay, 0.0), frame)
+
+
 def build_app(
     state: UIState,
     controller: Controller,
@@ -185,22 +236,32 @@ def build_app(
     home = Window(FittedText(render.header, s, focusable=True, show_cursor=False), height=1,
                   style="class:header")
     players_text = FittedText(lambda state, width: render.players(state, width, players_text.height), s)
-    main_window = Window(players_text, width=D(min=46, max=56, preferred=54), wrap_lines=False)
-    # 12 lines of log and 5 of chat at 80x24; a taller terminal gives both more, 2 to 1.
+    main_window = Window(players_text, width=D(weight=2, min=46), wrap_lines=False)
+    # 12 lines of log and 5 of chat at 80x24; a taller terminal gives both more, 3 to 2.
     log_window = Window(FittedText(render.log, s), wrap_lines=True,
-                        height=D(min=3, preferred=12, weight=2))
+                        height=D(min=3, preferred=12, weight=3))
     chat_window = Window(FittedText(render.chat, s), wrap_lines=True,
-                         height=D(min=2, preferred=5, weight=1))
-    table_body = HSplit([
+                         height=D(min=2, preferred=5, weight=2))
+    tall = Condition(lambda: table_body.size[1] >= SCORES_FROM)
+    # The column beside the table: one panel under the other (another panel, such as a
+    # second table, goes in this list).
+    side_panels: list[Container] = [
+        log_window, Window(height=1, char="─", style="class:hint"), chat_window,
+        ConditionalContainer(HSplit([
+            Window(height=1, char="─", style="class:hint"),
+            Window(FittedText(render.standings, s), dont_extend_height=True),
+        ]), filter=tall),
+    ]
+    hand_text = FittedText(lambda state, width: render.hand(state, width, hand_text.height), s)
+    table_body = Measured([
         VSplit([
             main_window,
             Window(width=1, char="│", style="class:hint"),
-            HSplit([log_window, Window(height=1, char="─", style="class:hint"), chat_window]),
+            HSplit(side_panels, width=lambda: D.exact(side_width(table_body.size[0]))),
         ]),
         Window(_text(render.banners, s), height=D(min=0, max=2), wrap_lines=True,
                dont_extend_height=True),
-        Window(_text(render.hand, s), height=D(min=1, max=4), wrap_lines=True,
-               dont_extend_height=True),
+        Window(hand_text, height=lambda: D.exact(render.hand_height(s, *table_body.size))),
         Window(_text(render.hint, s), height=1),
     ])
     # It scrolls to the create form's field under the cursor, showing the lines below it.
@@ -405,6 +466,8 @@ def build_app(
         **app_kwargs,
     )
     app.before_render += follow_input
+    frames = FrameClock(s)
+    app.after_render += frames.schedule
     app.ttimeoutlen = 0.05  # Escape answers at once instead of waiting half a second
     app.timeoutlen = 0.2
     return app
