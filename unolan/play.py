@@ -20,7 +20,15 @@ import trio
 from unolan.client import BOT_LEVELS, launch_bot
 from unolan.client.i18n import N_, _
 from unolan.client.session import first_error
-from unolan.client.tui.cli import default_name, needs_terminal, player_name, quiet_logging, rule_set
+from unolan.client.tui.cli import (
+    add_table_options,
+    apply_table_options,
+    default_name,
+    needs_terminal,
+    player_name,
+    quiet_logging,
+    rule_set,
+)
 from unolan.client.tui.net import AutoStart, network
 from unolan.client.tui.run import run as run_ui
 from unolan.client.tui.state import Command, UIState
@@ -65,6 +73,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                       help=_("seconds per turn before the server plays for you (default: none)"))
     play.add_argument("--port", type=_port, default=0, metavar="N",
                       help=_("port for the local server (default: any free port)"))
+    add_table_options(play)
     play.set_defaults(run=run)
 
 
@@ -98,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     quiet_logging()
     state = UIState(name=args.name, address="127.0.0.1")
+    apply_table_options(args, state)
     auto = AutoStart(bots=args.bots, preset=args.rules.preset_name, options=args.rules.changes(),
                      room_name=_("{name}'s table").format(name=args.name), timer=args.timer)
 

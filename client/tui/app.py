@@ -36,72 +36,13 @@ from prompt_toolkit.layout.dimension import Dimension as D
 from prompt_toolkit.layout.mouse_handlers import MouseHandlers
 from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, PasswordProcessor
 from prompt_toolkit.layout.screen import Screen, WritePosition
-from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 from unolan.client import i18n
 
-from . import render, start
+from . import render, start, themes
 from .controller import Controller
 from .form import label
 from .state import Back, UIState
-
-STYLE = Style.from_dict({
-    "header": "bg:#303030 #d0d0d0",
-    "header.title": "bg:#d70000 #ffffff bold",
-    "header.fair": "bg:#303030 #5fd75f",
-    "header.alarm": "bg:#ffff00 #d70000 bold blink",
-    "status.ok": "bg:#303030 #5fd75f",
-    "status.wait": "bg:#303030 #ffd75f",
-    "status.bad": "bg:#303030 #ff5f5f bold",
-    "card.red": "#ff5f5f",
-    "card.yellow": "#ffd75f",
-    "card.green": "#5fd75f",
-    "card.blue": "#5f87ff",
-    "card.wild": "#ffffff bg:#444444",
-    "card.top": "bold",
-    "playable": "bold",
-    "playable.along": "italic",  # playable only after another card, in one multi-play
-    "unplayable": "",
-    "marked": "underline",
-    "cursor": "reverse",
-    "number": "#808080",
-    "label": "bold",
-    "turn": "bold",
-    "turn.marker": "#ffd75f bold",
-    "me": "#87d7ff",
-    "team.t0": "#ff87d7 bold",
-    "team.t1": "#87ffd7 bold",
-    "tag": "#808080",
-    "score": "#808080",
-    "flag.uno": "#ff8700 bold",
-    "flag.catch": "bg:#d70000 #ffffff bold",
-    "flag.away": "#ff5f5f",
-    "pending": "#ff8700 bold",
-    "timer": "#87d7ff",
-    "timer.low": "#ff5f5f bold",
-    "banner.jump": "bg:#ffd700 #000000 bold",
-    "banner.catch": "bg:#d70000 #ffffff bold",
-    "banner.uno": "bg:#ff8700 #000000 bold",
-    "banner.challenge": "bg:#af00d7 #ffffff bold",
-    "hint": "#a8a8a8",
-    "hint.turn": "#ffffff bold",
-    "notice.error": "#ff5f5f bold",
-    "notice.info": "#87d7ff",
-    "pane.title": "bold underline",
-    "log": "",
-    "log.jump": "#ffd75f",
-    "log.uno": "#ff8700",
-    "log.win": "#5fd75f bold",
-    "log.error": "#ff5f5f",
-    "log.info": "#87d7ff",
-    "chat.name": "#87d7ff bold",
-    "overlay": "bg:#1c1c1c #e4e4e4",
-    "overlay.title": "bg:#1c1c1c #ffffff bold",
-    "overlay.section": "bg:#1c1c1c #ffd75f bold",
-    "overlay.key": "bg:#1c1c1c #87d7ff bold",
-    "overlay.hint": "bg:#1c1c1c #a8a8a8",
-    "input": "bg:#262626 #ffffff",
-})
 
 
 def _text(fn: Callable[[UIState], AnyFormattedText], state: UIState, **kw: Any) -> FormattedTextControl:
@@ -456,7 +397,7 @@ def build_app(
     app: Application[int] = Application(
         layout=Layout(root, focused_element=home),
         key_bindings=kb,
-        style=STYLE,
+        style=themes.style(state.theme),
         full_screen=True,
         mouse_support=False,
         refresh_interval=0.5,

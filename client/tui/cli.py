@@ -4,14 +4,19 @@ the app shell's: :mod:`unolan.play`)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import logging
 import sys
+from typing import TYPE_CHECKING
 
 from unolan.client.cli import DEFAULT_PORT, read_address
 from unolan.client.i18n import N_, _
 from unolan.engine import Rules, RulesError
 from unolan.protocol.lan import BROWSE_SECONDS
+
+if TYPE_CHECKING:
+    from .state import UIState
 
 JOIN_EPILOG = N_("""\
 examples:
@@ -80,7 +85,37 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     join.add_argument("--record", metavar="FILE",
                       help=_("keep every event you see (and the nonces you send) in FILE, "
                              "appended, so that 'uno verify FILE' can check the deals again"))
+    add_table_options(join)
     join.set_defaults(run=run_join)
+
+
+def add_table_options(parser: argparse.ArgumentParser) -> None:
+    """The table's look, for ``uno join`` and ``uno play``: ``--theme`` and ``--no-motion``."""
+    from .themes import THEMES
+
+    parser.add_argument("--theme", choices=THEMES, default=None,
+                        help=_("the table's colors: {themes} (default: the last one chosen, "
+                               "else dark); kept for the next time").format(themes=", ".join(THEMES)))
+    parser.add_argument("--no-motion", action="store_true",
+                        help=_("no card flying to the pile and no flash; the banners stay still"))
+
+
+def apply_table_options(args: argparse.Namespace, state: UIState) -> None:
+    """``--theme`` (kept in the user's config when given, else the one kept) and
+    ``--no-motion``, on the state the UI draws."""
+    from unolan.client import config
+
+    from .motion import Motion
+    from .themes import THEMES
+
+    if args.theme is not None:
+        with contextlib.suppress(OSError):  # a theme not kept is not worth stopping the game for
+            config.save("theme", args.theme)
+        state.theme = args.theme
+    else:
+        kept = config.load().get("theme")
+        state.theme = kept if kept in THEMES else "dark"
+    state.motion = Motion(moving=not args.no_motion)
 
 
 def _seconds(text: str) -> float:
@@ -159,6 +194,7 @@ def run_join(args: argparse.Namespace) -> int:
         state = UIState(name=args.name, address=f"{host}:{port}")
         main = partial(network, host=host, port=port, name=args.name, saved=SavedSeats(),
                        record=record)
+    apply_table_options(args, state)
     return run(state, main)
 
 

@@ -298,6 +298,7 @@ class UIState:
         self.false_call: View | None = None  # the table a false UNO call was warned about
         self.show_scores = False
         self.quitting = False
+        self.theme = "dark"  # the table's colors: dark, light or high-contrast (themes.py)
         self.motion = Motion()  # what moves on the table now (``Motion(moving=False)``: nothing flies)
         if view is not None:
             self.set_view(view)

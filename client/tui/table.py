@@ -123,14 +123,21 @@ def tile(state: UIState, seat: int, width: int, height: int, catchable: set[int]
     first += [(style, " " + text) for style, text in tags]
     flag = seat_flag(state, seat, catchable)
     count_text = " " + ngettext("{count} card", "{count} cards", count).format(count=count)
-    room = width - get_cwidth(count_text) - (get_cwidth(flag[1]) + 1 if flag else 0) - 2
+    flag_width = get_cwidth(flag[1]) + 1 if flag else 0
+    # The flag beside the count where the fan keeps a card, else first on the next line
+    # (a two-line tile: in place of the fan).
+    beside = flag is not None and (width - get_cwidth(count_text) - flag_width - 2 >= 1 or height < 3)
+    room = width - get_cwidth(count_text) - (flag_width if beside else 0) - 2
     second: Fragments = [("", "  "), ("class:back", cards.fan(count, room)), ("", count_text)]
-    if flag:
-        second.append(("", " "))
-        second.append(flag)
+    if flag and beside:
+        second += [("", " "), flag]
+    if flag and beside and width_of(second) > width:
+        second = [("", " "), flag, ("", count_text)]
     lines = [first, second]
     if height >= 3:
         third: Fragments = [("", "  ")]
+        if flag and not beside:
+            third += [flag, ("", " ")]
         if partner and team is not None:
             third += [(f"class:team.t{team % 2}", _("partner")), ("", " ")]
         if away:
@@ -264,7 +271,9 @@ def picture(state: UIState, width: int, height: int, info: list[Fragments]) -> F
         if effect.kind is Kind.FLIGHT and effect in flying and where is not None:
             _draw_flight(canvas, effect, now, where, Place(pile_x + 2, pile_y + 1))
         elif effect.kind is Kind.BANNER and where is not None:
-            canvas.put(where.x + (0 if where is home else 2), where.y, [(effect.style, f" {effect.text} ")])
+            text = f" {effect.text} "  # kept inside the pane: a seat on the right gets it leftwards
+            x = min(where.x + (0 if where is home else 2), width - get_cwidth(text))
+            canvas.put(max(x, 0), where.y, [(effect.style, text)])
     return canvas.fragments()
 
 
