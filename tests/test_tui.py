@@ -121,11 +121,13 @@ def faces(screen: str) -> list[tuple[str, bool]]:
     lines = screen.splitlines()
     mine = next(i for i, line in enumerate(lines) if "(you)" in line)
     first = next(i for i in range(mine + 1, len(lines)) if "╭" in lines[i])
+    keys = [y for y in range(first, len(lines)) if re.fullmatch(r"[ \d▲]*\d[ \d▲]*", lines[y])]
     found = []
     for y in range(first, len(lines)):
         for m in re.finditer(r"│([A-Z0-9]+) *│", lines[y]):
             marked = lines[y - 1][m.start():m.start() + 2] == "╭*"
-            found.append(((y - first) // 5, m.start(), m.group(1), marked))
+            row = next(k for k in keys if k > y)  # the number keys under this row of faces
+            found.append((row, m.start(), m.group(1), marked))
     return [(card, marked) for _row, _x, card, marked in sorted(found)]
 
 
@@ -152,9 +154,20 @@ def assert_tiles_hold(rows: list[str], seats: list[int]) -> None:
 
 
 def pile(screen: str) -> str:
-    """The pile's top card face: the rows of the first large card on ``screen``."""
-    rows = [m.group(1).strip() for m in re.finditer(r"│([^│]{7,11})│", screen)]
-    return " ".join(rows)
+    """The words on the pile's top card: the first large face (seven cells or more inside
+    its frame) on ``screen``, row by row."""
+    lines = screen.splitlines()
+    for y, line in enumerate(lines):
+        top = re.search(r"╭(─{7,})╮", line)
+        if top:
+            x, width = top.start(), len(top.group(0))
+            rows = []
+            for row in lines[y + 1:]:
+                if row[x:x + 1] != "│":
+                    break  # its bottom edge
+                rows.append(row[x + 1:x + width - 1].strip())
+            return " ".join(row for row in rows if row)
+    return ""
 
 
 BASIC = "hand 0: R5 G7 W4 R2; hand 1: B1 B2 B3; hand 2: YS R9; hand 3: G1 G2; discard: Y3 R3"

@@ -178,11 +178,11 @@ def build_app(
                   style="class:header")
     players_text = FittedText(lambda state, width: render.players(state, width, players_text.height), s)
     main_window = Window(players_text, width=D(weight=2, min=46), wrap_lines=False)
-    # 12 lines of log and 5 of chat at 80x24; a taller terminal gives both more, 3 to 2.
+    # 12 lines of log and 5 of chat at 80x24; a taller terminal gives both more, alike.
     log_window = Window(FittedText(render.log, s), wrap_lines=True,
-                        height=D(min=3, preferred=12, weight=3))
+                        height=D(min=3, preferred=12, weight=1))
     chat_window = Window(FittedText(render.chat, s), wrap_lines=True,
-                         height=D(min=2, preferred=5, weight=2))
+                         height=D(min=2, preferred=5, weight=1))
     tall = Condition(lambda: table_body.size[1] >= SCORES_FROM)
     # The column beside the table: one panel under the other (another panel, such as a
     # second table, goes in this list).

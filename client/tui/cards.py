@@ -24,6 +24,7 @@ SYMBOLS = {
 }
 
 SMALL_WIDTH = 5  # a hand's card: │WD2│
+LARGE_WIDTH = 7  # a hand's card on a large terminal
 SMALL_GAP = 1
 BACK = "▒"  # one card back in a seat's fan
 
@@ -73,12 +74,16 @@ def back_pile(count: int) -> list[Fragments]:
             [("class:back", "╰───╯")]]
 
 
-def small(text: str, style: str, marked: bool) -> list[Fragments]:
-    """A hand's card, three lines: its notation inside a frame; a marked card (for a
-    multi-play) has ``*`` in its top edge."""
-    inner = SMALL_WIDTH - 2
+def small(text: str, style: str, marked: bool, width: int = SMALL_WIDTH) -> list[Fragments]:
+    """A hand's card: its notation inside a frame, three lines; ``width`` 7 gives five,
+    with the symbol in the middle and the notation again in the other corner. A marked
+    card (for a multi-play) has ``*`` in its top edge."""
+    inner = width - 2
     top = "╭*" + "─" * (inner - 1) + "╮" if marked else "╭" + "─" * inner + "╮"
-    return [[(style, top)], [(style, "│" + _left(text, inner) + "│")], [(style, "╰" + "─" * inner + "╯")]]
+    body = [_left(text, inner)]
+    if width > SMALL_WIDTH:
+        body += [_center(symbol(text), inner), " " * (inner - get_cwidth(text)) + text]
+    return [[(style, line)] for line in (top, *("│" + line + "│" for line in body), "╰" + "─" * inner + "╯")]
 
 
 def fan(count: int, room: int) -> str:

@@ -93,7 +93,7 @@ def add_table_options(parser: argparse.ArgumentParser) -> None:
     """The table's look, for ``uno join`` and ``uno play``: ``--theme`` and ``--no-motion``."""
     from .themes import THEMES
 
-    parser.add_argument("--theme", choices=THEMES, default=None,
+    parser.add_argument("--theme", choices=THEMES, default=None, metavar="THEME",
                         help=_("the table's colors: {themes} (default: the last one chosen, "
                                "else dark); kept for the next time").format(themes=", ".join(THEMES)))
     parser.add_argument("--no-motion", action="store_true",

@@ -11,6 +11,8 @@ inside a card label.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
 from unolan.client.i18n import N_, _, display_name, language, next_language, ngettext, rule_word
@@ -221,29 +223,47 @@ def banners(state: UIState) -> Fragments:
     return out
 
 
-HAND_ROW = 5  # lines a row of faces takes: the playable stand one line up, the keys under
 TABLE_ROWS = 16  # lines the rest of the table keeps at the least when the hand is drawn as faces
+LARGE_FROM = 30  # ... and when it is drawn as large faces
 
 
-def _per_row(width: int) -> int:
-    return max(1, (width - 1) // (cards.SMALL_WIDTH + cards.SMALL_GAP))
+@dataclass(frozen=True, slots=True)
+class FaceSize:
+    """How a hand's faces are drawn: ``width`` cells, ``height`` lines, and the lines a
+    row of them takes (the playable stand one line up, the number keys go under)."""
+
+    width: int
+    height: int
+
+    @property
+    def row(self) -> int:
+        return self.height + 2
+
+    def per_row(self, width: int) -> int:
+        return max(1, (width - 1) // (self.width + cards.SMALL_GAP))
+
+    def lines(self, count: int, width: int) -> int:
+        return -(-count // self.per_row(width)) * self.row
+
+
+LARGE_FACES, SMALL_FACES = FaceSize(cards.LARGE_WIDTH, 5), FaceSize(cards.SMALL_WIDTH, 3)
 
 
 def hand_height(state: UIState, width: int, height: int) -> int:
-    """The lines the hand takes in a table of ``width`` x ``height``: rows of faces where
-    the rest keeps its room, else the compact line of labels (``1[R5] 2[G7]``) wrapped to
-    the width."""
+    """The lines the hand takes in a table of ``width`` x ``height``: rows of faces
+    (large ones on a large terminal) where the rest keeps its room, else the compact line
+    of labels (``1[R5] 2[G7]``) wrapped to the width."""
     held = state.hand() if state.view is not None and state.view.seat is not None else []
     if not held:
         return 1
-    tall = -(-len(held) // _per_row(width)) * HAND_ROW
-    if height - tall >= TABLE_ROWS:
-        return tall
+    for size, rest in ((LARGE_FACES, LARGE_FROM), (SMALL_FACES, TABLE_ROWS)):
+        if height - size.lines(len(held), width) >= rest:
+            return size.lines(len(held), width)
     return len(_label_lines(state, held, width))
 
 
 def hand(state: UIState, width: int = 80, height: int = 0) -> Fragments:
-    """The hand: small card faces in rows with the number keys under them (the playable
+    """The hand: card faces in rows with the number keys under them (the playable
     raised, the marked flagged with ``*``, the cursor's reversed) where ``height`` has
     room for them, else a line of labels."""
     v = state.view
@@ -254,23 +274,24 @@ def hand(state: UIState, width: int = 80, height: int = 0) -> Fragments:
     held = state.hand()
     if not held:
         return [("class:hint", " " + _("(no cards)"))]
-    rows = -(-len(held) // _per_row(width))
-    if height < rows * HAND_ROW:
+    size = next((s for s in (LARGE_FACES, SMALL_FACES) if height >= s.lines(len(held), width)), None)
+    if size is None:
         out: Fragments = []
         for i, line in enumerate(_label_lines(state, held, width)):
             out += [("", "\n")] * bool(i) + line
         return out
-    canvas = Canvas(width, rows * HAND_ROW)
-    per_row = _per_row(width)
+    canvas = Canvas(width, size.lines(len(held), width))
+    per_row = size.per_row(width)
     for i, (text, style, raised) in enumerate(_card_styles(state, held)):
         row, col = divmod(i, per_row)
-        x, y = 1 + col * (cards.SMALL_WIDTH + cards.SMALL_GAP), row * HAND_ROW
-        canvas.block(x, y + (0 if raised else 1), cards.small(text, style, i in state.marked))
+        x, y = 1 + col * (size.width + cards.SMALL_GAP), row * size.row
+        canvas.block(x, y + (0 if raised else 1), cards.small(text, style, i in state.marked, size.width))
         number = f"{(i + 1) % 10}"  # the 13th: 3 pressed twice
+        middle = x + size.width // 2
         if i == state.cursor:
-            canvas.put(x + 1, y + 4, [("class:cursor", f"▲{number}")])
+            canvas.put(middle - 1, y + size.row - 1, [("class:cursor", f"▲{number}")])
         else:
-            canvas.put(x + 2, y + 4, [("class:number", number)])
+            canvas.put(middle, y + size.row - 1, [("class:number", number)])
     return canvas.fragments()
 
 

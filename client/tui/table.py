@@ -76,8 +76,9 @@ def arrange(seats: list[int], width: int, height: int) -> Arrangement:
             if top > per_row * top_rows:
                 continue
             places: dict[int, Place] = {}
+            slots = [_slot(j, side, band, side_h, tile_h, rows) for j in range(side)]
             for i, seat in enumerate(seats[:side]):  # up the left side: the first seat lowest
-                places[seat] = Place(0, band + (side - 1 - i) * (tile_h + 1))
+                places[seat] = Place(0, slots[side - 1 - i])
             along = seats[side:side + top]
             for i, seat in enumerate(along):  # along the top, left to right
                 row, col = divmod(i, per_row)
@@ -85,7 +86,7 @@ def arrange(seats: list[int], width: int, height: int) -> Arrangement:
                 left = (width - in_row * (tile_w + 1) + 1) // 2
                 places[seat] = Place(left + col * (tile_w + 1), row * (tile_h + 1))
             for i, seat in enumerate(seats[side + top:]):  # down the right side
-                places[seat] = Place(width - tile_w, band + i * (tile_h + 1))
+                places[seat] = Place(width - tile_w, slots[i])
             x0 = tile_w + 1 if side else 0
             band_used = band if top else 0
             center = (x0, band_used, width - 2 * x0, rows - band_used)
@@ -95,6 +96,13 @@ def arrange(seats: list[int], width: int, height: int) -> Arrangement:
             best = best or arrangement  # three-line tiles squeeze the pile: try two-line ones
             break
     return best or Arrangement(14, 2, 0, {}, (0, 0, width, rows))
+
+
+def _slot(j: int, side: int, band: int, side_h: int, tile_h: int, rows: int) -> int:
+    """The row of a side's ``j``-th tile of ``side``: spread along the side's height, never
+    closer than a line to the next."""
+    spread = band + (2 * j + 1) * side_h // (2 * side) - tile_h // 2
+    return min(max(spread, band + j * (tile_h + 1)), rows - (side - j) * (tile_h + 1))
 
 
 def tile(state: UIState, seat: int, width: int, height: int, catchable: set[int]) -> list[Fragments]:
@@ -242,8 +250,8 @@ def picture(state: UIState, width: int, height: int, info: list[Fragments]) -> F
     now = state.clock()
     effects = state.motion.active(now)
     cx, cy, cw, ch = layout.center
-    big = ch - len(info) >= 11 and cw >= 30
-    card_w, card_h = (13, 9) if big else (9, 5)
+    room = ch - len(info)
+    card_w, card_h = (17, 11) if room >= 15 and cw >= 40 else (13, 9) if room >= 11 and cw >= 30 else (9, 5)
     pile_x = cx + max(0, (cw - card_w - 1 - 9) // 2)
     pile_y = cy + max(0, (ch - card_h - len(info)) // 2)
     flying = [e for e in effects if e.kind is Kind.FLIGHT and now - e.start < FLIGHT]
