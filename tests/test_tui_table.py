@@ -11,7 +11,7 @@ import pytest
 from test_tui import BASIC, Table, faces, hand_of, pile, table
 from unolan.client import config
 from unolan.client.tui import themes
-from unolan.client.tui.motion import FLIGHT, FRAME, Motion
+from unolan.client.tui.motion import FLASH, FLIGHT, FRAME, Motion
 from unolan.client.tui.render import players
 
 from unolan.cli import build_parser
@@ -95,8 +95,9 @@ def test_a_played_card_flies_from_its_seat_to_the_pile_then_the_pile_flashes() -
         flying = t.screen()
         assert "│R9 │" in flying and "│R9 │" not in before
         assert t.state.motion.next_frame(clock.now) == FRAME
-        clock.now += FLIGHT  # landed: the pile shows it, flashing
+        clock.now += FLIGHT  # landed: the pile shows it, flashing, drawn again when that ends
         assert "│R9 │" not in t.screen() and pile(t.screen()).startswith("R9")
+        assert FRAME < t.state.motion.next_frame(clock.now) < FLASH
         styles = {style for style, _text, *_ in players(t.state, 53, 16)}
         assert any("class:flash" in style for style in styles)
         clock.now += 1.0  # over: nothing moves, nothing to draw again

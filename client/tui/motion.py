@@ -89,8 +89,9 @@ class Motion:
 
     def next_frame(self, now: float) -> float | None:
         """Seconds until the screen must be drawn again (None: nothing runs): a frame soon
-        while a card flies or the pile flashes, else when the next banner ends."""
+        while a card flies, else when the next thing changes (a card lands, the pile's
+        flash or a banner ends); in between the picture stands still and costs nothing."""
         running = self.active(now)
-        if any(e.kind is Kind.FLIGHT for e in running):
+        if any(e.kind is Kind.FLIGHT and now - e.start < FLIGHT for e in running):
             return FRAME
         return min((e.start + e.length - now for e in running), default=None)
