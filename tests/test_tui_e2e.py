@@ -226,11 +226,12 @@ def cell_columns(line: str, char: str) -> list[int]:
 
 def table_columns(screen: str) -> tuple[set[int], dict[str, int]]:
     """Where the table's pane ends (its border │, the last on each of its rows) and the
-    cell where each bot's name starts on its tile."""
+    cell where each bot's name starts on its tile (a card flying past may cover one)."""
     rows = screen.splitlines()[1:16]
     border = {cell_columns(row, "│")[-1] for row in rows if "│" in row}
     names = {}
-    for row in rows:
+    for line in rows:
+        row = line[:line.rindex("│")] if "│" in line else line  # the table's pane, not the log
         x = 0
         for i, c in enumerate(row):
             if row.startswith("bot-", i):
