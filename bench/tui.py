@@ -10,9 +10,14 @@ polled every millisecond. It prints the median and the slowest tenth of each.
 
 Targets: first table under 1.5 s, a key to its play on screen under 50 ms.
 
+``--motion both`` runs each seed twice, with the table's motion and with ``--no-motion``,
+one after the other, and prints the key figure of each and their ratio (what the moving
+cards cost a key press).
+
 Example::
 
     python bench/tui.py --launches 5 --keys 30
+    python bench/tui.py --launches 4 --keys 40 --motion both
 """
 
 from __future__ import annotations
@@ -45,13 +50,13 @@ def wait_for(session: str, pattern: str, timeout: float = 20.0) -> str:
         time.sleep(0.001)
 
 
-def launch(seed: int) -> tuple[str, float]:
+def launch(seed: int, extra: str = "") -> tuple[str, float]:
     """Start ``uno play`` in a new 80x24 session: its name and the time to the first table."""
     session = f"unolan-bench-{uuid.uuid4().hex[:8]}"
     started = time.monotonic()
     tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24",
-         f"{UNO} play --lang en --seed {seed} --bots 1 --name ann")
-    wait_for(session, r"Hand \d\[")
+         f"{UNO} play --lang en --seed {seed} --bots 1 --name ann {extra}")
+    wait_for(session, r"▲\d|Hand \d\[")  # the hand's number keys: the table is up
     return session, time.monotonic() - started
 
 
@@ -98,21 +103,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--launches", type=int, default=5, help="uno play launches (default 5)")
     parser.add_argument("--keys", type=int, default=30, help="key presses timed (default 30)")
+    parser.add_argument("--motion", choices=("on", "off", "both"), default="on",
+                        help="the table's motion: on, off (--no-motion), or both, interleaved")
     args = parser.parse_args()
     if shutil.which("tmux") is None:
         raise SystemExit("bench/tui.py needs tmux")
-    firsts: list[float] = []
-    keys: list[float] = []
+    variants = {"on": [""], "off": ["--no-motion"], "both": ["", "--no-motion"]}[args.motion]
+    firsts: dict[str, list[float]] = {v: [] for v in variants}
+    keys: dict[str, list[float]] = {v: [] for v in variants}
     for seed in range(args.launches):
-        session, first = launch(seed)
-        firsts.append(first)
-        try:
-            keys += key_latencies(session, -(-args.keys // args.launches))
-        finally:
-            tmux("kill-session", "-t", session)
-    print(summary("uno play -> first table", firsts, 1.5))
-    print(summary("key -> its play on screen", keys, 0.050))
-
+        for extra in variants:  # interleaved: the machine's load falls on both alike
+            session, first = launch(seed, extra)
+            firsts[extra].append(first)
+            try:
+                keys[extra] += key_latencies(session, -(-args.keys // args.launches))
+            finally:
+                tmux("kill-session", "-t", session)
+    for extra in variants:
+        label = " (--no-motion)" if extra else ""
+        print(summary(f"uno play -> first table{label}", firsts[extra], 1.5))
+        print(summary(f"key -> its play on screen{label}", keys[extra], 0.050))
+    if len(variants) == 2:
+        on, off = (statistics.median(keys[v]) for v in variants)
+        print(f"key -> screen, motion / no motion: {on / off:.2f}")
 
 if __name__ == "__main__":
     main()

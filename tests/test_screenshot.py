@@ -82,5 +82,6 @@ def test_the_script_pictures_the_table_from_a_real_pane(tmp_path: Path) -> None:
     svg = out.read_text(encoding="utf-8")
     assert 'width="720" height="432"' in svg  # 80x24 cells
     words = " ".join(text for _x, _y, _fill, text in texts(svg))
-    assert "Hand" in words and "ann (you)" in words and "Your turn" in words
+    # The table as drawn: the own seat's line, a card face of the hand with its key, the prompt.
+    assert "ann (you)" in words and "╭───╮" in words and "▲1" in words and "Your turn" in words
     assert len({fill for _x, _y, fill, _t in texts(svg)}) >= 4  # the colors came through

@@ -116,6 +116,60 @@ def play(seat: int, *cards: str, color: str | None = None, target: int | None = 
                 target, uno)
 
 
+def faces(screen: str) -> list[tuple[str, bool]]:
+    """The hand's card faces on ``screen`` in order: (notation, marked with ``*``)."""
+    lines = screen.splitlines()
+    mine = next(i for i, line in enumerate(lines) if "(you)" in line)
+    first = next(i for i in range(mine + 1, len(lines)) if "╭" in lines[i])
+    keys = [y for y in range(first, len(lines)) if re.fullmatch(r"[ \d▲]*\d[ \d▲]*", lines[y])]
+    found = []
+    for y in range(first, len(lines)):
+        for m in re.finditer(r"│([A-Z0-9]+) *│", lines[y]):
+            marked = lines[y - 1][m.start():m.start() + 2] == "╭*"
+            row = next(k for k in keys if k > y)  # the number keys under this row of faces
+            found.append((row, m.start(), m.group(1), marked))
+    return [(card, marked) for _row, _x, card, marked in sorted(found)]
+
+
+def hand_of(screen: str) -> list[str]:
+    """The hand on ``screen``: its faces, or the first line of its labels (``1[R5] 2[G7]``)
+    where the hand is drawn compact."""
+    labels = re.search(r" Hand (\d\*?\[.*)", screen)
+    if labels:
+        return re.findall(r"\d\*?\[(\w+)\]", labels.group(1))
+    return [card for card, _marked in faces(screen)]
+
+
+def assert_tiles_hold(rows: list[str], seats: list[int]) -> None:
+    """Each seat's tile keeps its shape whatever its name: the name is cut to the tile, so
+    the fan of card backs starts in the cell its seat number does; and the log's border
+    stays in one column."""
+    for seat in seats:
+        y = next(i for i, row in enumerate(rows[1:-1], 1) if re.search(rf"(?<![\d:]){seat} \S", row))
+        name_at = get_cwidth(rows[y][:re.search(rf"(?<![\d:]){seat} \S", rows[y]).start()])
+        fans = [get_cwidth(rows[y + 1][:m.start()]) for m in re.finditer(r"▒[▒+]* \d", rows[y + 1])]
+        assert name_at in fans, rows[y:y + 2]
+    border = {get_cwidth(row[:row.rindex("│")]) for row in rows[1:12]}
+    assert len(border) == 1, rows
+
+
+def pile(screen: str) -> str:
+    """The words on the pile's top card: the first large face (seven cells or more inside
+    its frame) on ``screen``, row by row."""
+    lines = screen.splitlines()
+    for y, line in enumerate(lines):
+        top = re.search(r"╭(─{7,})╮", line)
+        if top:
+            x, width = top.start(), len(top.group(0))
+            rows = []
+            for row in lines[y + 1:]:
+                if row[x:x + 1] != "│":
+                    break  # its bottom edge
+                rows.append(row[x + 1:x + width - 1].strip())
+            return " ".join(row for row in rows if row)
+    return ""
+
+
 BASIC = "hand 0: R5 G7 W4 R2; hand 1: B1 B2 B3; hand 2: YS R9; hand 3: G1 G2; discard: Y3 R3"
 
 
@@ -125,8 +179,14 @@ BASIC = "hand 0: R5 G7 W4 R2; hand 1: B1 B2 B3; hand 2: YS R9; hand 3: G1 G2; di
 def test_hand_shows_every_card_with_a_text_label_and_the_table_around_it() -> None:
     with table(BASIC) as t:
         screen = t.screen()
-        assert "1[R2] 2[R5] 3[G7] 4[W4]" in screen  # sorted by color, numbered
-        assert "Top [R3] red" in screen
+        assert faces(screen) == [("R2", False), ("R5", False), ("G7", False), ("W4", False)]  # by color
+        keys = next(line for line in screen.splitlines() if "▲1" in line)
+        assert re.findall(r"\d", keys) == ["1", "2", "3", "4"]  # the number keys under the faces
+        # the playable cards stand one line higher than G7, which is not
+        label_rows = {card: y for y, line in enumerate(screen.splitlines())
+                      for card in re.findall(r"│([A-Z0-9]+) *│", line)}
+        assert label_rows["R2"] == label_rows["R5"] == label_rows["W4"] == label_rows["G7"] - 1
+        assert pile(screen).startswith("R3 3 red")  # the pile's face: notation, symbol, color word
         assert "↻ clockwise" in screen
         assert "▶ 0 ann (you)" in screen and "4 cards" in screen
         assert "1 bob" in screen and "3 cards" in screen
@@ -144,8 +204,8 @@ def test_screen_fits_80x24_with_ten_players_and_a_big_hand() -> None:
         screen = t.screen()
         print(screen)
         assert "▶ 0 ann (you)" in screen and "9 seat 9" in screen  # every seat
-        assert "Top [R0] red" in screen
-        assert "[RD2]" in screen and "[R1]" in screen  # the whole hand, wrapped
+        assert pile(screen).startswith("R0 0 red")
+        assert "[RD2]" in screen and "[R1]" in screen  # the whole hand as labels, wrapped
         assert "Your turn" in screen
 
 
@@ -203,7 +263,7 @@ def test_multi_play_marks_cards_then_names_the_continuing_color() -> None:
         hand = t.state.hand()
         assert hand == ["R5", "Y1", "G5", "B7"]
         t.press("esc", "1", "space", "3", "space")
-        assert "*[R5]" in t.screen() and "*[G5]" in t.screen()
+        assert faces(t.screen()) == [("R5", True), ("Y1", False), ("G5", True), ("B7", False)]
         t.press("enter")
         assert "[R5] [G5]: which color continues?" in t.screen()
         t.press("g")
@@ -647,10 +707,9 @@ def test_wide_and_combining_names_keep_the_columns() -> None:
     with table("hand 0: R5; hand 1: B1 B2; hand 2: G4 G5 G6; discard: R3") as t:
         t.state.names[0] = "安娜贝尔"  # eight cells wide
         t.state.names.update({1: "Zoë Zoe\u0308", 2: "陈小明陈小明陈小明"})
-        rows = [line for line in t.screen().splitlines()[1:4]]
-        assert "安娜贝… (you)" in rows[0] or "安娜贝尔 (you)" in rows[0]
-        columns = {get_cwidth(row[:row.index(" card")]) for row in rows}
-        assert len(columns) == 1, rows  # "N cards" starts in the same cell on every row
+        rows = t.screen().splitlines()
+        assert any("安娜贝尔 (you)" in row for row in rows)  # this player's line has the room
+        assert_tiles_hold(rows, [1, 2])
 
 
 def test_the_log_wraps_between_words_never_inside_a_card_label() -> None:

@@ -187,8 +187,10 @@ TEAMS = "rules: house teams=2; hand 0: R5; hand 1: B1 B2; hand 2: G4 G5; hand 3:
 
 def test_teams_are_marked_at_the_table_and_listed_with_every_member_at_round_end() -> None:
     with table(TEAMS) as t:
-        teams = dict(re.findall(r"^[▶ ] (\d) (T\d) ", t.screen(), re.M))
-        assert teams == {"0": "T1", "1": "T2", "2": "T1", "3": "T2"}
+        screen = t.screen()
+        assert dict(re.findall(r"\b([123]) \w+ (T\d)\b", screen)) == {"1": "T2", "2": "T1", "3": "T2"}
+        assert re.search(r"0 ann \(you\) · .* · T1 partner: cy", screen)  # this player's line
+        assert screen.count("partner") == 2  # and on the partner's tile
         t.apply("0 play R5")
         screen = t.screen()
         assert "T1   you and cy" in screen and "T2   bob and di" in screen
@@ -217,7 +219,9 @@ def test_a_players_own_name_is_whole_when_the_column_has_room() -> None:
     with table(BASIC) as t:
         t.state.names[0] = "Alexandra"
         assert "Alexandra (you)" in t.screen()
-        t.state.names[0] = "Maximiliana-Theodora"  # too long for any column: cut, "(you)" kept
+        t.state.names[0] = "Maximiliana-Theodora"  # this player's line has the room for it
+        assert "Maximiliana-Theodora (you)" in t.screen()
+        t.state.names[0] = "Maximiliana-Theodora " * 3  # too long for the line: cut, "(you)" kept
         assert "… (you)" in t.screen()
 
 

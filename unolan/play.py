@@ -22,6 +22,7 @@ from unolan.client.i18n import N_, _
 from unolan.client.session import first_error
 from unolan.client.tui.cli import (
     add_display_options,
+    apply_table_options,
     default_name,
     needs_terminal,
     new_state,
@@ -107,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     quiet_logging()
     state = new_state(args, name=args.name, address="127.0.0.1")
+    apply_table_options(args, state)
     auto = AutoStart(bots=args.bots, preset=args.rules.preset_name, options=args.rules.changes(),
                      room_name=_("{name}'s table").format(name=args.name), timer=args.timer)
 

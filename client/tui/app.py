@@ -7,6 +7,7 @@ state (which screen, whether a picker, the help or the input line is open).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +21,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import (
     ConditionalContainer,
+    Container,
     DynamicContainer,
     Float,
     FloatContainer,
@@ -31,73 +33,16 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl, UIContent
 from prompt_toolkit.layout.dimension import Dimension as D
+from prompt_toolkit.layout.mouse_handlers import MouseHandlers
 from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, PasswordProcessor
-from prompt_toolkit.styles import Style
+from prompt_toolkit.layout.screen import Screen, WritePosition
 from prompt_toolkit.widgets import Frame
 from unolan.client import i18n
 
-from . import render, start
+from . import render, start, themes
 from .controller import Controller
 from .form import label
 from .state import Back, UIState
-
-STYLE = Style.from_dict({
-    "header": "bg:#303030 #d0d0d0",
-    "header.title": "bg:#d70000 #ffffff bold",
-    "header.fair": "bg:#303030 #5fd75f",
-    "header.alarm": "bg:#ffff00 #d70000 bold blink",
-    "status.ok": "bg:#303030 #5fd75f",
-    "status.wait": "bg:#303030 #ffd75f",
-    "status.bad": "bg:#303030 #ff5f5f bold",
-    "card.red": "#ff5f5f",
-    "card.yellow": "#ffd75f",
-    "card.green": "#5fd75f",
-    "card.blue": "#5f87ff",
-    "card.wild": "#ffffff bg:#444444",
-    "card.top": "bold",
-    "playable": "bold",
-    "playable.along": "italic",  # playable only after another card, in one multi-play
-    "unplayable": "",
-    "marked": "underline",
-    "cursor": "reverse",
-    "number": "#808080",
-    "label": "bold",
-    "turn": "bold",
-    "turn.marker": "#ffd75f bold",
-    "me": "#87d7ff",
-    "team.t0": "#ff87d7 bold",
-    "team.t1": "#87ffd7 bold",
-    "tag": "#808080",
-    "score": "#808080",
-    "flag.uno": "#ff8700 bold",
-    "flag.catch": "bg:#d70000 #ffffff bold",
-    "flag.away": "#ff5f5f",
-    "pending": "#ff8700 bold",
-    "timer": "#87d7ff",
-    "timer.low": "#ff5f5f bold",
-    "banner.jump": "bg:#ffd700 #000000 bold",
-    "banner.catch": "bg:#d70000 #ffffff bold",
-    "banner.uno": "bg:#ff8700 #000000 bold",
-    "banner.challenge": "bg:#af00d7 #ffffff bold",
-    "hint": "#a8a8a8",
-    "hint.turn": "#ffffff bold",
-    "notice.error": "#ff5f5f bold",
-    "notice.info": "#87d7ff",
-    "pane.title": "bold underline",
-    "log": "",
-    "log.jump": "#ffd75f",
-    "log.uno": "#ff8700",
-    "log.win": "#5fd75f bold",
-    "log.error": "#ff5f5f",
-    "log.info": "#87d7ff",
-    "chat.name": "#87d7ff bold",
-    "overlay": "bg:#1c1c1c #e4e4e4",
-    "overlay.title": "bg:#1c1c1c #ffffff bold",
-    "overlay.section": "bg:#1c1c1c #ffd75f bold",
-    "overlay.key": "bg:#1c1c1c #87d7ff bold",
-    "overlay.hint": "bg:#1c1c1c #a8a8a8",
-    "input": "bg:#262626 #ffffff",
-})
 
 
 def _text(fn: Callable[[UIState], AnyFormattedText], state: UIState, **kw: Any) -> FormattedTextControl:
@@ -125,6 +70,53 @@ class FittedText(FormattedTextControl):
     def create_content(self, width: int, height: int | None) -> UIContent:
         self.width, self.height = width, height or 0
         return super().create_content(width, height)
+
+
+SCORES_FROM = 36  # a table this tall shows the scores beside the log
+
+
+def side_width(width: int) -> int:
+    """The log's column beside a table ``width`` cells wide: a third, from 24 to 64."""
+    return max(24, min(64, width // 3))
+
+
+class Measured(HSplit):
+    """An HSplit that keeps the size it is drawn at, for a child whose height depends on
+    it (the hand: card faces where the table keeps its room, a line of labels where not)."""
+
+    size = (80, 22)
+
+    def write_to_screen(self, screen: Screen, mouse_handlers: MouseHandlers,
+                        write_position: WritePosition, parent_style: str, erase_bg: bool,
+                        z_index: int | None) -> None:
+        self.size = (write_position.width, write_position.height)
+        super().write_to_screen(screen, mouse_handlers, write_position, parent_style, erase_bg, z_index)
+
+
+class FrameClock:
+    """Draws the table again while something on it moves: one timer on the event loop at
+    a time, so motion never holds a key or the game back."""
+
+    def __init__(self, state: UIState) -> None:
+        self.state = state
+        self.pending: asyncio.TimerHandle | None = None
+
+    def schedule(self, app: Application[int]) -> None:
+        if self.pending is not None:
+            return
+        delay = self.state.motion.next_frame(self.state.clock())
+        if delay is None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # drawn outside a loop (a test's screen): nothing to schedule
+            return
+
+        def frame() -> None:
+            self.pending = None
+            app.invalidate()
+
+        self.pending = loop.call_later(max(delay, 0.0), frame)
 
 
 def build_app(
@@ -185,22 +177,32 @@ def build_app(
     home = Window(FittedText(render.header, s, focusable=True, show_cursor=False), height=1,
                   style="class:header")
     players_text = FittedText(lambda state, width: render.players(state, width, players_text.height), s)
-    main_window = Window(players_text, width=D(min=46, max=56, preferred=54), wrap_lines=False)
-    # 12 lines of log and 5 of chat at 80x24; a taller terminal gives both more, 2 to 1.
+    main_window = Window(players_text, width=D(weight=2, min=46), wrap_lines=False)
+    # 12 lines of log and 5 of chat at 80x24; a taller terminal gives both more, alike.
     log_window = Window(FittedText(render.log, s), wrap_lines=True,
-                        height=D(min=3, preferred=12, weight=2))
+                        height=D(min=3, preferred=12, weight=1))
     chat_window = Window(FittedText(render.chat, s), wrap_lines=True,
                          height=D(min=2, preferred=5, weight=1))
-    table_body = HSplit([
+    tall = Condition(lambda: table_body.size[1] >= SCORES_FROM)
+    # The column beside the table: one panel under the other (another panel, such as a
+    # second table, goes in this list).
+    side_panels: list[Container] = [
+        log_window, Window(height=1, char="─", style="class:hint"), chat_window,
+        ConditionalContainer(HSplit([
+            Window(height=1, char="─", style="class:hint"),
+            Window(FittedText(render.standings, s), dont_extend_height=True),
+        ]), filter=tall),
+    ]
+    hand_text = FittedText(lambda state, width: render.hand(state, width, hand_text.height), s)
+    table_body = Measured([
         VSplit([
             main_window,
             Window(width=1, char="│", style="class:hint"),
-            HSplit([log_window, Window(height=1, char="─", style="class:hint"), chat_window]),
+            HSplit(side_panels, width=lambda: D.exact(side_width(table_body.size[0]))),
         ]),
         Window(_text(render.banners, s), height=D(min=0, max=2), wrap_lines=True,
                dont_extend_height=True),
-        Window(_text(render.hand, s), height=D(min=1, max=4), wrap_lines=True,
-               dont_extend_height=True),
+        Window(hand_text, height=lambda: D.exact(render.hand_height(s, *table_body.size))),
         Window(_text(render.hint, s), height=1),
     ])
     # It scrolls to the create form's field under the cursor, showing the lines below it.
@@ -395,7 +397,7 @@ def build_app(
     app: Application[int] = Application(
         layout=Layout(root, focused_element=home),
         key_bindings=kb,
-        style=STYLE,
+        style=themes.style(state.theme),
         full_screen=True,
         mouse_support=False,
         refresh_interval=0.5,
@@ -405,6 +407,8 @@ def build_app(
         **app_kwargs,
     )
     app.before_render += follow_input
+    frames = FrameClock(s)
+    app.after_render += frames.schedule
     app.ttimeoutlen = 0.05  # Escape answers at once instead of waiting half a second
     app.timeoutlen = 0.2
     return app

@@ -4,6 +4,7 @@ the app shell's: :mod:`unolan.play`)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import logging
 import sys
@@ -90,7 +91,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def add_display_options(parser: argparse.ArgumentParser) -> None:
-    """``--plain`` and ``--bell``, for ``uno join`` and ``uno play`` alike."""
+    """``--plain``, ``--bell`` and the table's look, for ``uno join`` and ``uno play`` alike."""
     parser.add_argument("--plain", action="store_true",
                         help=_("no full-screen table: one line per event and a numbered list of "
                                "what you may do, answered on stdin (for screen readers and "
@@ -98,6 +99,7 @@ def add_display_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bell", action="store_true",
                         help=_("ring the terminal's bell on your turn and when a player "
                                "(you included) may be caught"))
+    add_table_options(parser)
 
 
 def start_ui(state: UIState, network: Network, args: argparse.Namespace) -> int:
@@ -121,6 +123,35 @@ def new_state(args: argparse.Namespace, **kwargs: Any) -> UIState:
     from .state import UIState
 
     return UIState(**kwargs)
+
+
+def add_table_options(parser: argparse.ArgumentParser) -> None:
+    """The table's look, for ``uno join`` and ``uno play``: ``--theme`` and ``--no-motion``."""
+    from .themes import THEMES
+
+    parser.add_argument("--theme", choices=THEMES, default=None, metavar="THEME",
+                        help=_("the table's colors: {themes} (default: the last one chosen, "
+                               "else dark); kept for the next time").format(themes=", ".join(THEMES)))
+    parser.add_argument("--no-motion", action="store_true",
+                        help=_("no card flying to the pile and no flash; the banners stay still"))
+
+
+def apply_table_options(args: argparse.Namespace, state: UIState) -> None:
+    """``--theme`` (kept in the user's config when given, else the one kept) and
+    ``--no-motion``, on the state the UI draws."""
+    from unolan.client import config
+
+    from .motion import Motion
+    from .themes import THEMES
+
+    if args.theme is not None:
+        with contextlib.suppress(OSError):  # a theme not kept is not worth stopping the game for
+            config.save("theme", args.theme)
+        state.theme = args.theme
+    else:
+        kept = config.load().get("theme")
+        state.theme = kept if kept in THEMES else "dark"
+    state.motion = Motion(moving=not args.no_motion)
 
 
 def _seconds(text: str) -> float:
@@ -204,6 +235,7 @@ def run_join(args: argparse.Namespace) -> int:
         state = new_state(args, name=args.name, address=f"{host}:{port}")
         main = partial(network, host=host, port=port, name=args.name, saved=SavedSeats(),
                        record=record)
+    apply_table_options(args, state)
     return start_ui(state, main, args)
 
 

@@ -24,7 +24,7 @@ import trio
 from unolan.client.i18n import N_, _, ngettext
 from unolan.engine import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Phase, Play, View
 
-from . import render
+from . import render, table
 from .bell import BELL, Bell
 from .controller import Controller
 from .run import Network  # the networking side, the full-screen UI's: it calls refresh
@@ -362,8 +362,9 @@ class PlainUI:
                 if s.view is None:
                     self._shown = None
                 else:
-                    for out in text_of(render.players(s))[:len(s.view.counts)]:  # the seats
-                        self.write(out)
+                    catchable = set(s.catchable()) | set(s.view.catchable)
+                    for seat in range(len(s.view.counts)):
+                        self.write(text_of(table.seat_line(s, seat, 200, catchable))[0])
                     for out in self.table_lines(named=True):
                         self.write(out)
             case "scores":

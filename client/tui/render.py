@@ -11,14 +11,16 @@ inside a card label.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from dataclasses import dataclass
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
 from unolan.client.i18n import N_, _, display_name, language, next_language, ngettext, rule_word
 from unolan.engine import Phase, Play, Rules, RulesError
 
+from . import cards, table
 from . import form as create
+from .canvas import Canvas, cut, fit, width_of, wrap
 from .controller import multi_leads
 from .state import (
     COLOR_NAMES,
@@ -35,70 +37,6 @@ Fragments = StyleAndTextTuples
 
 
 # -- measuring text in terminal cells ----------------------------------------------------
-
-
-def cut(text: str, width: int) -> str:
-    """``text`` cut to at most ``width`` cells, with … where it was cut."""
-    if get_cwidth(text) <= width:
-        return text
-    out, used = [], 0
-    for char in text:
-        w = get_cwidth(char)
-        if used + w > width - 1:
-            break
-        out.append(char)
-        used += w
-    return "".join(out) + "…"
-
-
-def fit(text: str, width: int) -> str:
-    """``text`` in exactly ``width`` cells: cut, or padded with spaces."""
-    text = cut(text, width)
-    return text + " " * (width - get_cwidth(text))
-
-
-@lru_cache(maxsize=1024)  # the log's lines are wrapped again at every redraw
-def wrap(text: str, width: int, indent: int = 2, start: int = 0) -> tuple[str, ...]:
-    """``text`` in lines of at most ``width`` cells, broken between words or between two
-    wide (CJK) characters, which a line may break between as between words (a narrow word
-    wider than a line is cut, never broken inside: a card label stays whole); lines after
-    the first are indented by ``indent``, and the first begins ``start`` cells in."""
-    lines: list[str] = []
-    line, used = "", 0
-    for word, glued in _pieces(text):
-        w = get_cwidth(word)
-        gap = 0 if glued or not line else 1
-        room = width - (indent if lines else start)
-        if line and used + gap + w > room:
-            lines.append(line)
-            line, used, gap = "", 0, 0
-            room = width - indent
-        if not line and w > room:
-            word = cut(word, room)
-            w = get_cwidth(word)
-        line, used = (line + " " * gap + word, used + gap + w)
-    lines.append(line)
-    return (lines[0], *(" " * indent + rest for rest in lines[1:]))
-
-
-def _pieces(text: str) -> list[tuple[str, bool]]:
-    """The pieces a line may break between: words, and each wide character on its own;
-    ``glued``: no space before it (the next piece of the same word)."""
-    out: list[tuple[str, bool]] = []
-    for word in text.split(" "):
-        run, glued = "", False
-        for char in word:
-            if get_cwidth(char) == 2:
-                if run:
-                    out.append((run, glued))
-                    glued = True
-                out.append((char, glued))
-                run, glued = "", True
-            else:
-                run += char
-        if run or not glued:
-            out.append((run, glued))
-    return out
 
 
 KEYS_HELP: list[tuple[str, str, list[tuple[str, str]]]] = [
@@ -202,65 +140,13 @@ def rules_text(rules: object) -> str:
 # -- the table ------------------------------------------------------------------------
 
 
-NAME_WIDTH = 13  # the names' column at the table, at the least
-_ROW_REST = 32  # the rest of a seat's row: marker, number, bot, cards, score, a flag
+def players(state: UIState, width: int = 54, height: int = 16) -> Fragments:
+    """The table pane: the other seats around the pile, this player at the bottom."""
+    return table.picture(state, width, height, pile_info(state))
 
 
-def players(state: UIState, width: int = 54, height: int = 0) -> Fragments:
-    """The seats (with a team marker under teams), the table's facts, and where the pane
-    is tall enough (``height``) the scores and the last round beneath them."""
-    v = state.view
-    if v is None:
-        return []
-    out: Fragments = []
-    catchable = set(state.catchable()) | set(v.catchable)
-    teams = any(v.team_of(seat) is not None for seat in range(len(v.counts)))
-    name_width = max(NAME_WIDTH, width - _ROW_REST - (4 if teams else 0))
-    for seat, count in enumerate(v.counts):
-        turn = seat == v.turn and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER)
-        mine = seat == v.seat
-        row = "class:turn" if turn else ""
-        out.append(("class:turn.marker" if turn else "", "▶ " if turn else "  "))
-        out.append((row + (" class:me" if mine else ""), f"{seat} "))
-        team = v.team_of(seat)
-        if team is not None:
-            out.append((f"class:team.t{team % 2}", fit(team_word(team), 4)))
-        name = _own_name(state, seat, name_width) if mine else state.name_of(seat)
-        out.append((row + (" class:me" if mine else ""), f"{fit(name, name_width)} "))
-        out.append(("class:tag", fit(_("bot") if seat in state.bots else "", 4)))
-        cards = ngettext("{count} card", "{count} cards", count).format(count=f"{count:>3}")
-        out.append((row, fit(cards, 9)))
-        score = v.scores[team if team is not None and len(v.scores) < len(v.counts) else seat]
-        out.append(("class:score", " " + _("{score}p").format(score=f"{score:>4}")))
-        if v.out[seat]:
-            out.append(("class:tag", "  " + _("out")))
-        elif count == 1 and v.called[seat]:
-            out.append(("class:flag.uno", "  " + _("UNO!")))
-        elif seat in catchable and count == 1:
-            out.append(("class:flag.catch", " " + _("NO UNO!")))
-        presence = state.presence.get(seat, "connected")
-        if presence != "connected":
-            out.append(("class:flag.away", f" {_(PRESENCE_WORDS.get(presence, presence))}"))
-        out.append(("", "\n"))
-    out.append(("", "\n"))
-    out += table_info(state)
-    lines = sum(text.count("\n") for _style, text, *_rest in out)
-    extra = standings(state, width)
-    if height and lines + 1 + sum(text.count("\n") for _style, text, *_rest in extra) <= height:
-        out += [("", "\n"), *extra]
-    return out
-
-
-def _own_name(state: UIState, seat: int, width: int) -> str:
-    """This player's name with "(you)", the name cut only where the column is too narrow."""
-    you = _("{name} (you)")
-    room = width - get_cwidth(you.format(name=""))
-    return you.format(name=cut(state.names.get(seat, state.name), max(room, 4)))
-
-
-def team_word(team: int) -> str:
-    """A team as the screen names it (``T1``: the team of seat 0)."""
-    return _("T{team}").format(team=team + 1)
+team_word = table.team_word
+PRESENCE_WORDS = table.PRESENCE_WORDS
 
 
 def standings(state: UIState, width: int = 54) -> Fragments:
@@ -280,35 +166,44 @@ def standings(state: UIState, width: int = 54) -> Fragments:
     return out
 
 
-PRESENCE_WORDS = {"away": N_("away"), "autopilot": N_("autopilot"), "connected": N_("connected")}
-
-
-def table_info(state: UIState) -> Fragments:
+def pile_info(state: UIState) -> list[Fragments]:
+    """The lines under the pile: the direction of play, the pending penalty, the turn's
+    clock and the rules (the pile's count is on the picture)."""
     v = state.view
     assert v is not None
-    if v.top is None:  # the dealer is being drawn for: no pile yet
-        return [("", " " + _("Top") + " —")]
-    out: Fragments = [("", " " + _("Top") + " "),
-                      (card_style(v.top) + " class:card.top", card_label(v.top))]
-    if v.color:
-        out.append((f"class:card.{COLOR_NAMES[v.color]}", f" {color_word(v.color)}"))
-    out.append(("", "   " + (_("↻ clockwise") if v.direction == 1 else _("↺ counter-clockwise"))))
-    out.append(("", "   " + _("draw pile {count}").format(count=v.draw_count) + "\n"))
+    out: list[Fragments] = [[("class:direction", _("↻ clockwise") if v.direction == 1 else
+                              _("↺ counter-clockwise"))]]
     if v.pending:
-        out.append(("class:pending", " " + _("Pending +{pending} for {who}").format(
-            pending=v.pending, who=state.name_of(v.turn))))
+        line: Fragments = [("class:pending", _("Pending +{pending} for {who}").format(
+            pending=v.pending, who=state.name_of(v.turn)))]
         if v.challengeable:
-            out.append(("class:pending", " · " + _("challengeable")))
-        out.append(("", "\n"))
+            line.append(("class:pending", " · " + _("challengeable")))
+        out.append(line)
     left = state.seconds_left()
     if left is not None and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
         style = "class:timer.low" if left <= 5 else "class:timer"
-        out.append((style, " ⏱ " + _("{seconds}s for {who}").format(
-            seconds=f"{left:>3}", who=state.name_of(v.turn)) + "\n"))
+        out.append([(style, "⏱ " + _("{seconds}s for {who}").format(
+            seconds=f"{left:>3}", who=state.name_of(v.turn)))])
     rules = rules_text(v.rules)
     if rules:
-        title = _("Rules:") + " "
-        out.append(("class:hint", f" {title}{cut(rules, 55 - get_cwidth(title))}\n"))
+        out.append([("class:hint", _("Rules:") + " " + rules)])
+    return out
+
+
+def table_info(state: UIState) -> Fragments:
+    """The table in lines of words, for a reader that takes lines (plain mode): the top
+    card, the direction and the draw pile, then the rest of what is under the pile."""
+    v = state.view
+    assert v is not None
+    if v.top is None:  # the dealer is being drawn for: no pile yet
+        return [("", _("Top") + " —\n")]
+    out: Fragments = [("", _("Top") + " "), (card_style(v.top) + " class:card.top", card_label(v.top))]
+    if v.color:
+        out.append((f"class:card.{COLOR_NAMES[v.color]}", f" {color_word(v.color)}"))
+    direction, *rest = pile_info(state)
+    out += [("", "   "), *direction, ("", "   " + _("draw pile {count}").format(count=v.draw_count) + "\n")]
+    for line in rest:
+        out += [*line, ("", "\n")]
     return out
 
 
@@ -347,21 +242,86 @@ def banners(state: UIState) -> Fragments:
     return out
 
 
-def hand(state: UIState) -> Fragments:
+TABLE_ROWS = 16  # lines the rest of the table keeps at the least when the hand is drawn as faces
+LARGE_FROM = 30  # ... and when it is drawn as large faces
+
+
+@dataclass(frozen=True, slots=True)
+class FaceSize:
+    """How a hand's faces are drawn: ``width`` cells, ``height`` lines, and the lines a
+    row of them takes (the playable stand one line up, the number keys go under)."""
+
+    width: int
+    height: int
+
+    @property
+    def row(self) -> int:
+        return self.height + 2
+
+    def per_row(self, width: int) -> int:
+        return max(1, (width - 1) // (self.width + cards.SMALL_GAP))
+
+    def lines(self, count: int, width: int) -> int:
+        return -(-count // self.per_row(width)) * self.row
+
+
+LARGE_FACES, SMALL_FACES = FaceSize(cards.LARGE_WIDTH, 5), FaceSize(cards.SMALL_WIDTH, 3)
+
+
+def hand_height(state: UIState, width: int, height: int) -> int:
+    """The lines the hand takes in a table of ``width`` x ``height``: rows of faces
+    (large ones on a large terminal) where the rest keeps its room, else the compact line
+    of labels (``1[R5] 2[G7]``) wrapped to the width."""
+    held = state.hand() if state.view is not None and state.view.seat is not None else []
+    if not held:
+        return 1
+    for size, rest in ((LARGE_FACES, LARGE_FROM), (SMALL_FACES, TABLE_ROWS)):
+        if height - size.lines(len(held), width) >= rest:
+            return size.lines(len(held), width)
+    return len(_label_lines(state, held, width))
+
+
+def hand(state: UIState, width: int = 80, height: int = 0) -> Fragments:
+    """The hand: card faces in rows with the number keys under them (the playable
+    raised, the marked flagged with ``*``, the cursor's reversed) where ``height`` has
+    room for them, else a line of labels."""
     v = state.view
     if v is None:
         return []
     if v.seat is None:
         return [("class:hint", " " + _("Spectating: you see the table, not the hands."))]
-    cards = state.hand()
-    if not cards:
+    held = state.hand()
+    if not held:
         return [("class:hint", " " + _("(no cards)"))]
+    size = next((s for s in (LARGE_FACES, SMALL_FACES) if height >= s.lines(len(held), width)), None)
+    if size is None:
+        out: Fragments = []
+        for i, line in enumerate(_label_lines(state, held, width)):
+            out += [("", "\n")] * bool(i) + line
+        return out
+    canvas = Canvas(width, size.lines(len(held), width))
+    per_row = size.per_row(width)
+    for i, (text, style, raised) in enumerate(_card_styles(state, held)):
+        row, col = divmod(i, per_row)
+        x, y = 1 + col * (size.width + cards.SMALL_GAP), row * size.row
+        canvas.block(x, y + (0 if raised else 1), cards.small(text, style, i in state.marked, size.width))
+        number = f"{(i + 1) % 10}"  # the 13th: 3 pressed twice
+        middle = x + size.width // 2
+        if i == state.cursor:
+            canvas.put(middle - 1, y + size.row - 1, [("class:cursor", f"▲{number}")])
+        else:
+            canvas.put(middle, y + size.row - 1, [("class:number", number)])
+    return canvas.fragments()
+
+
+def _card_styles(state: UIState, held: list[str]) -> list[tuple[str, str, bool]]:
+    """Each card of the hand with its style and whether it is playable now (alone, or
+    after another card in one multi-play): the engine's legal plays say so."""
     plays = [a for a in state.legal() if isinstance(a, Play)]
     alone = {a.cards[0].text for a in plays if len(a.cards) == 1}  # playable by itself
     along = {c.text for a in plays for c in a.cards[1:]} - alone  # only after another card
-    out: Fragments = [("class:label", " " + _("Hand") + " ")]
-    for i, text in enumerate(cards):
-        number = f"{(i + 1) % 10}"  # the 13th: 3 pressed twice
+    out = []
+    for i, text in enumerate(held):
         style = card_style(text)
         if text in alone:
             style += " class:playable"
@@ -373,11 +333,23 @@ def hand(state: UIState) -> Fragments:
             style += " class:marked"
         if i == state.cursor:
             style += " class:cursor"
-        mark = "*" if i in state.marked else ""
-        out.append(("class:number", number))
-        out.append((style, f"{mark}{card_label(text)}"))
-        out.append(("", " "))
+        out.append((text, style, text in alone or text in along))
     return out
+
+
+def _label_lines(state: UIState, held: list[str], width: int) -> list[Fragments]:
+    """The compact hand: ``Hand 1[R2] 2[R5] …`` in lines of at most ``width`` cells."""
+    lines: list[Fragments] = [[("class:label", " " + _("Hand") + " ")]]
+    used = width_of(lines[0])
+    for i, (text, style, _raised) in enumerate(_card_styles(state, held)):
+        label = ("*" if i in state.marked else "") + card_label(text)
+        w = 1 + get_cwidth(label) + 1
+        if used + w > width and used > 1:
+            lines.append([("", " ")])
+            used = 1
+        lines[-1] += [("class:number", f"{(i + 1) % 10}"), (style, label), ("", " ")]
+        used += w
+    return lines
 
 
 def hint(state: UIState) -> Fragments:

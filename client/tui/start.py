@@ -26,8 +26,8 @@ from unolan.client.session import version_mismatch
 from unolan.client.verify import MatchRecord
 from unolan.protocol.lan import BROWSE_SECONDS
 
+from .canvas import fit
 from .net import network
-from .render import fit
 from .state import Back, Command, Connect, Rescan, UIState
 
 Browse = Callable[[Callable[[list[Game]], None]], Awaitable[None]]

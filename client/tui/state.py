@@ -34,6 +34,7 @@ from unolan.engine import (
 from unolan.engine.cards import ALL_CARDS
 
 from .form import CreateForm
+from .motion import Motion
 
 if TYPE_CHECKING:
     from .start import StartScreen
@@ -298,6 +299,8 @@ class UIState:
         self.false_call: View | None = None  # the table a false UNO call was warned about
         self.show_scores = False
         self.quitting = False
+        self.theme = "dark"  # the table's colors: dark, light or high-contrast (themes.py)
+        self.motion = Motion()  # what moves on the table now (``Motion(moving=False)``: nothing flies)
         if view is not None:
             self.set_view(view)
 
@@ -516,7 +519,8 @@ class UIState:
         self.picker = None
 
     def on_event(self, kind: str, data: dict[str, Any]) -> None:
-        """A room event: update what the view does not carry, and log it."""
+        """A room event: update what the view does not carry, show it, and log it."""
+        self.motion.on_event(kind, data, self.clock())
         if kind == "turn":
             self.turn_deadline = self.clock() + self.timer if self.timer else None
             self.sent = None

@@ -1,0 +1,308 @@
+"""The table as a picture: the other seats around the pile, this player at the bottom.
+
+Seats sit in the order play goes clockwise from this player: up the left side, along the
+top, down the right side. Each seat is a tile: its number and name, a fan of card backs
+with the count, and its flags (bot, away, autopilot, UNO!, a catch mark, out; a team's
+tag and who is this player's partner). The pile's top card is a large face in its color,
+beside the draw pile and its count; under them the direction, the pending penalty and the
+turn's clock. The picture is laid out for the size it is drawn at: tiles of three lines
+where they fit, two where not; a larger card face where the pane is tall.
+
+What each seat may do comes from the engine's view and the legal actions it gives (the
+seats this player may catch, the pending penalty, the challenge): nothing is worked out
+here. Running :mod:`motion` effects are drawn last, over the picture, at their seats.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.utils import get_cwidth
+from unolan.client.i18n import N_, _, ngettext
+from unolan.engine import Phase
+
+from . import cards
+from .canvas import Canvas, cut, width_of, wrap
+from .motion import FLIGHT, Effect, Kind
+from .state import UIState, card_style
+
+Fragments = StyleAndTextTuples
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a seat's tile is drawn (its top-left cell)."""
+
+    x: int
+    y: int
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    tile_w: int
+    tile_h: int
+    band: int  # rows taken by the top tiles (with their gap)
+    places: dict[int, Place]
+    center: tuple[int, int, int, int]  # x, y, width, height of the pile's area
+
+
+def clockwise(state: UIState) -> list[int]:
+    """The other seats in the order play goes clockwise from this one (every seat for a
+    spectator)."""
+    v = state.view
+    assert v is not None
+    n = len(v.counts)
+    if v.seat is None:
+        return list(range(n))
+    return [(v.seat + i) % n for i in range(1, n)]
+
+
+def arrange(seats: list[int], width: int, height: int) -> Arrangement:
+    """The tiles around the pile for a pane of ``width`` x ``height`` (its last row is
+    this player's); three-line tiles if they fit, else two-line ones."""
+    k = len(seats)
+    rows = height - 1
+    best: Arrangement | None = None
+    for tile_h in (3, 2):
+        tile_w = max(14, min(26, (width - 22) // 2))  # the pile keeps 20 cells between
+        per_row = max(1, (width + 1) // (tile_w + 1))
+        for top_rows in (1, 2, 3):
+            band = top_rows * (tile_h + 1)
+            side_h = rows - band
+            cap = max(0, (side_h + 1) // (tile_h + 1))
+            side = min(cap, (k - 1) // 2) if k >= 3 else 0
+            top = k - 2 * side
+            if top > per_row * top_rows:
+                continue
+            places: dict[int, Place] = {}
+            slots = [_slot(j, side, band, side_h, tile_h, rows) for j in range(side)]
+            for i, seat in enumerate(seats[:side]):  # up the left side: the first seat lowest
+                places[seat] = Place(0, slots[side - 1 - i])
+            along = seats[side:side + top]
+            for i, seat in enumerate(along):  # along the top, left to right
+                row, col = divmod(i, per_row)
+                in_row = min(per_row, len(along) - row * per_row)
+                left = (width - in_row * (tile_w + 1) + 1) // 2
+                places[seat] = Place(left + col * (tile_w + 1), row * (tile_h + 1))
+            for i, seat in enumerate(seats[side + top:]):  # down the right side
+                places[seat] = Place(width - tile_w, slots[i])
+            x0 = tile_w + 1 if side else 0
+            band_used = band if top else 0
+            center = (x0, band_used, width - 2 * x0, rows - band_used)
+            arrangement = Arrangement(tile_w, tile_h, band_used, places, center)
+            if center[3] >= 7 or tile_h == 2:
+                return arrangement
+            best = best or arrangement  # three-line tiles squeeze the pile: try two-line ones
+            break
+    return best or Arrangement(14, 2, 0, {}, (0, 0, width, rows))
+
+
+def _slot(j: int, side: int, band: int, side_h: int, tile_h: int, rows: int) -> int:
+    """The row of a side's ``j``-th tile of ``side``: spread along the side's height, never
+    closer than a line to the next."""
+    spread = band + (2 * j + 1) * side_h // (2 * side) - tile_h // 2
+    return min(max(spread, band + j * (tile_h + 1)), rows - (side - j) * (tile_h + 1))
+
+
+def tile(state: UIState, seat: int, width: int, height: int, catchable: set[int]) -> list[Fragments]:
+    """One seat's tile: ``height`` lines of ``width`` cells."""
+    v = state.view
+    assert v is not None
+    turn = seat == v.turn and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER)
+    row = "class:turn" if turn else "class:seat"
+    count = v.counts[seat]
+    team = v.team_of(seat)
+    tags: list[tuple[str, str]] = []
+    partner = (team is not None and v.seat is not None and seat != v.seat
+               and team == v.team_of(v.seat))
+    if team is not None:
+        tags.append((f"class:team.t{team % 2}", team_word(team) + ("♥" if partner and height < 3 else "")))
+    if seat in state.bots:
+        tags.append(("class:tag", _("bot")))
+    presence = state.presence.get(seat, "connected")
+    away = ("class:flag.away", _(PRESENCE_WORDS.get(presence, presence))) if presence != "connected" else None
+    if away and height < 3:
+        tags.append(away)
+    tag_text = "".join(" " + text for _s, text in tags)
+    head = ("▶ " if turn else "  ") + f"{seat} "
+    name = cut(state.name_of(seat), max(width - get_cwidth(head) - get_cwidth(tag_text), 3))
+    first: Fragments = [("class:turn.marker" if turn else "", head[:2]), (row, head[2:] + name)]
+    first += [(style, " " + text) for style, text in tags]
+    flag = seat_flag(state, seat, catchable)
+    count_text = " " + ngettext("{count} card", "{count} cards", count).format(count=count)
+    flag_width = get_cwidth(flag[1]) + 1 if flag else 0
+    # The flag beside the count where the fan keeps a card, else first on the next line
+    # (a two-line tile: in place of the fan).
+    beside = flag is not None and (width - get_cwidth(count_text) - flag_width - 2 >= 1 or height < 3)
+    room = width - get_cwidth(count_text) - (flag_width if beside else 0) - 2
+    second: Fragments = [("", "  "), ("class:back", cards.fan(count, room)), ("", count_text)]
+    if flag and beside:
+        second += [("", " "), flag]
+    if flag and beside and width_of(second) > width:
+        second = [("", " "), flag, ("", count_text)]
+    lines = [first, second]
+    if height >= 3:
+        third: Fragments = [("", "  ")]
+        if flag and not beside:
+            third += [flag, ("", " ")]
+        if partner and team is not None:
+            third += [(f"class:team.t{team % 2}", _("partner")), ("", " ")]
+        if away:
+            third += [away, ("", " ")]
+        third.append(("class:score", _("{score}p").format(score=score_of(state, seat))))
+        lines.append(third)
+    return [_fitted(line, width) for line in lines]
+
+
+def _fitted(line: Fragments, width: int) -> Fragments:
+    """A line cut to ``width`` cells (fragment by fragment)."""
+    out: Fragments = []
+    used = 0
+    for style, text, *_rest in line:
+        w = get_cwidth(text)
+        if used + w > width:
+            text = cut(text, width - used)
+            w = get_cwidth(text)
+        if w:
+            out.append((style, text))
+        used += w
+        if used >= width:
+            break
+    return out
+
+
+def seat_flag(state: UIState, seat: int, catchable: set[int]) -> tuple[str, str] | None:
+    """A seat's loudest flag: out, UNO! called, or a mark that it may be caught now."""
+    v = state.view
+    assert v is not None
+    if v.out[seat]:
+        return ("class:tag", _("out"))
+    if v.counts[seat] == 1 and v.called[seat]:
+        return ("class:flag.uno", _("UNO!"))
+    if seat in catchable and v.counts[seat] == 1:
+        return ("class:flag.catch", _("NO UNO!"))
+    return None
+
+
+def score_of(state: UIState, seat: int) -> int:
+    v = state.view
+    assert v is not None
+    team = v.team_of(seat)
+    return int(v.scores[team if team is not None and len(v.scores) < len(v.counts) else seat])
+
+
+def team_word(team: int) -> str:
+    """A team as the screen names it (``T1``: the team of seat 0)."""
+    return _("T{team}").format(team=team + 1)
+
+
+PRESENCE_WORDS = {"away": N_("away"), "autopilot": N_("autopilot"), "connected": N_("connected")}
+
+
+def own_line(state: UIState, width: int, catchable: set[int]) -> Fragments:
+    """This player's seat, the bottom of the table: ``▶ 0 ann (you) · 4 cards · 12p``."""
+    v = state.view
+    assert v is not None
+    if v.seat is None:
+        return [("class:hint", " " + _("you are watching"))]
+    return seat_line(state, v.seat, width, catchable)
+
+
+def seat_line(state: UIState, seat: int, width: int, catchable: set[int]) -> Fragments:
+    """A seat in one line of words (``▶ 1 bob · bot · 3 cards · 0p · UNO!``): this player's
+    own at the bottom of the table, and every seat where the table is read as lines."""
+    v = state.view
+    assert v is not None
+    mine = seat == v.seat
+    turn = seat == v.turn and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER)
+    row = ("class:turn " if turn else "") + ("class:me" if mine else "class:seat")
+    parts: Fragments = [("class:turn.marker" if turn else "", "▶ " if turn else "  ")]
+    count = v.counts[seat]
+    rest: Fragments = []
+    if seat in state.bots:
+        rest.append(("class:tag", " · " + _("bot")))
+    rest += [("", " · " + ngettext("{count} card", "{count} cards", count).format(count=count)),
+             ("class:score", " · " + _("{score}p").format(score=score_of(state, seat)))]
+    team = v.team_of(seat)
+    if team is not None:
+        partners = [s for s in range(len(v.counts)) if s != seat and v.team_of(s) == team]
+        rest.append((f"class:team.t{team % 2}", " · " + team_word(team)))
+        if partners and mine:
+            rest.append((f"class:team.t{team % 2}", " " + _("partner: {names}").format(
+                names=_(" and ").join(state.name_of(s) for s in partners))))
+    flag = seat_flag(state, seat, catchable)
+    if flag:
+        rest += [("", " "), flag]
+    presence = state.presence.get(seat, "connected")
+    if presence != "connected":
+        rest.append(("class:flag.away", " " + _(PRESENCE_WORDS.get(presence, presence))))
+    if mine:
+        you = _("{name} (you)")
+        room = width - 2 - get_cwidth(f"{seat} ") - width_of(rest) - get_cwidth(you.format(name=""))
+        name = you.format(name=cut(state.names.get(seat, state.name), max(room, 4)))
+    else:
+        name = state.name_of(seat)
+    parts.append((row, f"{seat} {name}"))
+    return _fitted(parts + rest, width)
+
+
+def picture(state: UIState, width: int, height: int, info: list[Fragments]) -> Fragments:
+    """The table in ``width`` x ``height`` cells; ``info``: the lines under the pile (the
+    direction, the penalty, the clock, the rules), each cut to the pile's area."""
+    v = state.view
+    if v is None or width < 20 or height < 6:
+        return []
+    canvas = Canvas(width, height)
+    catchable = set(state.catchable()) | set(v.catchable)
+    seats = clockwise(state)
+    layout = arrange(seats, width, height)
+    for seat, place in layout.places.items():
+        canvas.block(place.x, place.y, tile(state, seat, layout.tile_w, layout.tile_h, catchable))
+    canvas.put(0, height - 1, own_line(state, width, catchable))
+
+    now = state.clock()
+    effects = state.motion.active(now)
+    cx, cy, cw, ch = layout.center
+    room = ch - len(info)
+    card_w, card_h = (17, 11) if room >= 15 and cw >= 40 else (13, 9) if room >= 11 and cw >= 30 else (9, 5)
+    pile_x = cx + max(0, (cw - card_w - 1 - 9) // 2)
+    pile_y = cy + max(0, (ch - card_h - len(info)) // 2)
+    flying = [e for e in effects if e.kind is Kind.FLIGHT and now - e.start < FLIGHT]
+    landed = [e for e in effects if e.kind is Kind.FLIGHT and now - e.start >= FLIGHT]
+    if v.top is not None:
+        face = cards.large(v.top, v.color, card_w, card_h, extra="class:flash" if landed else "")
+        canvas.block(pile_x, pile_y, face)
+    else:  # the dealer is being drawn for: no pile yet
+        canvas.put(pile_x, pile_y + 1, [("class:hint", "—")])
+    canvas.block(pile_x + card_w + 1, pile_y + card_h // 2 - 1, cards.back_pile(v.draw_count))
+    y = pile_y + card_h
+    room = cx + cw - pile_x
+    for line in info:  # each wrapped to the pile's area, in the style it begins with
+        for part in wrap("".join(text for _style, text, *_rest in line), room, indent=2):
+            if y >= cy + ch:
+                break
+            canvas.put(pile_x, y, [(line[0][0], part)] if line else [])
+            y += 1
+
+    home = Place(2, height - 1)
+    for effect in effects:
+        where = layout.places.get(effect.seat) if effect.seat is not None else None
+        if effect.seat is not None and effect.seat == v.seat:
+            where = home
+        if effect.kind is Kind.FLIGHT and effect in flying and where is not None:
+            _draw_flight(canvas, effect, now, where, Place(pile_x + 2, pile_y + 1))
+        elif effect.kind is Kind.BANNER and where is not None:
+            text = f" {effect.text} "  # kept inside the pane: a seat on the right gets it leftwards
+            x = min(where.x + (0 if where is home else 2), width - get_cwidth(text))
+            canvas.put(max(x, 0), where.y, [(effect.style, text)])
+    return canvas.fragments()
+
+
+def _draw_flight(canvas: Canvas, effect: Effect, now: float, start: Place, end: Place) -> None:
+    """The card on its way: a small face between its seat and the pile."""
+    p = min(max((now - effect.start) / FLIGHT, 0.0), 1.0)
+    x = round(start.x + (end.x - start.x) * p)
+    y = round(start.y + (end.y - start.y) * p)
+    face = cards.small(effect.text, f"{card_style(effect.text)} class:face class:flying", False)
+    canvas.block(x, min(y, canvas.height - 3), face)

@@ -1,0 +1,184 @@
+"""The table as a picture: what must be on screen at 80x24, 100x30 and 160x50 (the real
+layout, drawn through pipe input and a dummy output), the motion that tells the story
+(driven by a clock the test holds: nothing sleeps), and the themes kept in the config."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from test_tui import BASIC, Table, faces, hand_of, pile, table
+from unolan.client import config
+from unolan.client.tui import themes
+from unolan.client.tui.motion import FLASH, FLIGHT, FRAME, Motion
+from unolan.client.tui.render import players
+
+from unolan.cli import build_parser
+
+SIZES = [(80, 24), (100, 30), (160, 50)]
+FOUR = "hand 0: R5 G7 W4 R2; hand 1: B1 B2 B3; hand 2: YS R9; hand 3: G1; discard: Y3 R3; draw: G2 G3 G4; catchable: 3"
+
+
+def must_show(t: Table, screen: str) -> None:
+    """Everything needed to play, whatever the size: every seat with its count, the pile's
+    face with its color word, the draw pile's count, the direction, the catch mark, this
+    player's line, the hand with its keys, what to do now."""
+    for seat, name, count in ((1, "bob", "3 cards"), (2, "cy", "2 cards"), (3, "di", "1 card")):
+        assert re.search(rf"\b{seat} {name}\b", screen), name
+        assert count in screen
+    assert pile(screen).startswith("R3")
+    assert "red" in pile(screen)
+    assert re.search(r"│▒▒▒│ 3\b", screen)  # the draw pile and its count
+    assert "↻ clockwise" in screen
+    assert "NO UNO!" in screen  # di may be caught: the engine's view says so
+    assert "▶ 0 ann (you) · 4 cards" in screen
+    assert hand_of(screen) == ["R2", "R5", "G7", "W4"]
+    assert "Your turn" in screen and "Log" in screen
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_table_shows_everything_needed_to_play_at_each_size(width: int, height: int) -> None:
+    with table(FOUR) as t:
+        screen = t.screen(width, height)
+        print(f"\n{width}x{height}:\n{screen}")
+        must_show(t, screen)
+        lines = screen.splitlines()
+        assert len(lines) <= height and all(len(line) <= width for line in lines)
+
+
+def test_a_large_terminal_uses_the_space() -> None:
+    with table(FOUR) as t:
+        for i in range(40):
+            t.state.add_log(f"line {i}")
+        small, big = t.screen(80, 24), t.screen(160, 50)
+        assert len(pile(big).split()) > len(pile(small).split())  # a larger face: both corners
+        assert "Scores" in big and "Scores" not in small
+        assert big.count("line ") > 2 * small.count("line ")
+        assert faces(small) == faces(big) == [("R2", False), ("R5", False), ("G7", False), ("W4", False)]
+        assert "│R2 │" in small and "│R2   │" in big and "│   R2│" in big  # larger faces
+
+
+def test_resizing_redraws_for_the_new_size() -> None:
+    with table(FOUR) as t:
+        narrow, wide = t.screen(80, 24), t.screen(160, 50)
+        again = t.screen(80, 24)
+        assert narrow == again != wide
+
+
+def test_a_long_hand_wraps_to_more_rows_of_faces_where_there_is_room() -> None:
+    big = "R1 R2 R3 R4 R5 R6 R7 R8 R9 G3 G4 G5 B1 B2 B3 B4 Y1 Y2 Y3 W W4 RS RR RD2"
+    with table(f"hand 0: {big}; hand 1: G1 G2; discard: Y9 R0") as t:
+        tall = t.screen(100, 40)
+        assert len(faces(tall)) == 24  # two rows of faces
+        assert " Hand 1[" in t.screen(80, 24)  # too short for them: the compact labels
+
+
+# -- motion --------------------------------------------------------------------------------
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_played_card_flies_from_its_seat_to_the_pile_then_the_pile_flashes() -> None:
+    clock = Clock()
+    with table("hand 0: R5 G7; hand 1: B1 B2 R9; hand 2: G4 G5; discard: R3; turn: 1",
+               clock=clock) as t:
+        before = t.screen()
+        t.apply("1 play R9")
+        clock.now += FLIGHT / 3  # on its way: a small face of R9 outside the hand and the pile
+        flying = t.screen()
+        assert "│R9 │" in flying and "│R9 │" not in before
+        assert t.state.motion.next_frame(clock.now) == FRAME
+        clock.now += FLIGHT  # landed: the pile shows it, flashing, drawn again when that ends
+        assert "│R9 │" not in t.screen() and pile(t.screen()).startswith("R9")
+        assert FRAME < t.state.motion.next_frame(clock.now) < FLASH
+        styles = {style for style, _text, *_ in players(t.state, 53, 16)}
+        assert any("class:flash" in style for style in styles)
+        clock.now += 1.0  # over: nothing moves, nothing to draw again
+        assert not any("class:flash" in s for s, *_ in players(t.state, 53, 16))
+        assert t.state.motion.next_frame(clock.now) is None
+
+
+def test_banners_show_at_the_seat_where_it_happened_and_go() -> None:
+    clock = Clock()
+    with table("hand 0: R5 G7; hand 1: B1 R3; hand 2: G4 G5; discard: R3; turn: 2", clock=clock) as t:
+        row = next(i for i, line in enumerate(t.screen().splitlines()) if "1 bob" in line)
+        t.apply("1 play R3")  # bob jumps in with the identical card
+        line = t.screen().splitlines()[row]
+        assert "JUMP IN!" in line and line.index("JUMP IN!") < 30  # on bob's tile, at the left
+        t.state.on_event("uno", {"seat": 1})
+        assert " UNO! " in t.screen().splitlines()[row]
+        clock.now += 1.0
+        line = t.screen().splitlines()[row]
+        assert "1 bob" in line and "JUMP IN!" not in line and " UNO! " not in line
+
+
+def test_catch_challenge_and_penalty_banners() -> None:
+    clock = Clock()
+    with table(BASIC, clock=clock) as t:
+        t.state.on_event("caught", {"seat": 0, "target": 1, "penalty": 2})
+        t.state.on_event("challenged", {"seat": 2, "target": 3, "guilty": True})
+        t.state.on_event("penalty", {"seat": 2, "amount": 4})
+        screen = t.screen()
+        assert "CAUGHT +2" in screen and "challenge: guilty!" in screen and " +4 " in screen
+
+
+def test_no_motion_moves_nothing_but_keeps_the_banners() -> None:
+    clock = Clock()
+    with table("hand 0: R5 G7; hand 1: B1 R3; hand 2: G4 G5; discard: R3; turn: 2", clock=clock) as t:
+        t.state.motion = Motion(moving=False)
+        t.apply("1 play R3")
+        clock.now += FLIGHT / 3
+        screen = t.screen()
+        assert "│R3 │" not in screen  # nothing flies
+        assert "JUMP IN!" in screen  # the banner stays, still
+        assert not any("class:flash" in s for s, *_ in players(t.state, 53, 16))
+        assert t.state.motion.next_frame(clock.now) == pytest.approx(1 - FLIGHT / 3 - 0.1, abs=0.01)
+
+
+def test_motion_never_holds_a_key() -> None:
+    clock = Clock()
+    with table("hand 0: R5 G7; hand 1: B1 B2 R9; hand 2: G4 G5; discard: R3; turn: 1", clock=clock) as t:
+        t.apply("1 play R9", "2 draw", "2 pass")
+        t.press("1", "enter")  # while R9 is still flying
+        assert t.actions()[-1].cards[0].text == "R5"
+
+
+# -- themes and the config -----------------------------------------------------------------
+
+
+def test_every_theme_styles_every_class_of_the_default() -> None:
+    for theme in themes.THEMES:
+        sheet = {"dark": themes.DARK, "light": themes.LIGHT, "high-contrast": themes.HIGH_CONTRAST}[theme]
+        assert set(sheet) == set(themes.DARK), theme
+        themes.style(theme)  # a valid style sheet
+
+
+def test_the_theme_is_kept_in_the_users_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from unolan.client.tui.cli import apply_table_options
+    from unolan.client.tui.state import UIState
+
+    path = tmp_path / "unolan" / "config.json"
+    monkeypatch.setattr(config, "default_path", lambda: path)
+    parse = build_parser().parse_args
+    state = UIState()
+    apply_table_options(parse(["play", "--theme", "light", "--no-motion"]), state)
+    assert state.theme == "light" and not state.motion.moving
+    assert config.load(path) == {"theme": "light"}
+    state = UIState()
+    apply_table_options(parse(["join", "127.0.0.1"]), state)  # no --theme: the one kept
+    assert state.theme == "light" and state.motion.moving
+    path.write_text("not json")
+    apply_table_options(parse(["play"]), state)  # a broken file: the default
+    assert state.theme == "dark"
+
+
+def test_an_unknown_theme_is_refused_by_the_parser() -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["play", "--theme", "pink"])
