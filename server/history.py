@@ -48,6 +48,10 @@ CREATE TABLE IF NOT EXISTS history.actions (id TEXT NOT NULL, n INTEGER NOT NULL
   action TEXT NOT NULL, seq INTEGER, PRIMARY KEY (id, n));
 CREATE TABLE IF NOT EXISTS history.receipts (id TEXT, room TEXT NOT NULL, match INTEGER NOT NULL,
   seq INTEGER NOT NULL, data TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS history.rounds_open ON rounds (room, match, round) WHERE id IS NULL;
+CREATE INDEX IF NOT EXISTS history.rounds_kept ON rounds (id);
+CREATE INDEX IF NOT EXISTS history.receipts_open ON receipts (room, match) WHERE id IS NULL;
+CREATE INDEX IF NOT EXISTS history.receipts_kept ON receipts (id);
 """
 
 
@@ -116,6 +120,11 @@ def attach(db: sqlite3.Connection, path: Path) -> None:
     os.chmod(path, 0o600)
     db.execute("ATTACH DATABASE ? AS history", (str(path),))
     db.execute("PRAGMA history.journal_mode=WAL")
+    # As the store's own file (a PRAGMA names one schema): a commit survives the server
+    # being killed without an fsync of its own. At the default (FULL) every transaction
+    # holding a round's deal, a receipt or a match waited for the disk, in the store's
+    # thread, with the frames held behind it.
+    db.execute("PRAGMA history.synchronous=NORMAL")
     version = db.execute("PRAGMA history.user_version").fetchone()[0]
     if version not in (0, SCHEMA_VERSION):
         raise sqlite3.DatabaseError(f"{path}: a history of an unknown schema version ({version})")
