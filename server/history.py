@@ -112,9 +112,9 @@ def kept_match(room: str, name: str, rules: dict[str, Any], seats: list[tuple[st
 # -- writing (the store's thread, inside its transaction) -------------------------------
 
 
-def attach(db: sqlite3.Connection, path: Path) -> None:
+def attach(db: sqlite3.Connection, path: Path, cache_kib: int = 2000) -> None:
     """Attach the history file (created if new, readable by its owner only: it holds
-    seeds) and its tables."""
+    seeds) and its tables, with a page cache of ``cache_kib`` KiB."""
     if not path.exists():
         os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
     os.chmod(path, 0o600)
@@ -125,6 +125,7 @@ def attach(db: sqlite3.Connection, path: Path) -> None:
     # holding a round's deal, a receipt or a match waited for the disk, in the store's
     # thread, with the frames held behind it.
     db.execute("PRAGMA history.synchronous=NORMAL")
+    db.execute(f"PRAGMA history.cache_size = -{cache_kib}")
     version = db.execute("PRAGMA history.user_version").fetchone()[0]
     if version not in (0, SCHEMA_VERSION):
         raise sqlite3.DatabaseError(f"{path}: a history of an unknown schema version ({version})")
