@@ -115,6 +115,7 @@ class Server:
                     started = True
                     for listener in listeners:
                         nursery.start_soon(self._accept, listener, nursery)
+                    nursery.start_soon(self._watch)
                     for room in restored:
                         room.post(BotsBack())
                     task_status.started(self)
@@ -187,6 +188,14 @@ class Server:
                       "(and seats_aside, spectators_aside, actions_aside)",
                       room_id, reason, store.path, room_id)
         return restored
+
+    async def _watch(self) -> None:
+        """Every connection's heartbeat and frame deadline, checked every tick."""
+        while True:
+            await trio.sleep(self.limits.watch_tick)
+            now = trio.current_time()
+            for session in list(self.sessions):
+                session.watch(now)
 
     def _note_room_id(self, room_id: str) -> None:
         """Room ids go on from the highest one ever stored."""

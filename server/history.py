@@ -49,6 +49,10 @@ CREATE TABLE IF NOT EXISTS history.actions (id TEXT NOT NULL, n INTEGER NOT NULL
   action TEXT NOT NULL, seq INTEGER, PRIMARY KEY (id, n));
 CREATE TABLE IF NOT EXISTS history.receipts (id TEXT, room TEXT NOT NULL, match INTEGER NOT NULL,
   seq INTEGER NOT NULL, data TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS history.rounds_open ON rounds (room, match, round) WHERE id IS NULL;
+CREATE INDEX IF NOT EXISTS history.rounds_kept ON rounds (id);
+CREATE INDEX IF NOT EXISTS history.receipts_open ON receipts (room, match) WHERE id IS NULL;
+CREATE INDEX IF NOT EXISTS history.receipts_kept ON receipts (id);
 """
 
 
@@ -109,14 +113,20 @@ def kept_match(room: str, name: str, rules: dict[str, Any], seats: list[tuple[st
 # -- writing (the store's thread, inside its transaction) -------------------------------
 
 
-def attach(db: sqlite3.Connection, path: Path) -> None:
+def attach(db: sqlite3.Connection, path: Path, cache_kib: int = 2000) -> None:
     """Attach the history file (created if new, readable by its owner only: it holds
-    seeds) and its tables."""
+    seeds) and its tables, with a page cache of ``cache_kib`` KiB."""
     if not path.exists():
         os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
     os.chmod(path, 0o600)
     db.execute("ATTACH DATABASE ? AS history", (str(path),))
     db.execute("PRAGMA history.journal_mode=WAL")
+    # As the store's own file (a PRAGMA names one schema): a commit survives the server
+    # being killed without an fsync of its own. At the default (FULL) every transaction
+    # holding a round's deal, a receipt or a match waited for the disk, in the store's
+    # thread, with the frames held behind it.
+    db.execute("PRAGMA history.synchronous=NORMAL")
+    db.execute(f"PRAGMA history.cache_size = -{cache_kib}")
     version = db.execute("PRAGMA history.user_version").fetchone()[0]
     if version not in (0, SCHEMA_VERSION):
         raise sqlite3.DatabaseError(f"{path}: a history of an unknown schema version ({version})")

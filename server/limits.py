@@ -31,6 +31,7 @@ class Limits:
     sndbuf: int = 0  # SO_SNDBUF for client sockets (0: the system's default)
     handshake_timeout: float = 10.0
     heartbeat: int = 15  # ping after this much silence; drop after twice as much
+    watch_tick: float = 1.0  # how often heartbeats and frame deadlines are checked
     request_rate: float = 100.0  # requests per second, per connection (token bucket)
     request_burst: float = 200.0
     chat_rate: float = 1.0  # chat lines per second, per seat or spectator token

@@ -172,9 +172,9 @@ class Room:
     def _next_deadline(self) -> float:
         graces = [s.grace_until for s in self.seats]
         graces += [w.grace_until for w in self.watchers.values()]
-        if not self.paused:  # the fair deal's wait and the races' windows
+        if not self.paused:  # the fair deal's wait, the races' receipts, a match to keep
             graces += [self.fair.deadline if self.game is None and self.started else None,
-                       self.races.deadline]
+                       self.races.deadline, self.races.settles if self.kept else None]
         return self.clocks.next(graces)
 
     def _close(self) -> None:
@@ -554,7 +554,7 @@ class Room:
                 # The history keeps the seats' names beside it: uno audit names them.
                 names = [s.name for s in self.seats]
                 self.store.receipt(self.id, self.matches, self.seq, {**data, "names": names})
-        if self.kept is not None and self.races.deadline is None:
+        if self.kept is not None and self.races.settled(now):
             match, self.kept = self.kept, None
             if self.store is not None:
                 self.store.finished(*match)

@@ -56,9 +56,9 @@ class Reception(Protocol):
 class Session:
     """One client connection, seen from the server."""
 
-    __slots__ = ("bot", "bucket", "conn", "dropped", "joining", "name", "number", "outbox",
-                 "peer", "reading", "received", "room", "scope", "seat", "server", "strikes",
-                 "token")
+    __slots__ = ("bot", "bucket", "conn", "dropped", "frame_due", "heard", "joining", "name",
+                 "number", "outbox", "peer", "reading", "reads", "received", "room", "scope",
+                 "seat", "seen", "server", "silent", "strikes", "token")
 
     def __init__(self, server: Reception, stream: trio.abc.Stream, number: int, peer: Peer) -> None:
         self.server = server
@@ -76,6 +76,11 @@ class Session:
         self.token: str | None = None
         self.strikes = 0
         self.received = 0  # frames read after the handshake
+        self.reads = 0  # reads from the client after the handshake
+        self.seen = 0  # ``reads`` when the server's watch last looked (see watch)
+        self.heard = 0.0  # when the watch saw a read last, or sent a ping
+        self.silent = 0  # pings sent since the client was last heard
+        self.frame_due: float | None = None  # when the frame that has begun must be whole
         self.dropped = False  # we ended it (slow, dead, replaced): no farewell frame
         self.scope: trio.CancelScope | None = None  # the connection's nursery's
         self.reading: trio.CancelScope | None = None  # the reader's own scope: close() ends it
@@ -172,35 +177,41 @@ class Session:
             return
         if conn.state is not pr.State.READY:
             return
-        silent = 0
-        frame_due: float | None = None  # when the frame that has begun must be whole
+        self.heard = trio.current_time()
         frames = -1
         while True:
             if not await self._process():
                 return
-            timeout: float = limits.heartbeat
             if conn.buffered:  # part of a frame is in: it gets frame_timeout to arrive
                 if frames != self.received:  # a frame ended since: this is a new one
                     frames = self.received
-                    frame_due = trio.current_time() + limits.frame_timeout
-                assert frame_due is not None
-                timeout = min(timeout, frame_due - trio.current_time())
+                    self.frame_due = trio.current_time() + limits.frame_timeout
             else:
-                frame_due = None
-            with trio.move_on_after(timeout) as idle:
-                if not await self._receive_into(conn):
-                    return
-            if idle.cancelled_caught:
-                if frame_due is not None and trio.current_time() >= frame_due:
-                    self.close("timeout", f"a frame took more than {limits.frame_timeout:g} s to arrive")
-                    return
-                silent += 1
-                if silent >= 2:
-                    self.close("timeout", "no answer to ping")
-                    return
-                self.send(pr.Ping(id=silent))
-            else:
-                silent = 0
+                self.frame_due = None
+            if not await self._receive_into(conn):
+                return
+            self.reads += 1
+
+    def watch(self, now: float) -> None:
+        """The server's watch, every ``limits.watch_tick``: a client silent for a
+        heartbeat is pinged, and dropped after a second one; a frame that has begun and
+        is not whole by its deadline ends the connection. (A timeout around every read
+        would cost more than the read.)"""
+        if self.conn.state is not pr.State.READY or self.outbox.shut:
+            return  # the handshake has its own timeout; a closing connection needs none
+        limits = self.server.limits
+        if self.frame_due is not None and now >= self.frame_due:
+            self.close("timeout", f"a frame took more than {limits.frame_timeout:g} s to arrive")
+            return
+        if self.reads != self.seen:
+            self.seen, self.heard, self.silent = self.reads, now, 0
+        elif now - self.heard >= limits.heartbeat:
+            self.silent += 1
+            if self.silent >= 2:
+                self.close("timeout", "no answer to ping")
+                return
+            self.send(pr.Ping(id=self.silent))
+            self.heard = now
 
     async def _receive_into(self, conn: pr.Connection) -> bool:
         """Wait for data, then read what is there: over a socket straight from the

@@ -369,11 +369,14 @@ class Store:
             db.execute(f"PRAGMA page_size = {_PAGE_SIZE}")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
+            # What a running server reads back is a few pages (the rooms, the end of the
+            # log): a small page cache, not SQLite's default 2 MiB per file.
+            db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
             db.execute("BEGIN IMMEDIATE")
             _prepare_schema(db, path)
             db.execute(_SWEEP)
             db.execute("COMMIT")
-            history.attach(db, history.history_path(path))  # not locked: the commands read it
+            history.attach(db, history.history_path(path), CACHE_KIB)  # not locked: the commands read it
         except sqlite3.Error as exc:
             if db is not None:
                 db.close()
@@ -617,6 +620,7 @@ SWEEP_EVERY = 50_000  # actions appended between two sweeps of the log
 _SWEEP = ("DELETE FROM actions WHERE NOT EXISTS (SELECT 1 FROM rooms r"
           " WHERE r.id = actions.room AND r.matches = actions.match)")
 _PAGE_SIZE = 1024
+CACHE_KIB = 256  # the page cache of the store's file and of the history's, each
 
 
 def _actions_statement(rows: list[tuple[Any, ...]]) -> tuple[str, list[Any]]:
