@@ -80,7 +80,7 @@ async def test_requests_raise_with_the_protocol_code(autojump_clock) -> None:
     async with trio.open_nursery() as nursery:
         port = await start_server(nursery)
         async with open_client("127.0.0.1", port, "ann") as client:
-            assert client.welcome is not None and client.welcome.version == pr.PROTOCOL_VERSION == 3
+            assert client.welcome is not None and client.welcome.version == pr.PROTOCOL_VERSION == 4
             with pytest.raises(ClientError) as info:
                 await client.join("nosuchroom")
             assert info.value.code == "no_such_room"
