@@ -167,3 +167,59 @@ def test_one_table_moving_makes_no_action_at_the_other_too_late() -> None:
     assert not log.too_late(decided, 0) and log.too_late(decided, 1)
     log.table_moved()  # a new match: every table
     assert log.too_late(decided, 0)
+
+
+# -- the client library -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seat", [3, None])
+def test_the_clients_tables_fold_both_tables_as_the_room_shows_them(seat: int | None) -> None:
+    """Fed a rotation's events as the room sends them to a seat (or a spectator), each
+    table's mirror equals that table's view from the engine after every action."""
+    import random
+
+    from unolan.client.tables import Tables
+    from unolan.server.two_tables import on_wire, play
+
+    rules = en.Rules.preset("house", partner_rotation=True, rounds=5)
+    rotation = en.TwoTableRotation(rules, seed="fold")
+    tables = Tables(seat, rules.to_dict(), seq=0)
+    seq = 0
+
+    def tell(events: list[en.TableEvent]) -> None:
+        nonlocal seq
+        for event in map(on_wire, events):
+            seq += 1
+            assert tables.feed(seq, event.kind, event.data_for(seat))
+
+    tell(rotation.start_events)
+    rng, checked = random.Random(1), 0
+    while not rotation.over:
+        if rotation.round_over:
+            tell(play(rotation, en.Deal(0)))
+        else:
+            seats, game = rng.choice([t for t in rotation.tables if t[1].phase != "round_over"])
+            tell(rotation.apply(rng.choice(rotation.legal_actions(seats[game.turn]))))
+        for t in range(2):
+            view = rotation.table_view(t, seat).to_dict()
+            assert tables.mirrors[t].to_dict() == view
+            checked += 1
+        if seat is not None:  # its own table's actions go out in the room's seats
+            assert seat in rotation.seats_at(tables.own)
+            for action in tables.view().legal_actions():
+                assert tables.to_global(action) in rotation.legal_actions(seat) or type(action) is en.Deal
+    assert tables.scores == rotation.scores and checked > 200
+
+
+async def test_the_client_librarys_bots_play_a_two_table_room() -> None:
+    from unolan.client.runner import seat_bots
+
+    lines: list[str] = []
+    async with running(seed=6) as server:
+        with trio.fail_after(60):
+            await seat_bots("127.0.0.1", server.port, strategy="greedy", count=8, seats=8,
+                            options={**ROTATION, "rounds": 2}, matches=1, report=lines.append)
+        room = server.rooms["r1"]
+        assert isinstance(room, TwoTableRoom) and room.match is not None and room.match.over
+    assert sum("round 1 over; totals" in line for line in lines) == 1
+    assert lines[-1].startswith("room r1: match 1 won by") and "final scores" in lines[-1]
