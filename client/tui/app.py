@@ -36,7 +36,7 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 from unolan.client import i18n
 
-from . import render, start
+from . import other_table, render, start
 from .controller import Controller
 from .form import label
 from .state import Back, UIState
@@ -191,9 +191,13 @@ def build_app(
                         height=D(min=3, preferred=12, weight=2))
     chat_window = Window(FittedText(render.chat, s), wrap_lines=True,
                          height=D(min=2, preferred=5, weight=1))
+    # A two-table room: the other table in two lines under this one.
+    other_window = ConditionalContainer(
+        Window(FittedText(other_table.panel, s), height=2, wrap_lines=False),
+        filter=Condition(lambda: s.other_table is not None))
     table_body = HSplit([
         VSplit([
-            main_window,
+            HSplit([main_window, other_window], width=D(min=46, max=56, preferred=54)),
             Window(width=1, char="│", style="class:hint"),
             HSplit([log_window, Window(height=1, char="─", style="class:hint"), chat_window]),
         ]),
