@@ -55,14 +55,22 @@ class Tables:
         return self.mirror.rules
 
     @property
+    def placed(self) -> bool:
+        """Whether the member's table is known (a seat's: once its table is seated)."""
+        return self.seat is None or any(seats and self.seat in seats for seats in self.seats)
+
+    @property
     def started(self) -> bool:
-        return self.mirror.started
+        """Its own table has been dealt (a seat never sees another table as its own)."""
+        return self.placed and self.mirror.started
 
     @property
     def settled(self) -> bool:
-        return self.mirror.settled
+        return self.placed and self.mirror.settled
 
     def view(self) -> View:
+        if not self.placed:
+            raise RuntimeError("this seat's table has not been seated yet")
         return self.mirror.view()
 
     def set_rules(self, rules: Mapping[str, Any]) -> None:
