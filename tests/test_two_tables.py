@@ -223,3 +223,22 @@ async def test_the_client_librarys_bots_play_a_two_table_room() -> None:
         assert isinstance(room, TwoTableRoom) and room.match is not None and room.match.over
     assert sum("round 1 over; totals" in line for line in lines) == 1
     assert lines[-1].startswith("room r1: match 1 won by") and "final scores" in lines[-1]
+
+
+async def test_a_seat_that_leaves_is_played_by_the_server_at_its_table() -> None:
+    """The host seats seven of the server's bots, starts and leaves: its seat goes on
+    autopilot at whichever table it sits, and both tables play the match out."""
+    async with running(seed=9) as server:
+        host = await Raw.connect(server.port, "ann")
+        await host.reply(pr.CreateRoom(name="t", seats=8, options={**ROTATION, "rounds": 1}, id=1))
+        for i in range(7):
+            assert (await host.reply(pr.AddBot(id=10 + i))).TYPE == "ok"
+        assert (await host.reply(pr.Start(id=20))).TYPE == "ok"
+        await host.expect("event", kind="turn")
+        assert (await host.reply(pr.Leave(id=21))).TYPE == "ok"
+        room = server.rooms["r1"]
+        assert isinstance(room, TwoTableRoom) and room.seats[0].piloted
+        with trio.fail_after(30):
+            while room.started:
+                await trio.sleep(0.01)
+        assert room.match is not None and room.match.over and len(room.match.history) == 1
