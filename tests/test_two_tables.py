@@ -235,8 +235,12 @@ async def test_a_seat_that_leaves_is_played_by_the_server_at_its_table() -> None
             assert (await host.reply(pr.AddBot(id=10 + i))).TYPE == "ok"
         assert (await host.reply(pr.Start(id=20))).TYPE == "ok"
         await host.expect("event", kind="turn")
-        assert (await host.reply(pr.Leave(id=21))).TYPE == "ok"
         room = server.rooms["r1"]
+        assert isinstance(room, TwoTableRoom) and room.match is not None
+        elsewhere = room.match.seats_at(1 - room.match.locate(0)[0])[0]
+        refused = await host.reply(pr.Catch(seq=room.seq, target=elsewhere, id=30))
+        assert refused.code == "bad_target" and "not at this table" in refused.message  # type: ignore[attr-defined]
+        assert (await host.reply(pr.Leave(id=21))).TYPE == "ok"
         assert isinstance(room, TwoTableRoom) and room.seats[0].piloted
         with trio.fail_after(30):
             while room.started:
