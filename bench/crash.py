@@ -13,7 +13,9 @@ After the last kill the database is read and the match replayed from its seed:
 - every acknowledged action is in the stored log, in its player's order (0 lost);
 - every table a player held, resumed tables included, equals ``view(seat)`` of the
   stored game after the actions stored up to that seq (so no seq ever meant two things
-  and no client saw anything that a crash took back).
+  and no client saw anything that a crash took back); at two tables (``--players 8``),
+  or after the action whose events it was in the middle of, since one action's events
+  may span both tables and a seat's own table is whole before the batch ends.
 
     python bench/crash.py                 # 25 kills
     python bench/crash.py --kills 100 --seed 3
@@ -285,7 +287,11 @@ def _check(db: Path, room: str, players: list[Player], report: Report) -> None:
             n = bisect.bisect_right(seqs, seq)  # the actions whose events it had seen
             report.tables += 1
             report.resumes += i in player.resumed
-            if views[n][player.seat] != view:
+            # At two tables one action's events may span both (a deal, a round's totals
+            # after its last card): a seat's own table is whole before the batch ends.
+            within = isinstance(game, en.TwoTableRotation) and n < len(stored) \
+                and views[n + 1][player.seat] == view
+            if views[n][player.seat] != view and not within:
                 report.wrong.append(f"seat {player.seat} at seq {seq} (after {n} actions)")
 
 

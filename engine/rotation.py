@@ -180,9 +180,9 @@ class TwoTableRotation:
         return RotationOutcome(self.rounds, tuple(self.scores), self.scores.index(best))
 
     def view(self, seat: int) -> View:
-        """What a global seat may know: its own table's view, in that table's local seats."""
-        table, local = self.locate(seat)
-        return self.tables[table][1].view(local)
+        """What a global seat may know: its own table's view, in that table's local seats
+        (its round the rotation's, as the events say)."""
+        return self.table_view(self.locate(seat)[0], seat)
 
     def table_view(self, table: int, seat: int | None) -> View:
         """A table as a global seat sees it: its own table as its seat, another as a
