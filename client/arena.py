@@ -19,7 +19,8 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
-from unolan.engine import Deal, Event, Game, Phase, Rules
+from unolan.engine import Deal, Event, Game, Phase, Rules, TableEvent, TwoTableRotation, two_tables
+from unolan.engine.rotation import localize, to_global
 
 from .bot import decide
 from .strategies import make_bot
@@ -45,6 +46,8 @@ def lineup_for(strategies: Sequence[str], players: int, index: int) -> tuple[str
 def play_match(lineup: Sequence[str], rules: Rules, seed: int | str, index: int = 0) -> MatchResult:
     """Play one match between bots of the named strategies (one per seat)."""
     players = len(lineup)
+    if two_tables(rules, players):
+        return play_rotation(lineup, rules, seed, index)
     game = Game(rules, players=players, seed=f"{seed}/game")
     bots = [make_bot(name, seed=f"{seed}/bot/{seat}") for seat, name in enumerate(lineup)]
     race = random.Random(f"{seed}/race")
@@ -79,6 +82,46 @@ def play_match(lineup: Sequence[str], rules: Rules, seed: int | str, index: int 
         winner = min(s for s in range(players) if game.team_of(s) == winner)
     scores = tuple(game.scores[game.team_of(s)] for s in range(players))
     return MatchResult(index, tuple(lineup), winner, scores, game.round, actions)
+
+
+def play_rotation(lineup: Sequence[str], rules: Rules, seed: int | str, index: int = 0) -> MatchResult:
+    """Play one eight-player partner rotation (two tables) between bots of the named
+    strategies: each bot sees its own table, in that table's seats, as it would over the
+    network; the champion is the winner."""
+    rotation = TwoTableRotation(rules, seed=f"{seed}/game")
+    bots = [make_bot(name, seed=f"{seed}/bot/{seat}") for seat, name in enumerate(lineup)]
+    race = random.Random(f"{seed}/race")
+    order = list(range(len(lineup)))
+
+    def tell(events: Iterable[TableEvent]) -> None:
+        for event in events:
+            if event.table is None:
+                continue
+            seats = rotation.seats_at(event.table)
+            for seat in seats:
+                bots[seat].observe(event.event.kind, localize(event.data_for(seat), seats))
+
+    tell(rotation.start_events)
+    actions = 0
+    while not rotation.over and actions < MAX_ACTIONS:
+        if rotation.round_over:
+            tell(rotation.next_round())
+            continue
+        race.shuffle(order)
+        for seat in order:
+            table, local = rotation.locate(seat)
+            seats, game = rotation.tables[table]
+            legal = game.legal_actions(local) if game.phase is not Phase.ROUND_OVER else []
+            action = decide(bots[seat], game.view(local), legal) if legal else None
+            if action is not None:
+                break
+        else:  # nobody acts: cannot happen, the seats in turn always do
+            raise RuntimeError("no seat acted at either table")
+        tell(rotation.apply(to_global(action, seats)))
+        actions += 1
+    outcome = rotation.outcome()
+    return MatchResult(index, tuple(lineup), outcome.champion if outcome else None,
+                       tuple(rotation.scores), len(rotation.history), actions)
 
 
 def _play_indexed(args: tuple[Sequence[str], int, Rules, int | str, int]) -> MatchResult:

@@ -7,7 +7,7 @@ import os
 import sys
 from typing import Any
 
-from unolan.engine import Rules, RulesError, check_table
+from unolan.engine import Rules, RulesError, check_match
 from unolan.protocol import DEFAULT_PORT as DEFAULT_PORT  # the protocol's: servers listen on it
 from unolan.protocol import parse_port
 
@@ -142,7 +142,7 @@ def run_arena(args: argparse.Namespace) -> int:
         rules = Rules.parse(args.rules)
         if args.target is not None:
             rules = rules.with_options(target_score=args.target)
-        check_table(rules, args.players)
+        check_match(rules, args.players)
     except ValueError as exc:
         print(f"uno arena: {exc}", file=sys.stderr)
         return 2
@@ -201,7 +201,7 @@ def run_bot(args: argparse.Namespace) -> int:
     try:
         rules = Rules.parse(args.rules)
         if args.room is None:  # the bots open a room: its rules must suit its seats
-            check_table(rules, seats)
+            check_match(rules, seats)
     except (RulesError, ValueError) as exc:
         print(f"uno bot: {exc}", file=sys.stderr)
         return 2

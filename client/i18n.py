@@ -190,6 +190,7 @@ ERROR_TEXTS: dict[str, str] = {
     "not_ready": N_("not everyone is ready"),
     "unknown_level": N_("this server has no bots of that level"),
     "bad_token": N_("your seat is no longer held"),
+    "needs_version": N_("a room of two tables needs a newer client (protocol version 4): update unolan"),
     "not_restored": N_("that room could not be restored after the server restarted; its game is kept aside"),
     "too_many_rooms": N_("you have as many open rooms as the server allows; an empty room closes after a while: try again then"),
     "paused": N_("the server cannot save the game now; nothing is played until it can"),

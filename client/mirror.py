@@ -32,6 +32,17 @@ class SeqGap(Exception):
         self.got = got
 
 
+def is_next(last: int | None, seq: int) -> bool:
+    """Whether an event of ``seq`` comes next after ``last`` (False: an old one); raise
+    :class:`SeqGap` when events between were missed."""
+    if last is not None:
+        if seq <= last:
+            return False
+        if seq != last + 1:
+            raise SeqGap(last + 1, seq)
+    return True
+
+
 class Mirror(ViewFold):
     """One seat's table (``seat`` None: a spectator), rebuilt from events; ``seq`` is the
     last event's sequence number (None before the first)."""
@@ -74,11 +85,8 @@ class Mirror(ViewFold):
         fields are not for this seat comes without them), so any gap means events were
         missed and the table must be reloaded from a snapshot.
         """
-        if self.seq is not None:
-            if seq <= self.seq:
-                return False
-            if seq != self.seq + 1:
-                raise SeqGap(self.seq + 1, seq)
+        if not is_next(self.seq, seq):
+            return False
         self.apply(kind, data)
         self.seq = seq
         return True

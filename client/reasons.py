@@ -91,6 +91,7 @@ _SAID_AS_IS = (
     N_("option {option} takes {values}; got {got}"),
     N_("{players} players cannot sit as {teams} teams of two or more, teammates alternately"),
     N_("partner rotation at one table needs 4 players, not {players}"),
+    N_("partner rotation is played by 4 players at one table or 8 at two, not {players}"),
     N_("{players} hands of {size} leave too few of the {deck} cards to turn up a first card"),
 )
 # ... and those said in other words.

@@ -28,6 +28,7 @@ from .bot import Bot, decide
 from .i18n import N_, _, error_text, ngettext
 from .session import Client, ClientError, ConnectionLost, Reconnected, first_error, open_client
 from .strategies import STRATEGIES, make_bot
+from .tables import Tables
 
 # Told every event the bot's seat sees (kind, data), e.g. to print the match's progress.
 EventHook = Callable[[str, Mapping[str, Any]], None]
@@ -46,7 +47,15 @@ async def play(client: Client, bot: Bot, *, delay: float = 0.0, matches: int = 0
     async for msg in _batches(client):
         if isinstance(msg, pr.Event) and on_event is not None:
             on_event(msg.kind, msg.data)
-        if isinstance(msg, pr.Event) and msg.kind in ENGINE_EVENTS:
+        if isinstance(msg, pr.Event) and isinstance(client.mirror, Tables):
+            mine = client.mirror.local(msg.kind, msg.data)  # the own table's, in its seats
+            if mine is not None:
+                bot.observe(msg.kind, mine)
+            if msg.kind == "rotation_over":
+                finished += 1
+                if matches and finished >= matches:
+                    return finished
+        elif isinstance(msg, pr.Event) and msg.kind in ENGINE_EVENTS:
             bot.observe(msg.kind, msg.data)
             if msg.kind == "match_over":
                 finished += 1
@@ -233,9 +242,19 @@ class Progress:
 
     def __call__(self, kind: str, data: Mapping[str, Any]) -> None:
         room = self.client.room
-        if kind == "round_started" and data.get("round") == 1:
+        table = data.get("table")
+        if kind == "round_started" and data.get("round") == 1 and not table:
             self.matches += 1
             self.out(f"room {room}: match {self.matches} started")
+        elif kind == "round_over" and table is not None:  # a two-table room: its teams' scores
+            self.out(f"room {room}: table {table + 1}, round {data.get('round', '?')} won by "
+                     f"{self._name(data.get('winner'))} (+{data.get('points')})")
+        elif kind == "rotation_round_over":
+            self.out(f"room {room}: round {data.get('round')} over; totals: "
+                     f"{self._scores(data.get('scores', ()))}")
+        elif kind == "rotation_over":
+            self.out(f"room {room}: match {self.matches} won by {self._name(data.get('champion'))}; "
+                     f"final scores: {self._scores(data.get('scores', ()))}")
         elif kind == "round_over":
             self.out(f"room {room}: round {data.get('round', '?')} won by "
                      f"{self._name(data.get('winner'))} (+{data.get('points')}); "

@@ -44,6 +44,7 @@ from unolan import protocol as pr
 
 from .i18n import _
 from .mirror import Mirror, SeqGap
+from .tables import Tables
 from .verify import DealVerifier, MatchRecord, Verdict
 
 log = logging.getLogger("unolan.client")
@@ -153,7 +154,7 @@ class Client:
         self.seat: int | None = None
         self.token: str | None = None
         self.seats: pr.Seats | None = None  # the last ``seats`` message
-        self.mirror: Mirror | None = None
+        self.mirror: Mirror | Tables | None = None  # a two-table room's: both tables
         self.verifier: DealVerifier | None = None  # checks the deals of the seat's rounds
         self.record: MatchRecord | None = None  # set it to keep what this client saw
         self.closed = False
@@ -340,6 +341,8 @@ class Client:
         else a refusal arrives in :meth:`messages` as an ``Error``."""
         if isinstance(action, en.Deal):
             return  # the server deals the next round itself
+        if isinstance(self.mirror, Tables):
+            action = self.mirror.to_global(action)
         msg = pr.to_message(action, self.seq)
         if wait:
             await self.request(msg)
@@ -426,7 +429,9 @@ class Client:
             case pr.Joined():  # before the events that follow it
                 self._joined(msg)
             case pr.Snapshot():
-                if self.mirror is not None:
+                if isinstance(self.mirror, Tables):
+                    self.mirror.load(msg)
+                elif self.mirror is not None:
                     self.mirror.load(msg.view, msg.seq)
                 if self.verifier is not None:
                     self.verifier.lost_track()
@@ -462,6 +467,10 @@ class Client:
 
     def _set_rules(self, rules: Mapping[str, Any]) -> None:
         assert self.mirror is not None
+        seats = len(self.seats.seats) if self.seats is not None else 0
+        if isinstance(self.mirror, Mirror) and en.two_tables(en.Rules.from_dict(dict(rules)), seats):
+            self.mirror = Tables(self.seat, rules, self.mirror.seq)  # the room has two tables
+            self.verifier = None  # it checks the deal of one table's game (see docs/protocol.md)
         self.mirror.set_rules(rules)
         if self.verifier is not None:
             self.verifier.set_rules(rules)
@@ -489,11 +498,12 @@ class Client:
 
     async def _send_nonce(self, round: int) -> None:
         """This seat's share of the round's seed: 128 random bits nobody else knows."""
-        assert self.verifier is not None and self.conn is not None
+        assert self.conn is not None
         if (self.conn.version or 0) < pr.FAIR_DEAL_VERSION:
             return
         nonce = secrets.token_urlsafe(16)
-        self.verifier.sent_nonce(round, nonce)
+        if self.verifier is not None:
+            self.verifier.sent_nonce(round, nonce)
         if self.record is not None:
             self.record.write({"round": round, "nonce": nonce})
         id = next(self._ids)

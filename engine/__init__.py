@@ -33,7 +33,14 @@ from .fold import ViewFold
 from .game import Game, check_table, parse_position
 from .notation import format_position
 from .phases import Phase
-from .rotation import RotationOutcome, TableEvent, TwoTableRotation
+from .rotation import (
+    ROTATION_KINDS,
+    RotationOutcome,
+    TableEvent,
+    TwoTableRotation,
+    check_match,
+    two_tables,
+)
 from .rules import OPTIONS, PRESETS, Option, Rules
 from .scoring import RoundResult
 from .view import View
@@ -47,6 +54,7 @@ __all__ = [
     "FACTS",
     "OPTIONS",
     "PRESETS",
+    "ROTATION_KINDS",
     "Action",
     "CallUno",
     "Card",
@@ -75,6 +83,7 @@ __all__ = [
     "View",
     "ViewFold",
     "all_wild_deck",
+    "check_match",
     "check_table",
     "classic_deck",
     "commitment",
@@ -86,4 +95,5 @@ __all__ = [
     "parse_cards",
     "parse_position",
     "round_seed",
+    "two_tables",
 ]

@@ -10,6 +10,14 @@ not change within a block, so the engine's own rule applies as it is — after a
 round's winner deals the next (:class:`~unolan.engine.Deal`). A new block seats new
 tables, so a new game is built and its dealer is drawn, as at the start of any match.
 
+The tables of a block are announced by a ``table_seated`` event per table (its global
+seats in table order), before that table's first events: a client that folds one table
+maps global seats back to the table's own with :func:`localize`.
+
+Seeds: the rotation's ``seed`` deals the first round; :meth:`TwoTableRotation.next_round`
+may be given the next round's seed (a round whose seed the players helped draw), from
+which both tables' shuffles go on (``SEED/table T``).
+
 Scoring: each table scores its round by team (``teams=2``), and each player adds their
 team's round score to their own cumulative total — under ``winner_takes`` both winners
 get the points of the other team's hands, under ``penalty`` both partners add the cards
@@ -27,7 +35,7 @@ from . import schedule
 from .actions import Action, Catch, Deal, Play
 from .errors import IllegalAction, RulesError
 from .events import Event
-from .game import Game
+from .game import Game, check_table
 from .phases import ROUND_OVER
 from .rules import OPTION_BY_NAME, Rules
 from .view import View
@@ -35,6 +43,7 @@ from .view import View
 PLAYERS = 8
 _SEAT_KEYS = ("seat", "dealer", "target", "winner", "challenger")
 _SEAT_LIST_KEYS = ("seats", "finished", "catchable")
+TABLES = 2
 # A block's table game must not end its own match: no target is reached in 4 rounds.
 _NO_TARGET = OPTION_BY_NAME["target_score"].high
 
@@ -71,6 +80,15 @@ class RotationOutcome:
         return {"rounds": self.rounds, "scores": list(self.scores), "champion": self.champion}
 
 
+ROTATION_KINDS: dict[str, tuple[str, ...]] = {
+    "table_seated": ("seats", "round"),
+    "rotation_round_over": ("round", "points", "scores"),
+    "rotation_over": ("rounds", "scores", "champion"),
+}
+"""The rotation's own event kinds and their fields (none private; none moves a table).
+``table_seated`` belongs to a table; the others to the whole rotation."""
+
+
 def table_rules(rules: Rules) -> Rules:
     """The rules each table's game is played by: two teams, no rotation, no target.
 
@@ -83,6 +101,23 @@ def table_rules(rules: Rules) -> Rules:
     if rules.teams not in (0, 2):
         raise RulesError(f"partner rotation seats two teams of two per table, not teams={rules.teams}")
     return rules.with_options(partner_rotation=False, teams=2, rounds=0, target_score=_NO_TARGET)
+
+
+def two_tables(rules: Rules, players: int) -> bool:
+    """Whether a match of these rules and players is the two-table rotation."""
+    return rules.partner_rotation and players == PLAYERS
+
+
+def check_match(rules: Rules, players: int) -> None:
+    """Raise ValueError when no match of these rules can be played by this many players:
+    one table of ``players``, or under partner rotation with 8 the two tables of 4."""
+    if rules.partner_rotation and players not in schedule.ROTATION_PLAYERS:
+        raise RulesError(f"partner rotation is played by 4 players at one table or 8 at two, "
+                         f"not {players}")
+    if two_tables(rules, players):
+        check_table(table_rules(rules), 4)
+    else:
+        check_table(rules, players)
 
 
 class TwoTableRotation:
@@ -103,7 +138,7 @@ class TwoTableRotation:
         self.history: list[tuple[int, ...]] = []  # each round's score per player
         self.tables: list[tuple[Seats, Game]] = []
         self._where: dict[int, tuple[int, int]] = {}
-        self.start_events = self._settle(self._seat_tables())
+        self.start_events = self._settle(self._seat_tables(None))
 
     # -- seats ------------------------------------------------------------------------
 
@@ -116,6 +151,10 @@ class TwoTableRotation:
     def global_seat(self, table: int, local: int) -> int:
         """(table, local seat) -> global seat this round."""
         return self.tables[table][0][local]
+
+    def seats_at(self, table: int) -> Seats:
+        """The global seats of a table this round, in table order."""
+        return self.tables[table][0]
 
     def game_of(self, seat: int) -> Game:
         """The game of a global seat's table this round."""
@@ -141,9 +180,16 @@ class TwoTableRotation:
         return RotationOutcome(self.rounds, tuple(self.scores), self.scores.index(best))
 
     def view(self, seat: int) -> View:
-        """What a global seat may know: its own table's view, in that table's local seats."""
-        table, local = self.locate(seat)
-        return self.tables[table][1].view(local)
+        """What a global seat may know: its own table's view, in that table's local seats
+        (its round the rotation's, as the events say)."""
+        return self.table_view(self.locate(seat)[0], seat)
+
+    def table_view(self, table: int, seat: int | None) -> View:
+        """A table as a global seat sees it: its own table as its seat, another as a
+        spectator (None: a spectator of the room). In that table's local seats."""
+        seats, game = self.tables[table]
+        view = game.view(seats.index(seat) if seat in seats else None)
+        return replace(view, round=self.round)  # the rotation's round, as its events say
 
     def legal_actions(self, seat: int) -> list[Action]:
         """What a global seat may do now, in global seats; dealing is :meth:`next_round`'s."""
@@ -180,32 +226,37 @@ class TwoTableRotation:
             raise IllegalAction(action, error.reason, error.position, error.code) from None
         return self._settle(self._tag(table, events))
 
-    def next_round(self) -> list[TableEvent]:
+    def next_round(self, seed: int | str | None = None) -> list[TableEvent]:
         """Start the next round at both tables: its winner deals at a table that stays,
-        a new block seats new tables (their dealers drawn)."""
+        a new block seats new tables (their dealers drawn). ``seed``: the round's seed
+        (None: each table's shuffles go on)."""
         if not self.round_over or self.over:
             raise ValueError("the next round starts once both tables' rounds are over, "
                              "before the rotation's last round")
         self.round += 1
         if (self.round - 1) % schedule.ROUNDS_PER_PARTNER == 0:
-            return self._settle(self._seat_tables())
+            return self._settle(self._seat_tables(seed))
         out: list[TableEvent] = []
         for table, (_, game) in enumerate(self.tables):
-            out += self._tag(table, game.apply(Deal(game.results[-1].winner)))
+            table_seed = None if seed is None else f"{seed}/table {table}"
+            out += self._tag(table, game.apply(Deal(game.results[-1].winner, table_seed)))
         return self._settle(out)
 
     # -- inside -----------------------------------------------------------------------
 
-    def _seat_tables(self) -> list[TableEvent]:
-        """Build this round's tables: new games, seeds from (seed, round, table)."""
+    def _seat_tables(self, seed: int | str | None) -> list[TableEvent]:
+        """Build this round's tables: new games, seeds from the round's seed and the
+        table (without one: from the rotation's seed, the round and the table)."""
         self.tables = []
         self._where = {}
         out: list[TableEvent] = []
+        base = f"{self.seed}/round {self.round}" if seed is None else seed
         for table, pairs in enumerate(schedule.tables_for_round(PLAYERS, self.round)):
             seats = schedule.table_seats(pairs)
-            game = Game(self.table_rules, 4, f"{self.seed}/round {self.round}/table {table}")
+            game = Game(self.table_rules, 4, f"{base}/table {table}")
             self.tables.append((seats, game))
             self._where.update({g: (table, local) for local, g in enumerate(seats)})
+            out.append(TableEvent(table, Event("table_seated", {"seats": list(seats), "round": self.round})))
             out += self._tag(table, game.start_events)
         return out
 
@@ -241,6 +292,32 @@ class TwoTableRotation:
         return [TableEvent(table, _globalize(e, seats, offset)) for e in events]
 
 
+def to_global(action: Action, seats: Seats) -> Action:
+    """An action decided on a table's view (its local seats) in global seats."""
+    return _translate(action, seats.__getitem__)
+
+
+def localize(data: dict[str, Any], seats: Seats) -> dict[str, Any]:
+    """A table event's data (global seats) in the table's own seats, for a fold of that
+    table (:class:`~.fold.ViewFold`): the inverse of the rotation's own mapping, rounds
+    aside (they stay the rotation's)."""
+    return _remap(data, {seat: i for i, seat in enumerate(seats)}.__getitem__)
+
+
+def _remap(data: dict[str, Any], seat_of: Callable[[int], int]) -> dict[str, Any]:
+    """Event data with every seat it names mapped by ``seat_of``."""
+    out = dict(data)
+    for key in _SEAT_KEYS:
+        if out.get(key) is not None:
+            out[key] = seat_of(out[key])
+    for key in _SEAT_LIST_KEYS:
+        if key in out:
+            out[key] = [seat_of(s) for s in out[key]]
+    if "draws" in out:
+        out["draws"] = [[seat_of(s), card] for s, card in out["draws"]]
+    return out
+
+
 def _translate(action: Action, seat_of: Callable[[int], int]) -> Action:
     """The same action with its seat (and target) mapped by ``seat_of``."""
     seat = seat_of(action.seat)
@@ -252,15 +329,7 @@ def _translate(action: Action, seat_of: Callable[[int], int]) -> Action:
 
 def _globalize(event: Event, seats: Seats, offset: int) -> Event:
     """An event of a table with every seat it names made global."""
-    data = dict(event.data)
-    for key in _SEAT_KEYS:
-        if data.get(key) is not None:
-            data[key] = seats[data[key]]
-    for key in _SEAT_LIST_KEYS:
-        if key in data:
-            data[key] = [seats[s] for s in data[key]]
-    if "draws" in data:
-        data["draws"] = [[seats[s], card] for s, card in data["draws"]]
+    data = _remap(event.data, seats.__getitem__)
     if "round" in data:
         data["round"] += offset
     return Event(event.kind, data)

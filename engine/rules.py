@@ -108,7 +108,7 @@ OPTIONS: tuple[Option, ...] = (
            invalid=(1,)),
     Option("partner_rotation", False,
            "4 players: partners change every 4 rounds so each plays with each, 12 rounds a "
-           "rotation; scores are per player"),
+           "rotation; 8 players: two tables, 28 rounds; scores are per player"),
 )
 OPTION_BY_NAME = {o.name: o for o in OPTIONS}
 

@@ -55,6 +55,7 @@ SERVER_CODES: dict[str, tuple[bool, str]] = {
     "not_ready": (False, "start while a seated human is not ready"),
     "unknown_level": (False, "add_bot names a bot level this server does not run; `message` lists those it does"),
     "bad_token": (False, "resume with a token the server does not know"),
+    "needs_version": (False, "a two-table room takes clients of protocol version 4 only"),
     "not_restored": (False, "resume into a room that could not be restored after a restart (it is kept aside, not played)"),
     "rate_limited": (False, "too many requests, chat lines, joins or wrong passwords; slow down"),
     "too_many_rooms": (False, "create_room from an address that already has its most open rooms"),

@@ -13,6 +13,8 @@ from typing import Any
 from unolan.engine.events import EVENT_KINDS, EventKind
 from unolan.engine.fairness import NONCE as NONCE_PATTERN
 from unolan.engine.phases import Phase
+from unolan.engine.rotation import PLAYERS as ROTATION_PLAYERS
+from unolan.engine.rotation import TABLES
 
 from . import fields as f
 from .fields import Checker, FrozenDict
@@ -29,6 +31,9 @@ _name = f.text(1, 32)
 _opt_seat = f.seat_or_null
 _opt_color = f.color_or_null
 _phase = f.choice(*Phase)
+_table = f.integer(0, TABLES - 1)
+_table_seats = f.array(f.seat, 4, 4)
+_totals = f.array(f.score, ROTATION_PLAYERS, ROTATION_PLAYERS)
 
 
 _pair = f.array(lambda v: v, 2, 2)
@@ -100,6 +105,7 @@ def _engine_table(kind: str, spec: EventKind) -> Table:
     for name in spec.fields:
         check = _OWN.get((kind, name), ENGINE_FIELDS[name])
         table[name] = (check, OPTIONAL) if name in maybe else check
+    table["table"] = (_table, OPTIONAL)  # in a two-table room (version 4): which table
     return table
 
 
@@ -114,7 +120,7 @@ SERVER_EVENTS: dict[str, Table] = {
     "player_left": {"seat": _opt_seat, "name": _name},
     "connection": {"seat": f.seat, "state": f.choice("connected", "away", "autopilot")},
     "host": {"seat": f.seat},
-    "timeout": {"seat": f.seat},  # the turn clock ran out: the server acts for the seat
+    "timeout": {"seat": f.seat, "table": (_table, OPTIONAL)},  # the turn clock ran out: the server acts for the seat
     # The server cannot save the room's game: nothing is played until it can (``resumed``).
     "paused": {"reason": _reason},
     "resumed": {"reason": _reason},
@@ -148,10 +154,20 @@ def _contender(value: Any) -> Any:
 
 # A race settled: ``winner``'s action, applied at ``seq``, against every other contender.
 RECEIPT_EVENTS: dict[str, Table] = {
-    "receipt": {"winner": f.seat, "seq": f.seq, "contenders": f.array(_contender, 2, 64)},
+    "receipt": {"winner": f.seat, "seq": f.seq, "contenders": f.array(_contender, 2, 64),
+                "table": (_table, OPTIONAL)},
 }
 
-EVENT_TABLES: dict[str, Table] = ENGINE_EVENTS | SERVER_EVENTS | FAIRNESS_EVENTS | RECEIPT_EVENTS
+# A two-table room's own events (protocol version 4): a table seated for a block of
+# rounds (its seats in table order), and after each round and the match the totals.
+ROTATION_EVENTS: dict[str, Table] = {
+    "table_seated": {"table": _table, "seats": _table_seats, "round": ENGINE_FIELDS["round"]},
+    "rotation_round_over": {"round": ENGINE_FIELDS["round"], "points": _totals, "scores": _totals},
+    "rotation_over": {"rounds": f.integer(1, 1_000_000), "scores": _totals, "champion": f.seat},
+}
+
+EVENT_TABLES: dict[str, Table] = (ENGINE_EVENTS | SERVER_EVENTS | FAIRNESS_EVENTS | RECEIPT_EVENTS
+                                  | ROTATION_EVENTS)
 """The table of every event kind's data on the wire, the engine's and the server's."""
 
 # A seat's view of the table, as sent in ``snapshot``.
@@ -182,6 +198,17 @@ VIEW: Table = {
     "served": (f.boolean, OPTIONAL),  # the top card's penalty has been drawn
     "opening": (f.boolean, OPTIONAL),  # the top card is the round's first card
 }
+
+# One table of a two-table room, in a ``snapshot``: its seats and what this member sees.
+def _view(value: Any) -> Any:
+    return check_view(value)  # defined below, with the other schemas
+
+
+TABLE: Table = {"table": _table, "seats": _table_seats, "view": _view}
+
+# A two-table room's match so far, in a ``snapshot``.
+ROTATION: Table = {"round": ENGINE_FIELDS["round"], "rounds": f.integer(1, 1_000_000),
+                   "scores": _totals}
 
 # One seat in the ``seats`` message.
 SEAT: Table = {
@@ -247,6 +274,8 @@ check_view = schema("view", VIEW)
 check_contender = schema("contender", CONTENDER)
 check_seat = schema("seat", SEAT)
 check_room = schema("room", ROOM)
+check_table = schema("table", TABLE)
+check_rotation = schema("rotation", ROTATION)
 
 
 def check_event(kind: str, data: Any) -> FrozenDict:

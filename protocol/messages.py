@@ -25,7 +25,7 @@ from typing import (
     get_type_hints,
 )
 
-from unolan.engine.game import check_table
+from unolan.engine.rotation import check_match
 from unolan.engine.rules import PRESETS, Rules
 
 from . import events as ev
@@ -57,23 +57,30 @@ def parse_port(text: str) -> int:
     return port
 
 
-PROTOCOL_VERSION = 3
-SUPPORTED_VERSIONS: tuple[int, ...] = (1, 2, 3)
+PROTOCOL_VERSION = 4
+SUPPORTED_VERSIONS: tuple[int, ...] = (1, 2, 3, 4)
 """What this code speaks as a server. Version 2 is version 1 plus the facts events carry
 (the closing events' state of the table, a hand's count, a challenge's challenger...),
 which a version 1 client gets too and ignores, so a server sends both the same frames.
 Version 3 adds the fair deal: the server asks a version 3 client's seat for a ``nonce``
 before each round and waits for it a moment, while an older client's seat gets a nonce
-drawn by the server at once (its events are the same frames; it ignores the new kinds)."""
+drawn by the server at once (its events are the same frames; it ignores the new kinds).
+Version 4 adds the two-table room (eight players, partner rotation): each event of a table
+says which (``table``), and a snapshot holds both tables; every other room sends the same
+frames as before, and only a client of version 4 may enter a two-table room."""
 
-CLIENT_VERSIONS: tuple[int, ...] = (2, 3)
+CLIENT_VERSIONS: tuple[int, ...] = (2, 3, 4)
 """What this code speaks as a client, offered in its hello. It folds the facts version 2's
 events carry into its table (it knows no rule of its own), so it cannot speak version 1;
 with a version 2 server it plays on, sending no nonce (the server deals alone, as version
-2 did), and with version 3 it takes part in the fair deal."""
+2 did), with version 3 it takes part in the fair deal, and with version 4 it may also sit
+in a two-table room."""
 
 FAIR_DEAL_VERSION = 3
 """The first version whose clients send nonces."""
+
+TWO_TABLE_VERSION = 4
+"""The first version whose clients know the tables of a two-table room."""
 
 MESSAGE_TYPES: dict[str, type[Message]] = {}
 
@@ -325,7 +332,7 @@ class CreateRoom(Message):
             rules = self.rules()
         except (ArithmeticError, TypeError) as exc:  # e.g. an infinite float for a number
             raise ValueError(f"bad rule options: {exc}") from None
-        check_table(rules, self.seats)  # before any room exists: the rules suit its seats
+        check_match(rules, self.seats)  # before any room exists: the rules suit its seats
 
     def rules(self) -> Rules:
         """The engine's rule set for this room (``ValueError`` if the options are bad)."""
@@ -511,11 +518,15 @@ class Seats(Message):
 
 @message("snapshot", SERVER)
 class Snapshot(Message):
-    """A seat's whole view of the table as of ``seq``."""
+    """A seat's whole view of the table as of ``seq``. In a two-table room ``view`` is
+    the seat's own table (a spectator's: table 0), ``tables`` each table with its seats
+    and its view as this member may see it, and ``rotation`` the match's totals."""
 
     seq: Annotated[int, f.seq]
     view: Annotated[Mapping[str, Any], ev.check_view]
     id: Annotated[int | None, f.request_id] = None
+    tables: Annotated[tuple[Mapping[str, Any], ...] | None, f.array(ev.check_table, 2, 2)] = None
+    rotation: Annotated[Mapping[str, Any] | None, ev.check_rotation] = None
 
 
 def _checked_by_kind(value: Any) -> Any:

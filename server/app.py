@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Sequence
 from typing import Protocol
 
 import trio
-from unolan.engine.game import check_table
+from unolan.engine.rotation import check_match
 
 from unolan import engine as en
 from unolan import protocol as pr
@@ -38,6 +38,7 @@ from .limits import DEFAULT_PORT, Limits, Peer, connection_cap
 from .room import Room
 from .session import Session
 from .store import Store
+from .two_tables import room_class
 
 log = logging.getLogger("unolan.server")
 
@@ -160,8 +161,8 @@ class Server:
             self._note_room_id(record.id)
             try:
                 rules = en.Rules.from_dict(record.rules)
-                check_table(rules, record.seats)  # a room whose rules cannot start is no room
-                room = Room(self, record.id, name=record.name, preset=record.preset, rules=rules,
+                check_match(rules, record.seats)  # a room whose rules cannot start is no room
+                room = room_class(rules, record.seats)(self, record.id, name=record.name, preset=record.preset, rules=rules,
                             seats=record.seats, timer=record.timer, password=record.password,
                             seed=record.seed)
                 room.restore(record)
@@ -228,7 +229,8 @@ class Server:
             seed: int | str | None = None
         else:
             seed = f"{self.seed}/{room_id}"
-        room = Room(self, room_id, name=msg.name, preset=msg.preset, rules=msg.rules(),
+        rules = msg.rules()
+        room = room_class(rules, msg.seats)(self, room_id, name=msg.name, preset=msg.preset, rules=rules,
                     seats=msg.seats, timer=msg.timer, password=password, seed=seed)
         if peer is not None:
             room.creator = peer

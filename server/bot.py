@@ -14,6 +14,10 @@ batch. It never acts on an event in the middle of a batch, so it is not refused
 ``too_late`` for deciding early; it is only when someone else moved the table first, and
 then it looks again. It acts at most once per snapshot seq: when two of its syncs cross,
 the second snapshot of the table it already acted on is not acted on again.
+
+In a two-table room the snapshot's view is its own table, in that table's seats: the
+action it picks there is sent in the room's seats, and it catches only at its own table
+(the one whose ``table_seated`` named it).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import secrets
 from typing import Any, Protocol
 
 import trio
+from unolan.engine.rotation import Seats, to_global
 
 from unolan import engine as en
 from unolan import protocol as pr
@@ -70,6 +75,7 @@ class Bot:
         self.seat: int | None = None
         self.seq = 0
         self.dealt = False  # a round has been dealt: the table exists to act on
+        self.table: int | None = None  # in a two-table room: the table it plays at
         self.retries = 0
         self.acted: int | None = None  # the seq of the last action sent
         self.actions = 0
@@ -131,7 +137,7 @@ class Bot:
             case pr.Snapshot():
                 self.seq = msg.seq
                 if msg.seq != self.acted:
-                    await self.decide(en.View.from_dict(dict(msg.view)), msg.seq)
+                    await self.decide(en.View.from_dict(dict(msg.view)), msg.seq, own_seats(msg, self.seat))
                 # else: a second snapshot of the table we already acted on (two syncs crossed):
                 # the action is on its way, and deciding again would only be refused.
             case pr.Event():
@@ -176,18 +182,20 @@ class Bot:
         kind = msg.kind
         if kind == "round_started":
             self.dealt = True
+        elif kind == "table_seated" and self.seat in msg.data["seats"]:
+            self.table = msg.data["table"]
         elif kind == "commitment" and self.seat is not None:  # its share of the round's seed
             await self.send(pr.Nonce(round=msg.data["round"], nonce=secrets.token_urlsafe(16)))
         elif kind == "turn":
             await self.on_turn(msg)
-        elif kind == "match_over":
+        elif kind in ("match_over", "rotation_over"):
             self.matches += 1
             if self.stop_after_match:
                 self.done = True
 
     async def on_turn(self, msg: pr.Event) -> None:
         data = msg.data
-        if self.catch and data["seat"] != self.seat:
+        if self.catch and data["seat"] != self.seat and data.get("table") == self.table:
             # The batch's facts name who may be caught now: catch the first of the others.
             target = next((s for s in data["catchable"] if s != self.seat), None)
             if target is not None:
@@ -198,7 +206,8 @@ class Bot:
                 await trio.sleep(self.think)
             await self.send(pr.Sync())
 
-    async def decide(self, view: en.View, seq: int) -> None:
+    async def decide(self, view: en.View, seq: int, seats: Seats | None = None) -> None:
+        """Act on a whole table (``seats``: the room's seats of a two-table room's table)."""
         if view.seat is None or view.phase in (en.Phase.ROUND_OVER, en.Phase.MATCH_OVER):
             return
         mine = view.turn == view.seat
@@ -206,9 +215,20 @@ class Bot:
         action = choose(view.legal_actions(), hand, turn=mine)
         if action is None:
             return
+        if seats is not None:
+            action = to_global(action, seats)
         self.actions += 1
         self.acted = seq
         await self.send(pr.to_message(action, seq))
+
+
+def own_seats(snapshot: pr.Snapshot, seat: int | None) -> Seats | None:
+    """The room's seats of ``seat``'s table in a two-table room's snapshot (else None)."""
+    for table in snapshot.tables or ():
+        if seat in table["seats"]:
+            a, b, c, d = table["seats"]
+            return (a, b, c, d)
+    return None
 
 
 async def run_bot(*, host: str, port: int, room: str, seat: int, token: str, name: str,

@@ -15,16 +15,24 @@ NEVER = float("inf")
 
 
 @dataclass
-class Clocks:
+class TurnClock:
+    """The clocks of one table's turn (a two-table room has one per table)."""
+
     turn_key: tuple[int, str, int] | None = None  # the turn being timed: seat, phase, moved
     turn: float | None = None  # the player in turn must act by then (the room's timer)
     pilot: float | None = None  # the server plays the seat in turn then
-    deal: float | None = None  # the next round is dealt then
-    idle: float | None = None  # the room closes then (nobody connected)
 
     def stop_turn(self) -> None:
         """No turn is being timed (a round or the match is over)."""
         self.turn_key = self.turn = self.pilot = None
+
+
+@dataclass
+class Clocks(TurnClock):
+    """The room's clocks: its (first) table's turn, the next deal, the idle expiry."""
+
+    deal: float | None = None  # the next round is dealt then
+    idle: float | None = None  # the room closes then (nobody connected)
 
     def next(self, graces: Iterable[float | None]) -> float:
         """The earliest deadline, these and ``graces`` (NEVER if none is running)."""

@@ -19,6 +19,10 @@ on the same seq, the first to arrive is applied and the others are too late, and
 sent by the player whose turn a jump-in took is too late too. Chat, presence, ``turn``
 and ``uno`` events do not move the table (an UNO call is answered by the engine: a catch
 of a player who has called is refused with ``cannot_catch``).
+
+A two-table room's tables move on their own: the log keeps each table's ``moved`` too,
+and an action is too late when its own table (or the whole room, at a new match) moved
+after its seq, never because the other table did.
 """
 
 from __future__ import annotations
@@ -55,11 +59,12 @@ def frame_for(entry: LogEntry, seat: int | None) -> bytes | None:
 class EventLog:
     """The room's seq, its last ``room_log`` events, and ``moved``."""
 
-    __slots__ = ("entries", "moved", "seq")
+    __slots__ = ("entries", "moved", "seq", "tables")
 
     def __init__(self, size: int) -> None:
         self.seq = 0  # the last seq given out
         self.moved = 0  # the last seq of the last batch that moved the table
+        self.tables: dict[int, int] = {}  # in a two-table room: each table's own ``moved``
         self.entries: deque[LogEntry] = deque(maxlen=size)
 
     def restart(self, seq: int) -> None:
@@ -74,8 +79,9 @@ class EventLog:
         self.entries.append(frame)
         return frame
 
-    def add(self, events: list[en.Event], seats: int) -> list[LogEntry]:
-        """One batch of engine events, each with its own seq, logged; their entries.
+    def add(self, events: list[en.Event], seats: int, table: int | None = None) -> list[LogEntry]:
+        """One batch of engine events, each with its own seq, logged; their entries
+        (``table``: the batch is that table's, and moves that table only).
 
         If any event of the batch moves the table, ``moved`` becomes the batch's *last*
         seq: an action decided on part of a batch (a ``passed`` whose ``turn`` has not
@@ -97,16 +103,23 @@ class EventLog:
             entries.append(entry)
         self.entries.extend(entries)
         if moves:
-            self.moved = self.seq
+            if table is None:
+                self.moved = self.seq
+            else:
+                self.tables[table] = self.seq
         return entries
 
     def table_moved(self) -> None:
         """The table is new (a match begins): every action decided before is too late."""
         self.moved = self.seq
 
-    def too_late(self, seq: int) -> bool:
+    def moved_at(self, table: int | None = None) -> int:
+        """The last seq that moved ``table`` (None: the room's one table)."""
+        return self.moved if table is None else max(self.moved, self.tables.get(table, 0))
+
+    def too_late(self, seq: int, table: int | None = None) -> bool:
         """Whether an action decided on ``seq`` was decided on a table that is gone."""
-        return seq < self.moved
+        return seq < self.moved_at(table)
 
     def since(self, seq: int, seat: int | None) -> list[bytes] | None:
         """The frames ``seat`` missed after ``seq``; None if the log no longer holds them

@@ -28,6 +28,7 @@ class _Race:
     seq: int  # the room's seq after the winner's events
     at: float  # when the winner arrived
     losers: list[tuple[int, int, float, str]] = field(default_factory=list)  # seat, seq, time, code
+    table: int | None = None  # in a two-table room: the table it was run at
 
 
 class Races:
@@ -43,10 +44,11 @@ class Races:
         self._open: deque[_Race] = deque()  # the races of the last window, oldest first
         self._contested: list[_Race] = []  # those with a loser, oldest first
 
-    def won(self, seat: int, decided: int, seq: int, now: float) -> None:
-        """A player's action was applied: ``decided`` on seq, its events up to ``seq``."""
+    def won(self, seat: int, decided: int, seq: int, now: float, table: int | None = None) -> None:
+        """A player's action was applied: ``decided`` on seq, its events up to ``seq``
+        (``table``: at that table of a two-table room)."""
         self._close_open(now)
-        self._open.append(_Race(seat, decided, seq, now))
+        self._open.append(_Race(seat, decided, seq, now, table=table))
 
     def _close_open(self, now: float) -> None:
         """Forget the races whose window is over by ``now`` (no loser may join them)."""
@@ -54,13 +56,14 @@ class Races:
         while races and now >= races[0].at + window:
             races.popleft()
 
-    def lost(self, seat: int, decided: int, code: str, now: float) -> None:
+    def lost(self, seat: int, decided: int, code: str, now: float, table: int | None = None) -> None:
         """A player's action was refused with ``code``: it joins the first open race it
-        lost (one whose winner's events it had not seen), if any."""
+        lost (one at its table whose winner's events it had not seen), if any."""
         if code not in RACE_CODES:
             return
         for race in self._open:
-            if race.winner != seat and decided < race.seq and now < race.at + self.window:
+            if race.winner != seat and race.table == table and decided < race.seq \
+                    and now < race.at + self.window:
                 if not race.losers:
                     insort(self._contested, race, key=_opened)
                 race.losers.append((seat, decided, now, code))
@@ -103,4 +106,5 @@ def receipt(race: _Race) -> dict[str, Any]:
     for order, (seat, decided, at, code) in enumerate(race.losers, 2):
         contenders.append({"seat": seat, "order": order, "seq": decided,
                            "after": round((at - race.at) * 1000), "result": code})
-    return {"winner": race.winner, "seq": race.seq, "contenders": contenders}
+    table = {} if race.table is None else {"table": race.table}
+    return {"winner": race.winner, "seq": race.seq, "contenders": contenders, **table}

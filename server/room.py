@@ -24,7 +24,7 @@ from unolan.protocol.actions import ActionMessage
 from unolan import engine as en
 from unolan import protocol as pr
 
-from .clock import NEVER, Clocks
+from .clock import NEVER, Clocks, TurnClock
 from .commands import (
     REFUSED_WHILE_PAUSED,
     BotsBack,
@@ -173,7 +173,7 @@ class Room:
         graces = [s.grace_until for s in self.seats]
         graces += [w.grace_until for w in self.watchers.values()]
         if not self.paused:  # the fair deal's wait, the races' receipts, a match to keep
-            graces += [self.fair.deadline if self.game is None and self.started else None,
+            graces += [self.fair.deadline if not self._has_table() and self.started else None,
                        self.races.deadline, self.races.settles if self.kept else None]
         return self.clocks.next(graces)
 
@@ -294,7 +294,7 @@ class Room:
         member.send(pr.Joined(room=self.id, seat=seat_index, token=token, seq=self.seq, id=msg.id))
         self._public("player_joined", {"seat": seat_index, "name": name, "bot": member.bot})
         self._send_seats()
-        if self.game is not None:
+        if self._has_table():
             self._snapshot(member, seat_index)
         self._check_idle()
 
@@ -346,7 +346,7 @@ class Room:
         if missed is not None:  # nothing missed, or all of it still in the log
             for frame in missed:
                 member.push(frame)
-        elif self.game is not None:  # too far behind, or ahead of the room (a restart): all of it
+        elif self._has_table():  # too far behind, or ahead of the room (a restart): all of it
             self._snapshot(member, index)
         if shown is not None and shown["state"] != "connected":
             self._public("connection", {"seat": index, "state": "connected"})
@@ -480,16 +480,16 @@ class Room:
         if self.seed is not None:  # the host's seed (demos, tests): known, so no fair deal
             self._deal_first(f"{self.seed}/{self.matches}")
             return
-        self.game = None  # until the nonces are in (the room's timers deal it)
+        self._clear_table()  # until the nonces are in (the room's timers deal it)
         self.events.table_moved()
         self._collect(1, trio.current_time() + self.limits.nonce_wait)
 
     def _deal_first(self, seed: int | str) -> None:
         """The match's first round, from ``seed``."""
         self.match_seed = seed
-        self.game = en.Game(self.rules, len(self.seats), seed=seed)
+        start = self._new_match(seed)
         self.events.table_moved()
-        self._emit(self.game.start_events)
+        self._emit(start)
         if self.store is not None:
             self.store.start_match(self.id, self.matches, seed, self.seq)
         self._after_action()
@@ -531,19 +531,23 @@ class Room:
 
     def _round_ended(self) -> None:
         """After a round: reveal how it was dealt, and commit to the next one's deal."""
-        game = self.game
-        assert game is not None
+        over = self._match_over()
         deal = self.fair.round_over()
         if deal is not None:
             self._public("reveal", deal.reveal())
-            if game.phase is en.Phase.ROUND_OVER:
-                self._collect(game.round + 1, trio.current_time() + self.limits.deal_pause)
-        if game.phase is en.Phase.MATCH_OVER:
+            if not over:
+                self._collect(self._round() + 1, trio.current_time() + self.limits.deal_pause)
+        if over:
             self.fair.clear()
-            if self.store is not None and self.match_seed is not None:
-                seats = [(s.name, s.kind == "bot" or s.program) for s in self.seats]
-                self.kept = (kept_match(self.id, self.name, self._rules_map, seats, self.match_seed,
-                                        game), self.matches)
+            kept = self._kept() if self.store is not None and self.match_seed is not None else None
+            if kept is not None:
+                self.kept = (kept, self.matches)
+
+    def _kept(self) -> KeptMatch | None:
+        """What the history keeps of the match just over."""
+        assert self.game is not None and self.match_seed is not None
+        seats = [(s.name, s.kind == "bot" or s.program) for s in self.seats]
+        return kept_match(self.id, self.name, self._rules_map, seats, self.match_seed, self.game)
 
     def _receipts(self, now: float) -> None:
         """The receipts of the races over by ``now``; then a match just over goes to the
@@ -619,7 +623,7 @@ class Room:
         member.ok(msg)
 
     def _on_sync(self, member: Member, msg: pr.Sync) -> None:
-        if self.game is None:
+        if not self._has_table():
             member.error("not_started", "no game yet", msg)
             return
         self._snapshot(member, member.seat, msg.id)
@@ -632,19 +636,19 @@ class Room:
 
     def _on_action(self, member: Member, msg: Any) -> None:
         seat = self._seat_of(member)
-        game = self.game
         if seat is None:
             member.error("not_seated", "spectators do not play", msg)
             return
-        if game is None:
+        if not self._has_table():
             member.error("not_started", "the match has not started", msg)
             return
         if msg.seq > self.seq:
             member.error("illegal", f"seq {msg.seq} is ahead of the room ({self.seq})", msg)
             return
-        if self.events.too_late(msg.seq):  # before not_started: a match that just ended is a lost race
-            member.error("too_late", f"the table moved on at seq {self.events.moved}", msg)
-            self.races.lost(seat.index, msg.seq, "too_late", trio.current_time())
+        table = self._table_of(seat.index)
+        if self.events.too_late(msg.seq, table):  # before not_started: a match that just ended is a lost race
+            member.error("too_late", f"the table moved on at seq {self.events.moved_at(table)}", msg)
+            self.races.lost(seat.index, msg.seq, "too_late", trio.current_time(), table)
             return
         if not self.started:
             member.error("not_started", "the match has not started", msg)
@@ -652,10 +656,10 @@ class Room:
         self._take_back(seat)
         try:
             action = pr.to_action(msg, seat.index)
-            events = game.apply(action)
+            events = self._apply(action)
         except en.IllegalAction as exc:
             member.error(exc.code, exc.reason, msg)  # never the position: it holds hidden cards
-            self.races.lost(seat.index, msg.seq, exc.code, trio.current_time())
+            self.races.lost(seat.index, msg.seq, exc.code, trio.current_time(), table)
             return
         except ValueError as exc:
             member.error("illegal", str(exc)[:200], msg)
@@ -664,12 +668,57 @@ class Room:
         if msg.id is not None:
             member.ok(msg)
         end = self._applied(action, events)
-        self.races.won(seat.index, msg.seq, end, trio.current_time())
+        self.races.won(seat.index, msg.seq, end, trio.current_time(), table)
 
     def _apply_for(self, action: en.Action) -> None:
         """An action the server takes itself: a deal, the autopilot's, a turn timeout's."""
+        self._applied(action, self._apply(action))
+
+    # -- the match's tables (a two-table room has two: see :mod:`.two_tables`) ---------
+
+    def _has_table(self) -> bool:
+        """Whether a match has been dealt (there is a table to show and act on)."""
+        return self.game is not None
+
+    def _clear_table(self) -> None:
+        """No table until the next match is dealt."""
+        self.game = None
+
+    def _table_of(self, seat: int) -> int | None:
+        """The table a seat plays at (None: the room has one)."""
+        return None
+
+    def _apply(self, action: en.Action) -> list[en.Event]:
+        """Apply an action to the match; its events (``IllegalAction`` if refused)."""
         assert self.game is not None
-        self._applied(action, self.game.apply(action))
+        return self.game.apply(action)
+
+    def _new_match(self, seed: int | str) -> list[en.Event]:
+        """Build the match from its seed; its first events."""
+        self.game = en.Game(self.rules, len(self.seats), seed=seed)
+        return self.game.start_events
+
+    def _round(self) -> int:
+        """The round being played (or just over)."""
+        assert self.game is not None
+        return self.game.round
+
+    def _match_over(self) -> bool:
+        assert self.game is not None
+        return self.game.phase is en.Phase.MATCH_OVER
+
+    def _legal(self, seat: int) -> tuple[en.Phase, list[en.Action], list[en.Card]]:
+        """What the server may do for a seat it plays: the phase, its actions, its hand."""
+        assert self.game is not None
+        return self.game.phase, self.game.legal_actions(seat), self.game.hands[seat]
+
+    def _at(self, seat: int) -> dict[str, Any]:
+        """Where a seat plays, for the events about it (a two-table room: its table)."""
+        return {}
+
+    def _round_is_over(self) -> bool:
+        """The last action ended a round (or the match)."""
+        return self.game is not None and self.game.phase in (en.Phase.ROUND_OVER, en.Phase.MATCH_OVER)
 
     def _applied(self, action: en.Action, events: list[en.Event]) -> int:
         """An applied action: its events out, then into the game log (every applied action,
@@ -680,7 +729,7 @@ class Room:
         if self.store is not None:
             self.store.action(self.id, self.matches, self.actions, str(action), self.seq)
         self.actions += 1
-        if self.game is not None and self.game.phase in (en.Phase.ROUND_OVER, en.Phase.MATCH_OVER):
+        if self._round_is_over():
             self._round_ended()
         self._after_action()
         return end
@@ -728,16 +777,21 @@ class Room:
         for key, name in record.spectators:
             self.watchers[key] = Watcher(key, name, grace_until=now + self.limits.grace)
         if record.match_seed is not None:
-            game = en.Game(self.rules, len(self.seats), seed=record.match_seed)
-            for text in record.actions:
-                game.apply(en.parse_action(text))
-            self.game, self.actions = game, len(record.actions)
-            self.started = game.phase is not en.Phase.MATCH_OVER
-            dealt = next((r for r in record.rounds if r["round"] == game.round and r["seed"]), None)
-            if dealt is not None and dealt["seed"] == game.seed and game.phase not in (en.Phase.ROUND_OVER, en.Phase.MATCH_OVER):
-                self.fair.dealt = FairDeal.restored(game.round, dealt)  # revealed at its end
-            if self.started:
-                self._after_action()
+            self._restore_match(record)
+
+    def _restore_match(self, record: RoomRecord) -> None:
+        """The stored match (``record.match_seed`` is set), replayed from its seed and actions."""
+        assert record.match_seed is not None
+        game = en.Game(self.rules, len(self.seats), seed=record.match_seed)
+        for text in record.actions:
+            game.apply(en.parse_action(text))
+        self.game, self.actions = game, len(record.actions)
+        self.started = game.phase is not en.Phase.MATCH_OVER
+        dealt = next((r for r in record.rounds if r["round"] == game.round and r["seed"]), None)
+        if dealt is not None and dealt["seed"] == game.seed and game.phase not in (en.Phase.ROUND_OVER, en.Phase.MATCH_OVER):
+            self.fair.dealt = FairDeal.restored(game.round, dealt)  # revealed at its end
+        if self.started:
+            self._after_action()
 
     def register_tokens(self) -> None:
         """A restored room's tokens resume in it from now on."""
@@ -783,12 +837,11 @@ class Room:
         self.paused = False
         for member, seat in self._members():
             self._send_seats(only=member)
-            if self.game is not None:
+            if self._has_table():
                 self._snapshot(member, seat)
         self._public("resumed", {"reason": RESUMED})
-        if self.started and self.game is not None:
-            self.clocks.turn_key = None  # the turn clock starts again
-            self._after_action()
+        if self.started and self._has_table():
+            self._retime()
         log.info("room %s resumed", self.id)
 
     def _after_action(self) -> None:
@@ -796,25 +849,52 @@ class Room:
         assert game is not None
         now = trio.current_time()
         if game.phase is en.Phase.MATCH_OVER:
-            self.started = False
-            self.clocks.stop_turn()
-            self.clocks.deal = None
-            for seat in self.seats:
-                seat.ready = seat.kind == "bot"
-            self._send_seats()
+            self._match_ended()
             return
         if game.phase is en.Phase.ROUND_OVER:
             self.clocks.stop_turn()
             self.clocks.deal = now + self.limits.deal_pause
             return
-        clocks = self.clocks
-        clocks.deal = None
-        key = (game.turn, game.phase, self.events.moved)
-        if key != clocks.turn_key:
-            clocks.turn_key = key
-            seat = self.seats[game.turn]
-            clocks.turn = now + self.timer if self.timer and not seat.piloted else None
-            clocks.pilot = self._pilot_at(seat, now) if seat.piloted else None
+        self.clocks.deal = None
+        self._time_turn(self.clocks, self.seats[game.turn], game.phase, self.events.moved, now)
+
+    def _match_ended(self) -> None:
+        """The match is over: the room is back in its lobby."""
+        self.started = False
+        self.clocks.stop_turn()
+        self.clocks.deal = None
+        for seat in self.seats:
+            seat.ready = seat.kind == "bot"
+        self._send_seats()
+
+    def _time_turn(self, clock: TurnClock, seat: Seat, phase: str, moved: int, now: float) -> None:
+        """Time ``seat``'s turn on ``clock``, unless that very turn is timed already."""
+        key = (seat.index, phase, moved)
+        if key != clock.turn_key:
+            clock.turn_key = key
+            clock.turn = now + self.timer if self.timer and not seat.piloted else None
+            clock.pilot = self._pilot_at(seat, now) if seat.piloted else None
+
+    def _run_turn_clock(self, clock: TurnClock, seat: Seat, now: float) -> None:
+        """What ``seat``'s turn clock says now: the autopilot plays, or the timer ran out."""
+        if seat.piloted and clock.pilot is None:
+            clock.pilot = self._pilot_at(seat, now)
+            clock.turn = None
+        if clock.pilot is not None and now >= clock.pilot:
+            clock.pilot = None
+            if seat.piloted:
+                self._autopilot(seat.index)
+            elif self.timer:
+                clock.turn = now + self.timer
+        elif clock.turn is not None and now >= clock.turn:
+            clock.turn = None
+            if not seat.piloted:
+                self._timeout(seat)
+
+    def _retime(self) -> None:
+        """The turn clock starts again (after a pause)."""
+        self.clocks.turn_key = None
+        self._after_action()
 
     def _pilot_at(self, seat: Seat, now: float) -> float:
         """When the server plays a piloted seat's turn: after the autopilot's think time,
@@ -823,9 +903,8 @@ class Room:
 
     def _restart_turn_clock(self) -> None:
         """Time the current turn again from now (its seat's player has just come back)."""
-        if self.started and self.game is not None and self.game.phase not in ("round_over", "match_over"):
-            self.clocks.turn_key = None
-            self._after_action()
+        if self.started and self._has_table() and not self._round_is_over():
+            self._retime()
 
     # -- timers ------------------------------------------------------------------------
 
@@ -841,34 +920,26 @@ class Room:
                 if seat.member is None:
                     self._expire(seat)
         self._receipts(now)
-        if self.game is None and self.started and self.fair.ready(now):
+        if not self._has_table() and self.started and self.fair.ready(now):
             seed = self._fair_seed(1)
             assert seed is not None
             self._deal_first(seed)
-        game, clocks = self.game, self.clocks
-        if clocks.deal is not None and now >= clocks.deal and game is not None:
-            clocks.deal = None
-            self._apply_for(en.Deal(game.turn, self._fair_seed(game.round + 1)))
-        if game is not None and self.started and game.phase not in (en.Phase.ROUND_OVER, en.Phase.MATCH_OVER):
-            seat = self.seats[game.turn]
-            if seat.piloted and clocks.pilot is None:
-                clocks.pilot = self._pilot_at(seat, now)
-                clocks.turn = None
-            if clocks.pilot is not None and now >= clocks.pilot:
-                clocks.pilot = None
-                if seat.piloted:
-                    self._autopilot(seat.index)
-                elif self.timer:
-                    clocks.turn = now + self.timer
-            elif clocks.turn is not None and now >= clocks.turn:
-                clocks.turn = None
-                if not seat.piloted:
-                    self._timeout(seat)
+        self._match_timers(now)
+        clocks = self.clocks
         if clocks.idle is not None and now >= clocks.idle:
             log.info("room %s expired: nobody connected", self.id)
             if self.store is not None:
                 self.store.delete_room(self.id)
             self._close()
+
+    def _match_timers(self, now: float) -> None:
+        """The match's deadlines: the next deal, the autopilot, the turn timer."""
+        game, clocks = self.game, self.clocks
+        if clocks.deal is not None and now >= clocks.deal and game is not None:
+            clocks.deal = None
+            self._apply_for(en.Deal(game.turn, self._fair_seed(game.round + 1)))
+        if game is not None and self.started and game.phase not in (en.Phase.ROUND_OVER, en.Phase.MATCH_OVER):
+            self._run_turn_clock(clocks, self.seats[game.turn], now)
 
     def _expire(self, seat: Seat) -> None:
         """The reconnect grace ran out: the token dies, the server plays the seat."""
@@ -883,19 +954,16 @@ class Room:
         self._send_seats()
 
     def _autopilot(self, seat: int) -> None:
-        game = self.game
-        assert game is not None
-        action = choose(game.legal_actions(seat), game.hands[seat], turn=True)
+        _, legal, hand = self._legal(seat)
+        action = choose(legal, hand, turn=True)
         if action is not None:
             self._apply_for(action)
 
     def _timeout(self, seat: Seat) -> None:
         """The turn clock ran out: the server acts for the seat (see :func:`.policy.on_timeout`)."""
-        game = self.game
-        assert game is not None
-        action = on_timeout(game.phase, game.legal_actions(seat.index), game.hands[seat.index])
+        action = on_timeout(*self._legal(seat.index))
         seat.timeouts += 1
-        self._public("timeout", {"seat": seat.index})
+        self._public("timeout", {"seat": seat.index, **self._at(seat.index)})
         if seat.timeouts >= self.limits.timeouts_to_autopilot and not seat.autopilot:
             seat.autopilot = True
             self._public("connection", {"seat": seat.index, "state": "autopilot"})

@@ -19,12 +19,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 import trio
 
 from unolan import __version__
+from unolan import engine as en
 from unolan import protocol as pr
 
 from .commands import ROOM_REQUESTS, Enter, Request
 from .fanout import Outbox
 from .limits import Peer, TokenBucket
 from .store import check_password, hash_password, token_hash
+from .two_tables import NEEDS_VERSION
 
 if TYPE_CHECKING:
     from .fanout import Fanout
@@ -370,6 +372,9 @@ class Session:
                 return room, Enter(self, msg)
             case pr.CreateRoom():
                 if not self._lobby_allowance(msg):
+                    return None
+                if en.two_tables(msg.rules(), msg.seats) and (self.version or 0) < pr.TWO_TABLE_VERSION:
+                    self.error("needs_version", NEEDS_VERSION, msg)
                     return None
                 refusal = server.may_create_room(self.peer)
                 if refusal is not None:

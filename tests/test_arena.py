@@ -78,3 +78,13 @@ def test_commands_have_help(capsys: pytest.CaptureFixture[str]) -> None:
         with pytest.raises(SystemExit):
             run_cli([command, "--help"])
         assert "--strateg" in capsys.readouterr().out
+
+
+def test_arena_plays_eight_players_partner_rotation_at_two_tables(capsys: pytest.CaptureFixture[str]) -> None:
+    code = run_cli(["arena", "--strategies", "greedy,random", "--games", "2", "--rules",
+                    "house partner_rotation=on rounds=4", "--players", "8", "--seed", "2"])
+    assert code == 0 and "greedy" in capsys.readouterr().out
+    tour = run_tournament(["greedy", "random"], 2, Rules.preset("house", partner_rotation=True, rounds=4),
+                          players=8, seed="z")
+    assert all(r.winner is not None and r.rounds == 4 and len(r.scores) == 8 for r in tour.results)
+    assert all(r.scores[r.winner] == max(r.scores) for r in tour.results if r.winner is not None)

@@ -80,7 +80,7 @@ async def test_requests_raise_with_the_protocol_code(autojump_clock) -> None:
     async with trio.open_nursery() as nursery:
         port = await start_server(nursery)
         async with open_client("127.0.0.1", port, "ann") as client:
-            assert client.welcome is not None and client.welcome.version == pr.PROTOCOL_VERSION == 3
+            assert client.welcome is not None and client.welcome.version == pr.PROTOCOL_VERSION == 4
             with pytest.raises(ClientError) as info:
                 await client.join("nosuchroom")
             assert info.value.code == "no_such_room"
@@ -397,30 +397,36 @@ async def test_the_host_removes_a_remote_bot_and_the_others_play_on(autojump_clo
         nursery.cancel_scope.cancel()
 
 
-async def test_the_client_offers_versions_2_and_3_and_plays_with_a_version_2_server(
+async def test_the_client_offers_versions_2_to_4_and_plays_with_an_older_server(
         autojump_clock, monkeypatch: pytest.MonkeyPatch) -> None:
     """The client's hello offers every version it speaks; a server limited to version 2
-    chooses 2 and the match is played (no nonce is sent: that server deals alone). A
-    server speaking only version 1 gets one line naming both sides' versions."""
+    chooses 2 and the match is played (no nonce is sent: that server deals alone), and one
+    limited to version 3 chooses 3 (an unseeded server: the fair deal, with nonces, and
+    no deal found wrong). A server speaking only version 1 gets one line naming both
+    sides' versions."""
     from unolan.protocol import connection
 
-    assert pr.Connection(pr.CLIENT).versions == pr.CLIENT_VERSIONS == (2, 3)
-    monkeypatch.setattr(connection, "SUPPORTED_VERSIONS", (1, 2))
-    async with trio.open_nursery() as nursery:
-        port = await start_server(nursery)
-        async with open_client("127.0.0.1", port, "ann") as client:
-            assert client.welcome is not None and client.welcome.version == 2
-            await start_against_a_greedy_bot(client)
-            with trio.fail_after(600):
-                assert await play(client, GreedyBot(), matches=1) == 1
-            assert client.verifier is not None and client.verifier.nonces == {}  # none sent
-        nursery.cancel_scope.cancel()
+    assert pr.Connection(pr.CLIENT).versions == pr.CLIENT_VERSIONS == (2, 3, 4)
+    for server_versions in ((1, 2), (1, 2, 3)):
+        monkeypatch.setattr(connection, "SUPPORTED_VERSIONS", server_versions)
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(partial(serve, "127.0.0.1", 0, bot_launcher=partial(
+                launch_bot, delay=0), bot_levels=tuple(BOT_LEVELS)))  # fair: no seed
+            async with open_client("127.0.0.1", port, "ann") as client:
+                assert client.welcome is not None and client.welcome.version == server_versions[-1]
+                await start_against_a_greedy_bot(client)
+                with trio.fail_after(600):
+                    assert await play(client, GreedyBot(), matches=1) == 1
+                assert client.verifier is not None
+                assert bool(client.verifier.nonces) == (server_versions[-1] == 3)  # sent at v3 only
+                assert all(v.ok for v in client.verifier.verdicts)
+            nursery.cancel_scope.cancel()
     monkeypatch.setattr(connection, "SUPPORTED_VERSIONS", (1,))
     async with trio.open_nursery() as nursery:
         port = await start_server(nursery)
         with pytest.raises(CannotConnect) as refused:
             async with open_client("127.0.0.1", port, "ann"):
                 pass
-        assert str(refused.value) == (f"127.0.0.1:{port} speaks protocol 1; this uno speaks 2/3: "
+        assert str(refused.value) == (f"127.0.0.1:{port} speaks protocol 1; this uno speaks 2/3/4: "
                                       "update one of them")
         nursery.cancel_scope.cancel()

@@ -129,6 +129,31 @@ def audit(frames: list[pr.Message], knowledge: Knowledge, audience: int) -> int:
     return checked
 
 
+def audit_tables(frames: list[pr.Message], seat: int | None) -> int:
+    """A two-table room's frames to ``seat`` (None: a spectator): every private field
+    they hold is that seat's own, whichever table the event is of, and a snapshot shows
+    the seat its own table's hand alone (the other table as a spectator sees it). Two
+    tables play two decks, so a card's name cannot tell which table's it is: the check
+    is of who each hidden field belongs to. The number of hidden fields checked."""
+    checked = 0
+    for msg in frames:
+        if isinstance(msg, pr.Event) and msg.kind in en.EVENT_KINDS:
+            spec = en.EVENT_KINDS[msg.kind]
+            for name in spec.private:
+                if name in msg.data:
+                    checked += 1
+                    assert msg.data[spec.to] == seat, f"{msg.kind} {name} of seat {msg.data[spec.to]} sent to {seat}"
+        elif isinstance(msg, pr.Snapshot) and msg.tables is not None:
+            for table in msg.tables:
+                view = table["view"]
+                if seat in table["seats"]:
+                    assert view["seat"] == table["seats"].index(seat)
+                else:
+                    checked += 1
+                    assert view["seat"] is None and not view["hand"] and view["drawn"] is None, msg
+    return checked
+
+
 class Unruly(Bot):
     """A bot that now and then plays a card the rules may refuse (a misplay under
     ``misplay_penalty``) and challenges every Wild Draw Four it may."""
@@ -137,7 +162,7 @@ class Unruly(Bot):
         super().__init__(*args, **kw)
         self.rng = rng
 
-    async def decide(self, view: en.View, seq: int) -> None:
+    async def decide(self, view: en.View, seq: int, seats: Any = None) -> None:
         if view.seat is None or view.phase in ("round_over", "match_over"):
             return
         legal = view.legal_actions()

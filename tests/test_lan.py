@@ -423,7 +423,7 @@ def test_start_screen_refuses_a_game_it_cannot_speak_to_and_searches_again() -> 
     with start_screen(GAMES) as t:
         t.press("up", "enter")
         assert t.sent == []
-        assert "new speaks protocol 9; this uno speaks 2/3: update one of them" in t.screen()
+        assert "new speaks protocol 9; this uno speaks 2/3/4: update one of them" in t.screen()
         t.press("r")
         assert t.sent == [Rescan()] and t.state.start is not None and t.state.start.games == []
         assert "Searching the LAN" in t.screen()

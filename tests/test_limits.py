@@ -221,7 +221,7 @@ async def test_wrong_passwords_lock_the_address_out_and_are_checked_off_the_even
 
 
 @pytest.mark.parametrize(("options", "seats", "words"), [
-    ({"partner_rotation": True}, 5, "needs 4 players"),
+    ({"partner_rotation": True}, 5, "4 players at one table or 8 at two"),
     ({"hand_size": 20}, 10, "leave too few"),
 ])
 async def test_rules_that_do_not_fit_the_seats_are_refused_when_the_room_is_created(

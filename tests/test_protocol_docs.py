@@ -9,6 +9,7 @@ what the page promises a server does, a real server does.
 from __future__ import annotations
 
 import json
+import random
 import re
 from dataclasses import dataclass, replace
 from functools import partial
@@ -108,8 +109,8 @@ def test_example_decodes_and_re_encodes_to_the_same_map(example: Example) -> Non
     assert data["type"] == type_name
     if kind and kind != "future_kind":
         assert data["kind"] == kind
-    if kind in EVENT_KINDS:  # an engine event shows the fields of its kind and no other
-        assert set(data["data"]) <= set(EVENT_KINDS[kind].fields), example
+    if kind in EVENT_KINDS:  # an engine event shows the fields of its kind (and its table) and no other
+        assert set(data["data"]) <= {*EVENT_KINDS[kind].fields, "table"}, example
     # Through real frame bytes, as a peer would send it.
     msg = decode_message(decode_body(encode_frame(data)[4:]))
     assert type(msg) is MESSAGE_TYPES[type_name]
@@ -398,14 +399,14 @@ async def test_after_a_match_the_room_is_back_in_its_lobby_and_plays_again() -> 
         nursery.cancel_scope.cancel()
 
 
-def test_a_server_speaks_versions_1_and_2_too_and_a_client_offers_versions_2_and_3() -> None:
+def test_a_server_speaks_versions_1_to_3_too_and_a_client_offers_versions_2_to_4() -> None:
     old, server = Connection(CLIENT, versions=(1,)), Connection(SERVER)
     server.receive_data(old.hello("old"))
     server.next_event()
     old.receive_data(server.welcome("srv"))
     assert old.next_event().version == 1  # type: ignore[attr-defined]
-    assert Connection(CLIENT).versions == (2, 3) and Connection(SERVER).versions == (1, 2, 3)
-    assert '"versions": [2, 3]' in TEXT  # as the page says the reference client offers
+    assert Connection(CLIENT).versions == (2, 3, 4) and Connection(SERVER).versions == (1, 2, 3, 4)
+    assert '"versions": [2, 3, 4]' in TEXT  # as the page says the reference client offers
 
 
 def test_the_budgets_table_gives_the_servers_numbers() -> None:
@@ -421,3 +422,44 @@ def test_the_budgets_table_gives_the_servers_numbers() -> None:
         names = re.findall(r"`([a-z_]+)`", fields)
         numbers = [float(n) for n in re.findall(r"\d+(?:\.\d+)?", value)]
         assert names and numbers[:len(names)] == [getattr(limits, n) for n in names], (fields, value)
+
+
+# -- two tables ----------------------------------------------------------------------------
+
+
+def two_table_match() -> tuple[Any, list[Any]]:
+    """The match the two-table examples come from: seed ``doc``, one round, the seat in
+    turn at the first table still playing plays a card (chosen by a seeded random
+    generator) or else does what it may; every event as the room sends it."""
+    from unolan.server.two_tables import on_wire
+
+    from unolan import engine as en
+
+    rotation = en.TwoTableRotation(Rules.preset("house", partner_rotation=True, rounds=1), seed="doc")
+    rng = random.Random("doc")
+    events = [on_wire(e) for e in rotation.start_events]
+    while not rotation.over:
+        seats, game = next((s, g) for s, g in rotation.tables if g.phase != "round_over")
+        legal = rotation.legal_actions(seats[game.turn])
+        plays = [a for a in legal if type(a) is Play]
+        events += [on_wire(e) for e in rotation.apply(rng.choice(plays or legal))]
+    return rotation, events
+
+
+def test_the_two_table_examples_are_what_a_two_table_room_sends() -> None:
+    _, events = two_table_match()
+    seen = json.loads(json.dumps([{"kind": e.kind, "data": e.data_for(0)} for e in events]))
+    shown = [e for e in EXAMPLES if e.label == "two-tables" and e.name.startswith("event/")]
+    assert len(shown) == 4
+    for example in shown:
+        assert {"kind": example.data["kind"], "data": example.data["data"]} in seen, example
+    from unolan import engine as en
+
+    start = en.TwoTableRotation(Rules.preset("house", partner_rotation=True, rounds=1), seed="doc")
+    snapshot = labelled("snapshot", "two-tables")
+    views = [start.table_view(t, 0).to_dict() for t in range(2)]
+    assert snapshot["tables"] == json.loads(json.dumps(
+        [{"table": t, "seats": list(start.seats_at(t)), "view": v} for t, v in enumerate(views)]))
+    assert snapshot["view"] == snapshot["tables"][0]["view"]
+    created = CreateRoom.from_wire(labelled("create_room", "two-tables"))  # type: ignore[attr-defined]
+    assert en.two_tables(created.rules(), created.seats)

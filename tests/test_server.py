@@ -1056,7 +1056,7 @@ async def test_rules_the_seats_cannot_play_are_refused_before_a_room_exists() ->
                                      "options": {"partner_rotation": True}, "id": 1}))
         refused = await host.expect("error")
         assert refused.code == "bad_message"  # type: ignore[attr-defined]
-        assert "partner rotation at one table needs 4 players, not 3" in refused.message  # type: ignore[attr-defined]
+        assert "partner rotation is played by 4 players at one table or 8 at two, not 3" in refused.message  # type: ignore[attr-defined]
         await host.send_bytes(frame({"type": "create_room", "name": "t", "seats": 4, "teams": 3,
                                      "id": 2}))
         refused = await host.expect("error")

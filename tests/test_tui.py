@@ -848,3 +848,16 @@ def test_the_lobby_says_it_is_still_trying_and_why() -> None:
     text = "".join(t for _, t, *_ in render_lobby(state))
     assert "still trying (attempt 2)" in text and "did not answer within 10 seconds" in text
     assert "No rooms yet" not in text
+
+
+def test_a_two_table_room_shows_the_other_table_in_a_panel_at_80x24() -> None:
+    from unolan.client.tui.other_table import OtherTable
+
+    with table(BASIC) as t:
+        assert "table 2" not in t.screen()  # a room of one table: no panel
+        t.state.other_table = OtherTable(1, 3, "GS", ("eve", "fay", "gus", "hal"), (5, 1, 7, 2), 2)
+        screen = t.screen()
+        assert "table 2 · round 3 · top [GS]" in screen
+        assert " eve 5   fay 1  ▶gus 7   hal 2" in screen
+        assert "R3" in pile(screen) and "red" in pile(screen)  # the own table as ever
+        assert hand_of(screen) == ["R2", "R5", "G7", "W4"]

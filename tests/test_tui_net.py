@@ -7,6 +7,7 @@ client library's connection turned into screen state) exactly as under prompt_to
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from functools import partial
 
@@ -309,3 +310,86 @@ async def test_the_lobby_removes_a_remote_bot() -> None:
         await sees.until(lambda: not ann.bots and [s["kind"] for s in ann.room["seats"]] == ["human", "empty", "empty"])
         assert not ann.current_notices()  # nothing refused
         nursery.cancel_scope.cancel()
+
+
+async def test_a_two_table_room_shows_the_own_table_and_a_panel_for_the_other() -> None:
+    from prompt_toolkit.formatted_text import fragment_list_to_text
+    from unolan.client.tui.other_table import panel
+
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(partial(serve, "127.0.0.1", 0, seed=5))
+        auto = AutoStart(bots=7, options={"partner_rotation": True, "rounds": 1})
+        state, bridge, send, watch = player(nursery, port, "ann", auto)
+        await watch.until(lambda: state.view is not None and state.other_table is not None)
+        client = bridge.client
+        assert client is not None
+        tables = client.mirror
+        own = tables.own  # type: ignore[union-attr]
+        seats = tables.seats[own]  # type: ignore[union-attr]
+        # the own table as any table: four players in table order, ann among them as "you"
+        assert state.view.seat == seats.index(0) and len(state.view.counts) == 4
+        assert [state.names[i] for i in range(4)] == ["ann" if s == 0 else f"bot-{s}" for s in seats]
+        assert state.name_of(state.view.seat) == "you"
+        # the other table in its panel: its four players, their counts, its top card
+        other = state.other_table
+        assert other.table == 1 - own and "ann" not in other.names
+        assert sorted(other.names) == sorted(f"bot-{s}" for s in tables.seats[1 - own])  # type: ignore[union-attr]
+        text = fragment_list_to_text(panel(state, 54))
+        assert f"table {2 - own}" in text and all(name in text for name in other.names)
+        # the log of the match tells of the own table alone
+        others = set(other.names)
+        lines = [line for line, _ in state.log]
+        match = lines[next(i for i, line in enumerate(lines) if line.startswith("— round 1")):]
+        assert not any(name in line for line in match for name in others)
+        await watch.until(lambda: state.my_turn)
+        legal = [a for a in state.legal() if isinstance(a, Play) and a.seat == state.view.seat]
+        await send.send(Act(legal[0] if legal else Draw(state.view.seat)))
+        await watch.until(lambda: any(t.startswith("you ") for t, _ in state.log))
+        nursery.cancel_scope.cancel()
+
+
+def test_a_two_table_rooms_log_says_the_partners_the_rounds_and_the_champion() -> None:
+    import random
+
+    from unolan.client.tables import Tables
+    from unolan.client.tui.lens import TableLens
+    from unolan.engine import Deal, Rules, TwoTableRotation
+    from unolan.server.two_tables import on_wire, play
+
+    rules = Rules.preset("house", partner_rotation=True, rounds=5)
+    rotation, rng = TwoTableRotation(rules, seed="log"), random.Random(2)
+    names = {s: f"p{s}" for s in range(8)}
+    tables, state = Tables(0, rules.to_dict(), 0), UIState(name="p0")
+    state.log, state._said = deque(), deque()  # the whole match's log, not the last lines
+    lens = TableLens(tables, names)
+    seq = 0
+
+    def tell(events: list) -> None:
+        nonlocal seq
+        for event in map(on_wire, events):
+            seq += 1
+            tables.feed(seq, event.kind, event.data_for(0))
+            if event.kind == "table_seated":
+                state.names = {i: names[s] for i, s in enumerate(tables.seats[tables.own])}  # as the lens's seats do
+            data = lens.event(event.kind, dict(event.data_for(0)))
+            if data is not None:
+                state.on_event(event.kind, data)
+            if tables.settled:
+                state.set_view(tables.view())
+
+    tell(rotation.start_events)
+    while not rotation.over:
+        if rotation.round_over:
+            tell(play(rotation, Deal(0)))
+        else:
+            seats, game = rng.choice([t for t in rotation.tables if t[1].phase != "round_over"])
+            tell(rotation.apply(rng.choice(rotation.legal_actions(seats[game.turn]))))
+    lines = [line for line, _ in state.log]
+    partners = [line for line in lines if line.startswith("— new tables: your partner is")]
+    assert partners == [f"— new tables: your partner is p{p} —"
+                        for p in (7, 6)]  # blocks 1 and 2 (rounds 1-4, 5): the schedule's partners
+    mine = [line for line in lines if "is over at both tables: you +" in line]
+    assert len(mine) == 5 and mine[-1].endswith(f"{rotation.scores[0]} in all")
+    champion = rotation.outcome().champion  # type: ignore[union-attr]
+    name = "you" if champion == 0 else f"p{champion}"
+    assert lines[-1] == f"{name} is the champion!"

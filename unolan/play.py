@@ -33,7 +33,7 @@ from unolan.client.tui.cli import (
 )
 from unolan.client.tui.net import AutoStart, network
 from unolan.client.tui.state import Command, UIState
-from unolan.engine import PRESETS, Rules, check_table
+from unolan.engine import PRESETS, Rules, check_match
 from unolan.protocol import parse_port
 from unolan.server.app import serve
 
@@ -100,7 +100,7 @@ def _timer(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     """``uno play``: the exit status."""
     try:
-        check_table(args.rules, args.bots + 1)  # before anything starts: the real reason
+        check_match(args.rules, args.bots + 1)  # before anything starts: the real reason
     except ValueError as exc:
         print("uno play: " + _("{problem}: change --bots or --rules").format(problem=exc), file=sys.stderr)
         return 2

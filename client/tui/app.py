@@ -39,7 +39,7 @@ from prompt_toolkit.layout.screen import Screen, WritePosition
 from prompt_toolkit.widgets import Frame
 from unolan.client import i18n
 
-from . import render, start, themes
+from . import other_table, render, start, themes
 from .controller import Controller
 from .form import label
 from .state import Back, UIState
@@ -177,12 +177,16 @@ def build_app(
     home = Window(FittedText(render.header, s, focusable=True, show_cursor=False), height=1,
                   style="class:header")
     players_text = FittedText(lambda state, width: render.players(state, width, players_text.height), s)
-    main_window = Window(players_text, width=D(weight=2, min=46), wrap_lines=False)
+    main_window = Window(players_text, wrap_lines=False)
     # 12 lines of log and 5 of chat at 80x24; a taller terminal gives both more, alike.
     log_window = Window(FittedText(render.log, s), wrap_lines=True,
                         height=D(min=3, preferred=12, weight=1))
     chat_window = Window(FittedText(render.chat, s), wrap_lines=True,
                          height=D(min=2, preferred=5, weight=1))
+    # A two-table room: the other table in two lines under this one.
+    other_window = ConditionalContainer(
+        Window(FittedText(other_table.panel, s), height=2, wrap_lines=False),
+        filter=Condition(lambda: s.other_table is not None))
     tall = Condition(lambda: table_body.size[1] >= SCORES_FROM)
     # The column beside the table: one panel under the other (another panel, such as a
     # second table, goes in this list).
@@ -196,7 +200,7 @@ def build_app(
     hand_text = FittedText(lambda state, width: render.hand(state, width, hand_text.height), s)
     table_body = Measured([
         VSplit([
-            main_window,
+            HSplit([main_window, other_window], width=D(weight=2, min=46)),
             Window(width=1, char="│", style="class:hint"),
             HSplit(side_panels, width=lambda: D.exact(side_width(table_body.size[0]))),
         ]),

@@ -15,7 +15,7 @@ from typing import Any
 
 from unolan.client.i18n import N_, _, rule_word
 from unolan.client.reasons import said
-from unolan.engine import OPTIONS, PRESETS, Option, Rules, RulesError, check_table
+from unolan.engine import OPTIONS, PRESETS, Option, Rules, RulesError, check_match
 
 ROOM_FIELDS = ("name", "preset", "seats", "timer", "password")  # the room's own; the rest are options
 PASSWORD_LENGTH = 64  # create_room's and join's bound
@@ -101,7 +101,7 @@ class CreateForm:
     def problem(self) -> str | None:
         """Why the server would refuse this room (the rules, or the rules with its seats)."""
         try:
-            check_table(Rules.preset(self.preset, **self.options), self.seats)
+            check_match(Rules.preset(self.preset, **self.options), self.seats)
         except ValueError as exc:
             return said(str(exc))
         return None

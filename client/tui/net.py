@@ -23,10 +23,13 @@ import trio
 from unolan.client import session as lib
 from unolan.client.i18n import _, error_text
 from unolan.client.saved import SavedSeat, SavedSeats
+from unolan.client.tables import Tables
 from unolan.client.verify import MatchRecord, Verdict
 
 from unolan import protocol as pr
 
+from .lens import TableLens
+from .other_table import OtherTable
 from .state import Act, Ask, Back, Command, Connect, Request, Rescan, Say, UIState
 
 log = logging.getLogger("unolan.client.tui")
@@ -72,6 +75,7 @@ class Bridge:
         self.seen: tuple[str | None, int] = (None, 0)  # (room, seq) of the last event shown
         self.connected = False  # once connected, a failure is "reconnecting", not "offline"
         self.lost = False  # the log said the connection was lost, and not yet that it is back
+        self.room: dict[str, Any] | None = None  # the last ``seats``, in the room's seats
 
     # -- the loop: connect, run, reconnect ------------------------------------------------
 
@@ -309,21 +313,27 @@ class Bridge:
 
     async def _on_message(self, client: lib.Client, msg: Any) -> None:
         s = self.state
+        lens = TableLens(client.mirror, self._names()) if isinstance(client.mirror, Tables) else None
         if isinstance(msg, pr.Event):
             self._in_room(client.room)
             if msg.seq > self.seen[1]:  # else shown already (a resume on a new connection
                 self.seen = (client.room, msg.seq)  # replays the log)
-                s.on_event(msg.kind, dict(msg.data))
+                if msg.kind == "table_seated" and lens is not None and self.room is not None:
+                    s.set_seats(lens.room(self.room))  # new tables: the own table's players
+                data = dict(msg.data) if lens is None else lens.event(msg.kind, dict(msg.data))
+                if data is not None:
+                    s.on_event(msg.kind, data)
             self._show_table(client)
             self._caught_up(msg.seq)
         elif isinstance(msg, pr.Seats):
             if msg.room == client.room:
                 self._in_room(client.room)
-            s.set_seats({
+            self.room = {
                 "seq": msg.seq, "room": msg.room, "name": msg.name, "host": msg.host,
                 "seats": [dict(x) for x in msg.seats], "spectators": msg.spectators,
                 "started": msg.started, "rules": dict(msg.rules), "timer": msg.timer,
-            })
+            }
+            s.set_seats(self.room if lens is None else lens.room(self.room))
         elif isinstance(msg, pr.Snapshot):
             self._show_table(client)
             self._caught_up(msg.seq)
@@ -344,6 +354,13 @@ class Bridge:
         view = client.view()  # None in the middle of an action's events
         if view is not None:
             self.state.set_view(view)
+        if isinstance(mirror, Tables):
+            self.state.other_table = OtherTable.of(mirror, self._names())
+
+    def _names(self) -> dict[int, str]:
+        """The players' names by room seat (the room's last ``seats``)."""
+        seats = self.room["seats"] if self.room is not None else ()
+        return {e["seat"]: e["name"] for e in seats if e.get("name")}
 
 
 async def network(

@@ -37,6 +37,7 @@ from .form import CreateForm
 from .motion import Motion
 
 if TYPE_CHECKING:
+    from .other_table import OtherTable
     from .start import StartScreen
 
 # The colors' names in the style's classes (card.red); what a player reads is color_word.
@@ -269,6 +270,8 @@ class UIState:
         self.joining: Request | None = None  # a join waiting for the room's password
         # table
         self.view: View | None = None
+        # In a two-table room: the table the player does not sit at (see other_table.py).
+        self.other_table: OtherTable | None = None
         self._legal: list[Action] = []
         self._legal_of: View | None = None
         self.names: dict[int, str] = {}
@@ -494,6 +497,7 @@ class UIState:
     def forget_room(self) -> None:
         """Back to the lobby: no room, no seat, no table."""
         self.view, self.room, self.room_id, self.my_seat = None, None, None, None
+        self.other_table = None
         self.enter_room()
 
     def enter_room(self) -> None:
@@ -695,6 +699,19 @@ def describe(
         return (_(presence).format(who=who), "") if presence else None
     if kind == "receipt":
         return receipt_line(data, name_of, me)
+    if kind == "table_seated" and "partner" in data:  # a two-table room's new block (own table)
+        return "— " + _("new tables: your partner is {partner}").format(
+            partner=name_of(data["partner"])) + " —", "info"
+    if kind == "rotation_round_over":
+        if "mine" in data:
+            points, total = data["mine"]
+            return _("round {round} is over at both tables: you +{points}, {total} in all").format(
+                round=data.get("round"), points=points, total=total), "info"
+        return _("round {round} is over at both tables").format(round=data.get("round")), "info"
+    if kind == "rotation_over":
+        champion = data.get("champion")
+        return _("{winner} is the champion!").format(
+            winner=name_of(champion) if champion is not None else data.get("name", "?")), "win"
     if kind == "paused":  # the server cannot save the game (the event's reason says the same)
         return _("the server cannot save the game; paused"), "error"
     if kind == "resumed":

@@ -1,0 +1,61 @@
+"""The other table of a two-table room: a compact panel under the player's own table.
+
+In a room of 8 seats under partner rotation the player's own table is drawn as any
+table; the other one is shown here in two lines: its number, the round and its top card,
+then each of its players with the cards they hold, the one in turn marked. The
+networking side fills :class:`OtherTable` from the client's tables (hidden cards are not
+in it: the other table is seen as a spectator sees it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from unolan.client.i18n import _
+from unolan.client.tables import Tables
+
+from .canvas import cut
+from .state import UIState, card_label, card_style
+
+
+@dataclass(frozen=True, slots=True)
+class OtherTable:
+    """What the panel shows of the table the player does not sit at."""
+
+    table: int  # 0 or 1
+    round: int
+    top: str | None
+    names: tuple[str, ...]  # in table order
+    counts: tuple[int, ...]
+    turn: int | None  # the player in turn (table order); None between rounds
+
+    @classmethod
+    def of(cls, tables: Tables, names: Mapping[int, str]) -> OtherTable | None:
+        """The other table of ``tables`` (None until both tables are seated and dealt)."""
+        other = 1 - tables.own
+        seats, mirror = tables.seats[other], tables.mirrors[other]
+        if seats is None or not mirror.started:
+            return None
+        playing = mirror.phase not in ("round_over", "match_over")
+        return cls(other, mirror.round, mirror.top,
+                   tuple(names.get(s) or _("seat {seat}").format(seat=s) for s in seats),
+                   tuple(mirror.counts), mirror.turn if playing else None)
+
+
+def panel(state: UIState, width: int) -> StyleAndTextTuples:
+    """Two lines: the other table's top card and round, then its players and counts."""
+    other = state.other_table
+    if other is None:
+        return []
+    out: StyleAndTextTuples = [("class:hint", _("table {table} · round {round} · top ").format(
+        table=other.table + 1, round=other.round))]
+    if other.top is not None:
+        out.append((card_style(other.top), card_label(other.top)))
+    out.append(("", "\n"))
+    room = max(4, width // 4 - 5)
+    for i, (name, count) in enumerate(zip(other.names, other.counts, strict=True)):
+        turn = i == other.turn
+        out.append(("class:turn" if turn else "", ("▶" if turn else " ") + f"{cut(name, room)} {count}  "))
+    return out

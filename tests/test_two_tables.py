@@ -1,0 +1,248 @@
+"""A two-table room over real TCP: eight seats, partner rotation, both tables at once."""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+from test_hidden import audit_tables
+from test_server import FAST, Audit, Raw, frame, running
+from unolan.server import Bot, Server
+from unolan.server.eventlog import EventLog
+from unolan.server.two_tables import TwoTableRoom
+
+from unolan import engine as en
+from unolan import protocol as pr
+
+ROTATION = {"partner_rotation": True}
+
+
+async def play_room(server: Server, frames: Audit | None = None, bots: list[Bot] | None = None,
+                    tokens: list[str] | None = None, **options: Any) -> list[Bot]:
+    """Eight bots in one two-table room (or back in it with ``tokens``), to the match's end."""
+    bots = [] if bots is None else bots
+
+    async def one(i: int, **kw: Any) -> None:
+        stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+        bot = Bot(stream, name=f"p{i}", observer=frames, **kw)
+        bots.append(bot)
+        await bot.run(stop_after_match=True)
+
+    room = f"r{server._room_counter + 1}"
+    create = pr.CreateRoom(name="two", seats=8, options={**ROTATION, **options})
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            if tokens is not None:
+                for i, token in enumerate(tokens):
+                    nursery.start_soon(partial(one, i, token=token))
+                return bots
+            nursery.start_soon(partial(one, 0, create=create))
+            while room not in server.rooms:
+                await trio.sleep(0.001)
+            for i in range(1, 8):
+                nursery.start_soon(partial(one, i, join=room))
+    return bots
+
+
+def check_frames(frames: Audit, bots: list[Bot]) -> int:
+    """Every table event says its table; no seat gets the other table's hidden cards."""
+    events = 0
+    for bot in bots:
+        seen = frames.frames[id(bot)]
+        for msg in seen:
+            if isinstance(msg, pr.Event) and msg.kind in en.EVENT_KINDS:
+                assert msg.data.get("table") in (0, 1), msg
+                events += 1
+        audit_tables(seen, bot.seat)
+    return events
+
+
+async def test_eight_bots_play_a_short_rotation_at_both_tables() -> None:
+    frames = Audit()
+    async with running(seed=3) as server:
+        bots = await play_room(server, frames, rounds=2)
+        room = server.rooms["r1"]
+    assert isinstance(room, TwoTableRoom) and room.match is not None and room.match.over
+    assert all(b.matches == 1 for b in bots)  # the rotation's end is the match's
+    assert len(room.match.history) == 2 and sum(b.actions for b in bots) > 16
+    assert check_frames(frames, bots) > 200
+    for bot in bots:
+        kinds = [m.kind for m in frames.frames[id(bot)] if isinstance(m, pr.Event)]
+        assert kinds.count("rotation_round_over") == 2 and kinds[-1] == "rotation_over"
+        over = [m for m in frames.frames[id(bot)] if isinstance(m, pr.Event) and m.kind == "rotation_over"]
+        assert list(over[0].data["scores"]) == room.match.scores and "table" not in over[0].data
+
+
+@pytest.mark.slow
+async def test_eight_bots_play_a_whole_cycle_of_28_rounds() -> None:
+    frames = Audit()
+    async with running(seed=4) as server:
+        bots = await play_room(server, frames)
+        room = server.rooms["r1"]
+    assert isinstance(room, TwoTableRoom) and room.match is not None and room.match.over
+    assert len(room.match.history) == 28
+    outcome = room.match.outcome()
+    assert outcome is not None and list(outcome.scores) == room.match.scores
+    check_frames(frames, bots)
+    seated = [m for m in frames.frames[id(bots[0])] if isinstance(m, pr.Event) and m.kind == "table_seated"]
+    assert len(seated) == 2 * 7  # both tables at each of the 7 blocks
+
+
+async def test_a_resume_mid_cycle_restores_both_tables(tmp_path: Path) -> None:
+    db = tmp_path / "two.db"
+    bots: list[Bot] = []
+    async with trio.open_nursery() as outer:
+        server = await outer.start(partial(Server(seed=8, limits=FAST, db_path=db).run, "127.0.0.1", 0))
+
+        async def stop_mid_round() -> None:
+            while "r1" not in server.rooms or server.rooms["r1"].actions < 60:
+                await trio.sleep(0.001)
+            outer.cancel_scope.cancel()  # the host stops, as a kill -9 would (write-ahead)
+
+        outer.start_soon(stop_mid_round)
+        await play_room(server, bots=bots, rounds=3)
+    before = {b.seat: b.token for b in bots}
+    assert None not in before and len(before) == 8
+    async with running(seed=8, db_path=db) as server:
+        room = server.rooms["r1"]
+        assert isinstance(room, TwoTableRoom) and room.started and room.match is not None
+        match = room.match
+        assert 0 < room.actions <= 60 + 8 and not match.over
+        # a seat back in: both tables in its snapshot, its own as its seat, the other hidden
+        ann = await Raw.connect(server.port, "ann")
+        seat = 5
+        await ann.send(pr.Resume(token=before[seat], seq=0))  # type: ignore[arg-type]
+        snap = await ann.expect("snapshot")
+        assert isinstance(snap, pr.Snapshot) and snap.tables is not None and snap.rotation is not None
+        own, local = match.locate(seat)
+        for table in snap.tables:
+            game = match.tables[table["table"]][1]
+            assert tuple(table["seats"]) == match.seats_at(table["table"])
+            if table["table"] == own:
+                assert table["view"]["seat"] == local
+                assert list(table["view"]["hand"]) == [c.text for c in game.hands[local]]
+            else:
+                assert table["view"]["seat"] is None and not table["view"]["hand"]
+            assert list(table["view"]["counts"]) == [len(h) for h in game.hands]
+        assert snap.view == snap.tables[own]["view"]
+        assert snap.rotation["round"] == match.round and list(snap.rotation["scores"]) == match.scores
+        await ann.stream.aclose()
+        # and the match plays on to its end from there
+        tokens = [before[i] for i in range(8)]
+        await trio.sleep(0.1)
+        await play_room(server, tokens=tokens)  # type: ignore[arg-type]
+        assert room.match is match and match.over and len(match.history) == 3
+
+
+async def test_a_two_table_room_needs_eight_or_four_seats_and_a_version_4_client() -> None:
+    async with running() as server:
+        host = await Raw.connect(server.port, "ann")
+        await host.send_bytes(frame({"type": "create_room", "name": "t", "seats": 6,
+                                     "options": ROTATION, "id": 9}))
+        bad = await host.expect("error", id=9)
+        assert bad.code == "bad_message" and "4 players at one table or 8 at two, not 6" in bad.message  # type: ignore[attr-defined]
+        await host.send(pr.CreateRoom(name="t", seats=8, options=ROTATION, id=1))
+        joined = await host.expect("joined")
+        old = Raw(await trio.open_tcp_stream("127.0.0.1", server.port))
+        old.conn = pr.Connection(pr.CLIENT, versions=(3,))
+        await old.stream.send_all(old.conn.hello("old"))
+        await old.expect("welcome")
+        refused = await old.reply(pr.Join(room=joined.room, id=2))  # type: ignore[attr-defined]
+        assert refused.code == "needs_version" and "version 4" in refused.message  # type: ignore[attr-defined]
+        refused = await old.reply(pr.CreateRoom(name="t", seats=8, options=ROTATION, id=3))
+        assert refused.code == "needs_version" and len(server.rooms) == 1  # type: ignore[attr-defined]
+        # a version 3 client still plays a room of one table
+        assert (await old.reply(pr.CreateRoom(name="t", seats=4, options=ROTATION, id=4))).TYPE == "joined"
+
+
+def test_one_table_moving_makes_no_action_at_the_other_too_late() -> None:
+    log = EventLog(64)
+    game = en.Game(en.Rules(), 2, seed=1)
+    log.add(game.start_events, 2, table=0)
+    decided = log.seq
+    log.add([en.Event("passed", {"seat": 1, "table": 1}), en.Event("turn", {"seat": 0, "table": 1})], 2, table=1)
+    assert not log.too_late(decided, 0) and log.too_late(decided, 1)
+    log.table_moved()  # a new match: every table
+    assert log.too_late(decided, 0)
+
+
+# -- the client library -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seat", [3, None])
+def test_the_clients_tables_fold_both_tables_as_the_room_shows_them(seat: int | None) -> None:
+    """Fed a rotation's events as the room sends them to a seat (or a spectator), each
+    table's mirror equals that table's view from the engine after every action."""
+    import random
+
+    from unolan.client.tables import Tables
+    from unolan.server.two_tables import on_wire, play
+
+    rules = en.Rules.preset("house", partner_rotation=True, rounds=5)
+    rotation = en.TwoTableRotation(rules, seed="fold")
+    tables = Tables(seat, rules.to_dict(), seq=0)
+    seq = 0
+
+    def tell(events: list[en.TableEvent]) -> None:
+        nonlocal seq
+        for event in map(on_wire, events):
+            seq += 1
+            assert tables.feed(seq, event.kind, event.data_for(seat))
+
+    tell(rotation.start_events)
+    rng, checked = random.Random(1), 0
+    while not rotation.over:
+        if rotation.round_over:
+            tell(play(rotation, en.Deal(0)))
+        else:
+            seats, game = rng.choice([t for t in rotation.tables if t[1].phase != "round_over"])
+            tell(rotation.apply(rng.choice(rotation.legal_actions(seats[game.turn]))))
+        for t in range(2):
+            view = rotation.table_view(t, seat).to_dict()
+            assert tables.mirrors[t].to_dict() == view
+            checked += 1
+        if seat is not None:  # its own table's actions go out in the room's seats
+            assert seat in rotation.seats_at(tables.own)
+            for action in tables.view().legal_actions():
+                assert tables.to_global(action) in rotation.legal_actions(seat) or type(action) is en.Deal
+    assert tables.scores == rotation.scores and checked > 200
+
+
+async def test_the_client_librarys_bots_play_a_two_table_room() -> None:
+    from unolan.client.runner import seat_bots
+
+    lines: list[str] = []
+    async with running(seed=6) as server:
+        with trio.fail_after(60):
+            await seat_bots("127.0.0.1", server.port, strategy="greedy", count=8, seats=8,
+                            options={**ROTATION, "rounds": 2}, matches=1, report=lines.append)
+        room = server.rooms["r1"]
+        assert isinstance(room, TwoTableRoom) and room.match is not None and room.match.over
+    assert sum("round 1 over; totals" in line for line in lines) == 1
+    assert lines[-1].startswith("room r1: match 1 won by") and "final scores" in lines[-1]
+
+
+async def test_a_seat_that_leaves_is_played_by_the_server_at_its_table() -> None:
+    """The host seats seven of the server's bots, starts and leaves: its seat goes on
+    autopilot at whichever table it sits, and both tables play the match out."""
+    async with running(seed=9) as server:
+        host = await Raw.connect(server.port, "ann")
+        await host.reply(pr.CreateRoom(name="t", seats=8, options={**ROTATION, "rounds": 1}, id=1))
+        for i in range(7):
+            assert (await host.reply(pr.AddBot(id=10 + i))).TYPE == "ok"
+        assert (await host.reply(pr.Start(id=20))).TYPE == "ok"
+        await host.expect("event", kind="turn")
+        room = server.rooms["r1"]
+        assert isinstance(room, TwoTableRoom) and room.match is not None
+        elsewhere = room.match.seats_at(1 - room.match.locate(0)[0])[0]
+        refused = await host.reply(pr.Catch(seq=room.seq, target=elsewhere, id=30))
+        assert refused.code == "bad_target" and "not at this table" in refused.message  # type: ignore[attr-defined]
+        assert (await host.reply(pr.Leave(id=21))).TYPE == "ok"
+        assert isinstance(room, TwoTableRoom) and room.seats[0].piloted
+        with trio.fail_after(30):
+            while room.started:
+                await trio.sleep(0.01)
+        assert room.match is not None and room.match.over and len(room.match.history) == 1
