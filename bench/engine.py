@@ -5,9 +5,9 @@ One process, 4 players (``--players``), for the presets ``official``, ``house`` 
 random policy for every preset:
 
 * if the seat in turn has any legal play (a ``Play`` action), pick one uniformly;
-* otherwise pick uniformly among its remaining turn actions (draw, pass, challenge,
-  name a color);
-* UNO calls, catches and jump-ins by other seats are never taken.
+* otherwise pick uniformly among its other legal actions (draw, pass, challenge, name a
+  color, and its own UNO call or a catch when it may make one);
+* seats not in turn never act: no jump-ins, calls or catches out of turn.
 
 This is comparable to RLCard's random agent, which picks uniformly among RLCard's
 legal actions: RLCard offers "draw" only when no card can be played, so its agent, like
@@ -69,10 +69,9 @@ def play_round(game: Game, rng: random.Random) -> int:
     actions = 0
     choice = rng.choice
     while game.phase in IN_PLAY:
-        legal = game.legal_actions(game.turn)
+        legal = game.legal_actions(game.turn)  # the seat's own actions only
         plays = [a for a in legal if type(a) is Play]
-        action = choice(plays) if plays else choice([a for a in legal if a.seat == game.turn])
-        game.apply(action)
+        game.apply(choice(plays or legal))
         actions += 1
     return actions
 

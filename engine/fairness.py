@@ -24,7 +24,6 @@ from .events import Event
 from .game import Game
 from .phases import ROUND_OVER
 from .rules import Rules
-from .state import State
 
 NONCE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """What a nonce may be: short, printable, without the separator ``:``."""
@@ -56,8 +55,10 @@ def deal_batch(rules: Rules, players: int, seed: int | str, round: int, dealer: 
     (:meth:`Event.data_for` cuts a seat's copy)."""
     if round == 1:
         return list(Game(rules, players, seed).start_events)
-    game = Game.__new__(Game)
-    State.__init__(game, rules, players, seed, phase=ROUND_OVER, round=round - 1, turn=dealer,
-                   dealer=dealer, scores=list(scores) if scores is not None else None)
-    game.results, game.start_events = [], []
-    return game.apply(Deal(dealer, seed))
+    # Built by Game itself (not State.__init__ run on a bare Game.__new__: compiled, that
+    # left the fields' first values alive for good, a dozen lists per fair deal).
+    at = {"rules": rules, "players": players, "seed": seed, "phase": ROUND_OVER,
+          "round": round - 1, "turn": dealer, "dealer": dealer}
+    if scores is not None:
+        at["scores"] = list(scores)
+    return Game(at=at).apply(Deal(dealer, seed))

@@ -49,7 +49,7 @@ from .phases import COLOR, DEALER_DRAW, DEALT, DRAWN, MATCH_OVER, OVER, PLAY, RO
 from .rules import Rules
 from .scoring import RoundResult, score_round
 from .shuffle import _exact_shuffle, _shuffle, _shuffle_step
-from .state import State
+from .state import FIELDS, State
 from .view import View
 
 _SKIPS: Final = {SKIP: 1, WILD_SKIP: 1, WILD_SKIP_TWO: 2}
@@ -608,8 +608,13 @@ class Game(LegalActions):
         for k in range(n):
             hands[(dealer + 1 + k) % n] = dealt[k::n]
         # Every other field of the round as at a match's start: nothing pending, nobody out.
-        State.__init__(self, rules, n, self.seed, hands=hands, draw_pile=deck, turn=dealer,
-                       phase=DEALT, round=self.round, dealer=dealer, scores=self.scores)
+        # Taken from a fresh state, not by running State.__init__ again on this one: compiled,
+        # an __init__ takes every field for unset and would leak the values it replaces
+        # (about a dozen lists per round, which every full garbage collection then walked).
+        fresh = State(rules, n, self.seed, hands=hands, draw_pile=deck, turn=dealer,
+                      phase=DEALT, round=self.round, dealer=dealer, scores=self.scores)
+        for name in FIELDS:
+            setattr(self, name, getattr(fresh, name))
         events = [Event("round_started", (self.round, self.dealer, n, rules.hand_size, list(self.scores),
                                           len(deck)))]
         events += [_hand_event(s, self.hands[s], False) for s in range(n)]

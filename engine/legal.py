@@ -92,7 +92,7 @@ class LegalActions(State):
         if phase is DRAWN:
             drawn = self.drawn
             assert drawn is not None
-            self._plays(seat, [(drawn,)], out)
+            self._plays(seat, [_ONE[drawn.code]], out)
             if not self.rules.forced_play:
                 out.append(_PASS[seat])
             return out
@@ -393,7 +393,7 @@ class LegalActions(State):
         top, hand = self.discard[-1], self.hands[seat]
         if top.is_wild or top not in hand or (top.penalty and self.opening):
             return []
-        return self._extend((top,), hand) if rules.multi_play else [(top,)]
+        return self._extend(_ONE[top.code], hand) if rules.multi_play else [_ONE[top.code]]
 
     def _play_groups(self, hand: list[Card]) -> list[tuple[Card, ...]]:
         """Each group of cards the hand may play on the discard, no penalty pending."""
@@ -410,9 +410,9 @@ class LegalActions(State):
             if not playable[card.code] or hand.index(card) < i:  # by identity, in C
                 continue
             if multi and not card.is_wild and of_kind[card.kind_code] > 1:
-                groups += self._extend((card,), hand)
+                groups += self._extend(_ONE[card.code], hand)
             else:  # what _extend gives for a card with none of its kind beside it
-                groups.append((card,))
+                groups.append(_ONE[card.code])
         return groups
 
     def _extend(self, start: tuple[Card, ...], hand: list[Card]) -> list[tuple[Card, ...]]:
@@ -442,7 +442,8 @@ class LegalActions(State):
         for card in hand:
             if not card.penalty and not (rules.deflect and card.kind in (SKIP, REVERSE)):
                 continue  # _check_answer refuses every group this card starts
-            candidates = self._extend((card,), hand) if multi and not card.is_wild else [(card,)]
+            one = _ONE[card.code]
+            candidates = self._extend(one, hand) if multi and not card.is_wild else [one]
             if not multi and hand.count(card) > 1 and self._pair_on_four((card, card)):
                 candidates = [(card,), (card, card)]
             for group in candidates:
@@ -477,6 +478,9 @@ class LegalActions(State):
 
 
 _NO_TARGET: Final[tuple[int | None, ...]] = (None,)
+# Each card as a group of one, by its code: made once, not a new tuple per listing (typed
+# as any length: compiled, a tuple of fixed length is unboxed and boxed anew when used).
+_ONE: Final[tuple[tuple[Card, ...], ...]] = tuple((card,) for card in ALL_CARDS)
 _ORDER: Final = attrgetter("order")  # a card's place in the sort order
 _KINDS: Final = len(Kind)  # a card's kind_code is below it
 # The actions that are the same value every time, made once per seat (there are at most 10).

@@ -149,6 +149,10 @@ class _Values:
 class Rules(_Values):
     """A validated rule set. Build from a preset with :meth:`preset` or :meth:`parse`."""
 
+    all_wild: bool
+    """The All Wild deck is played (``deck=all_wild``). Stored when built, not a property:
+    the engine asks several times per action, and a property is a call each time."""
+
     def __init__(self, preset_name: str = "house", **options: Any) -> None:
         """The options by name; those not given take their defaults. Each value is checked
         as it was given, before it is stored: a compiled engine stores a bool given for a
@@ -173,11 +177,7 @@ class Rules(_Values):
                              f"got teams={values['teams']}")
         # Positionally, in the fields' order: compiled, ``**values`` would not reach them.
         super().__init__(*[values[name] for name in _DEFAULTS])
-
-    @property
-    def all_wild(self) -> bool:
-        """The All Wild deck is played (``deck=all_wild``)."""
-        return self.deck == "all_wild"
+        object.__setattr__(self, "all_wild", self.deck == "all_wild")  # frozen: set as the fields are
 
     def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
         """Pickled as its options (a compiled rule set has no instance dict to copy)."""

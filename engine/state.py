@@ -8,6 +8,8 @@ they import this module and the machine imports them.
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import schedule
 from .cards import WILD_DRAW_FOUR, Card, Color
 from .phases import DEALER_DRAW, Phase
@@ -21,6 +23,15 @@ def team_of(rules: Rules, seat: int, round: int, players: int) -> int:
         return schedule.team_of(seat, max(round, 1), players)
     return seat % rules.teams if rules.teams else seat
 
+FIELDS: Final = (
+    "called", "catchable", "color", "dealer", "direction", "discard", "draw_pile", "drawn",
+    "finished", "hands", "mercy_points", "out", "pair", "pending", "phase", "players",
+    "reshuffles", "round", "rules", "scores", "seed", "served", "stack", "turn",
+    "wd4_bluff", "wd4_offender",
+)
+"""Every field of a state, by name (its slots; a compiled class keeps no ``__slots__``)."""
+
+
 class State:
     """Everything a match is at one moment; built with every field at once.
 
@@ -31,12 +42,7 @@ class State:
 
     # Slots: the state is read and written many times per action, and slot access is the
     # quickest Python has.
-    __slots__ = (
-        "called", "catchable", "color", "dealer", "direction", "discard", "draw_pile", "drawn",
-        "finished", "hands", "mercy_points", "out", "pair", "pending", "phase", "players",
-        "reshuffles", "round", "rules", "scores", "seed", "served", "stack", "turn",
-        "wd4_bluff", "wd4_offender",
-    )
+    __slots__ = FIELDS
 
     rules: Rules
     players: int
