@@ -10,7 +10,7 @@ import pytest
 import trio
 from test_hidden import audit_tables
 from test_server import FAST, Audit, Raw, frame, running
-from unolan.server import Bot, Server
+from unolan.server import Bot, Limits, Server
 from unolan.server.eventlog import EventLog
 from unolan.server.two_tables import TwoTableRoom
 
@@ -246,3 +246,43 @@ async def test_a_seat_that_leaves_is_played_by_the_server_at_its_table() -> None
             while room.started:
                 await trio.sleep(0.01)
         assert room.match is not None and room.match.over and len(room.match.history) == 1
+
+
+async def test_neither_table_waits_while_the_other_plays(autojump_clock: object) -> None:
+    """The server's bots think 0.6 s and its autopilot 0.5 s from their own table's turn:
+    the other table's steady stream of events does not put them off. Measured by a
+    spectator: the longest time from a table's ``turn`` to that table's next event."""
+    from unolan.client.runner import BOT_LEVELS, launch_bot
+
+    async with running(Limits(), seed=11, bot_launcher=launch_bot,
+                       bot_levels=tuple(BOT_LEVELS)) as server:
+        host = await Raw.connect(server.port, "ann")
+        await host.reply(pr.CreateRoom(name="t", seats=8, options={**ROTATION, "rounds": 1}, id=1))
+        for i in range(7):
+            assert (await host.reply(pr.AddBot(id=10 + i))).TYPE == "ok"
+        watcher = await Raw.connect(server.port, "eve")
+        assert (await watcher.reply(pr.Join(room="r1", role="spectator", id=2))).TYPE == "joined"
+        assert (await host.reply(pr.Start(id=20))).TYPE == "ok"
+        assert (await host.reply(pr.Leave(id=21))).TYPE == "ok"  # seat 0: the autopilot's
+        waits: list[float] = []
+        turned: dict[int, float] = {}
+        others = 0  # events of the other table while one waited
+        with trio.fail_after(3000):
+            while True:
+                msg = await watcher.recv(timeout=600)
+                assert msg is not None
+                if not isinstance(msg, pr.Event):
+                    continue
+                if msg.kind == "rotation_over":
+                    break
+                table, now = msg.data.get("table"), trio.current_time()
+                if table is None:
+                    continue
+                if turned.get(1 - table) is not None:
+                    others += 1
+                if table in turned:
+                    waits.append(now - turned.pop(table))
+                if msg.kind == "turn" and msg.data["phase"] in ("play", "drawn", "color"):
+                    turned[table] = now
+    assert len(waits) > 40 and others > 40  # both tables played at once
+    assert max(waits) < 1.5, sorted(waits)[-5:]
