@@ -109,8 +109,10 @@ class Tables:
         self.apply(kind, data)
         self.seq = seq
         table = data.get("table")
-        for t in range(TABLES) if table is None else (table,):
-            self.moved[t] = seq
+        if table is not None:
+            self.moved[table] = seq
+        elif kind in ("rotation_round_over", "rotation_over"):
+            self.moved = [seq] * TABLES
         return True
 
     def apply(self, kind: str, data: Mapping[str, Any]) -> None:
