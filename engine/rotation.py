@@ -216,7 +216,9 @@ class TwoTableRotation:
 
         def local(seat: int) -> int:
             where = self._where.get(seat)
-            if where is None or where[0] != table:
+            if where is None:
+                raise IllegalAction(action, f"there is no seat {seat}", code="bad_seat")
+            if where[0] != table:
                 raise IllegalAction(action, f"seat {seat} is not at this table", code="bad_target")
             return where[1]
 

@@ -240,6 +240,9 @@ async def test_a_seat_that_leaves_is_played_by_the_server_at_its_table() -> None
         elsewhere = room.match.seats_at(1 - room.match.locate(0)[0])[0]
         refused = await host.reply(pr.Catch(seq=room.seq, target=elsewhere, id=30))
         assert refused.code == "bad_target" and "not at this table" in refused.message  # type: ignore[attr-defined]
+        for target in (8, 9):  # a seat the room does not have, as at one table
+            refused = await host.reply(pr.Catch(seq=room.seq, target=target, id=31))
+            assert refused.code == "bad_seat" and f"no seat {target}" in refused.message  # type: ignore[attr-defined]
         assert (await host.reply(pr.Leave(id=21))).TYPE == "ok"
         assert isinstance(room, TwoTableRoom) and room.seats[0].piloted
         with trio.fail_after(30):
