@@ -311,6 +311,11 @@ async def test_the_server_answers_as_the_page_says() -> None:
         await host.send(**labelled("create_room", "minimal"))  # only a name
         joined = await host.reply(2)
         assert joined["type"] == "joined" and joined["seat"] == 0
+        # The rooms listing has the fields shown, one table here.
+        await host.send(type="list_rooms", id=1)
+        (room,) = (await host.reply(1))["rooms"]
+        (shown,) = next(e.data for e in EXAMPLES if e.name == "rooms")["rooms"]
+        assert room.keys() == shown.keys() and room["tables"] == 1
         # An unknown bot level, refused as shown.
         await host.send(**labelled("add_bot", "bad-level"))
         assert await host.reply(7) == labelled("error", "unknown-level")

@@ -146,6 +146,8 @@ async def test_a_two_table_room_needs_eight_or_four_seats_and_a_version_4_client
         assert bad.code == "bad_message" and "4 players at one table or 8 at two, not 6" in bad.message  # type: ignore[attr-defined]
         await host.send(pr.CreateRoom(name="t", seats=8, options=ROTATION, id=1))
         joined = await host.expect("joined")
+        listing = await host.reply(pr.ListRooms(id=5))
+        assert [r["tables"] for r in listing.rooms] == [2]  # type: ignore[attr-defined]
         old = Raw(await trio.open_tcp_stream("127.0.0.1", server.port))
         old.conn = pr.Connection(pr.CLIENT, versions=(3,))
         await old.stream.send_all(old.conn.hello("old"))
