@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import random
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -178,7 +180,6 @@ def test_one_table_moving_makes_no_action_at_the_other_too_late() -> None:
 def test_the_clients_tables_fold_both_tables_as_the_room_shows_them(seat: int | None) -> None:
     """Fed a rotation's events as the room sends them to a seat (or a spectator), each
     table's mirror equals that table's view from the engine after every action."""
-    import random
 
     from unolan.client.tables import Tables
     from unolan.server.two_tables import on_wire, play
@@ -244,6 +245,8 @@ async def test_a_seat_that_leaves_is_played_by_the_server_at_its_table() -> None
         assert refused.code == "bad_target" and "not at this table" in refused.message  # type: ignore[attr-defined]
         for target in (8, 9):  # a seat the room does not have, as at one table
             refused = await host.reply(pr.Catch(seq=room.seq, target=target, id=31))
+            while refused.code == "too_late":  # type: ignore[attr-defined]  # the bots played on meanwhile
+                refused = await host.reply(pr.Catch(seq=room.seq, target=target, id=31))
             assert refused.code == "bad_seat" and f"no seat {target}" in refused.message  # type: ignore[attr-defined]
         assert (await host.reply(pr.Leave(id=21))).TYPE == "ok"
         assert isinstance(room, TwoTableRoom) and room.seats[0].piloted
@@ -291,3 +294,37 @@ async def test_neither_table_waits_while_the_other_plays(autojump_clock: object)
                     turned[table] = now
     assert len(waits) > 40 and others > 40  # both tables played at once
     assert max(waits) < 1.0, sorted(waits)[-5:]
+
+
+def test_every_round_of_both_tables_deals_again_from_its_seed_as_the_page_says() -> None:
+    """Round ``R`` with seed ``SEED`` deals table ``T`` as a one-table game of seed
+    ``SEED/table T`` deals its round ``k`` (``k``: the round within its block of 4, from
+    1), so its shuffle is ``SEED/table T/k/deal/0``; round 1 (the match's seed) as well."""
+    from unolan.engine.fairness import deal_batch
+    from unolan.engine.rotation import localize, table_rules
+
+    rules = en.Rules.preset("house", partner_rotation=True, rounds=6)
+    rotation = en.TwoTableRotation(rules, seed="s1")
+    events, seed, checked = list(rotation.start_events), "s1", 0
+    rng = random.Random(5)
+    while True:
+        k = (rotation.round - 1) % 4 + 1
+        for table, (seats, game) in enumerate(rotation.tables):
+            assert (game.seed, game.round) == (f"{seed}/table {table}", k)
+            mine = [e.event for e in events if e.table == table and e.event.kind != "table_seated"]
+            start = localize(dict(next(e.data for e in mine if e.kind == "round_started")), seats)
+            expected = deal_batch(table_rules(rules), 4, f"{seed}/table {table}", k,
+                                  start["dealer"], start["scores"])
+            again = [(e.kind, {**e.data, **({"round": rotation.round} if "round" in e.data else {})})
+                     for e in expected]
+            seen = [(e.kind, localize(dict(e.data), seats)) for e in mine[:len(expected)]]
+            assert json.loads(json.dumps(again)) == json.loads(json.dumps(seen))
+            checked += 1
+        while not rotation.round_over:
+            seats, game = next(t for t in rotation.tables if t[1].phase != "round_over")
+            rotation.apply(rng.choice(rotation.legal_actions(seats[game.turn])))
+        if rotation.over:
+            break
+        seed = f"s{rotation.round + 1}"
+        events = rotation.next_round(seed)
+    assert checked == 12
