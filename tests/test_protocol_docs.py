@@ -247,7 +247,7 @@ def test_each_heading_once_and_the_welcome_names_the_real_server() -> None:
 def test_hex_frame_example_is_the_real_encoding() -> None:
     match = re.search(r"<!-- frame: hello -->\n```text\n(.*?)\n```", TEXT)
     assert match
-    expected = encode_frame(Hello(versions=(3,), name="ann").to_wire())
+    expected = encode_frame(Hello(versions=(2, 3, 4), name="ann").to_wire())
     assert bytes.fromhex(match.group(1)) == expected
 
 
@@ -267,9 +267,9 @@ class Wire:
         self.stream, self.buffer = stream, b""
 
     @classmethod
-    async def open(cls, port: int, name: str) -> Wire:
+    async def open(cls, port: int, name: str, versions: tuple[int, ...] = (2,)) -> Wire:
         wire = cls(await trio.open_tcp_stream("127.0.0.1", port))
-        await wire.send(type="hello", versions=[2], name=name)
+        await wire.send(type="hello", versions=list(versions), name=name)
         assert (await wire.receive())["type"] == "welcome"
         return wire
 
@@ -375,6 +375,27 @@ async def test_the_server_answers_as_the_page_says() -> None:
             ("joined", None), ("event", "player_joined"), ("seats", None), ("snapshot", None)]
         assert [m["seq"] for m in got] == [got[0]["seq"]] + [got[0]["seq"] + 1] * 3
         assert got[3]["view"]["seat"] is None
+        nursery.cancel_scope.cancel()
+
+
+async def test_the_handshake_and_version_examples_are_real_frames() -> None:
+    """The hello shown gets the welcome shown; a client of no common version gets the
+    unsupported_version shown; a version 3 client gets the needs_version shown."""
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery)
+        ann = Wire(await trio.open_tcp_stream("127.0.0.1", port))
+        await ann.send(**labelled("hello"))
+        assert await ann.receive() == labelled("welcome")
+        future = Wire(await trio.open_tcp_stream("127.0.0.1", port))
+        await future.send(type="hello", versions=[5], name="zed")
+        assert await future.receive() == next(e.data for e in EXAMPLES if e.name == "error"
+                                              and e.data["code"] == "unsupported_version")
+        await ann.send(**labelled("create_room", "two-tables"))
+        room = (await ann.reply(2))["room"]
+        old = await Wire.open(port, "bob", versions=(3,))
+        shown = labelled("error", "needs-version")
+        await old.send(type="join", room=room, id=shown["id"])
+        assert await old.reply(shown["id"]) == shown
         nursery.cancel_scope.cancel()
 
 
