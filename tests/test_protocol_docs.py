@@ -489,3 +489,14 @@ def test_the_two_table_examples_are_what_a_two_table_room_sends() -> None:
     assert snapshot["view"] == snapshot["tables"][0]["view"]
     created = CreateRoom.from_wire(labelled("create_room", "two-tables"))  # type: ignore[attr-defined]
     assert en.two_tables(created.rules(), created.seats)
+
+
+def test_the_seat_spaces_of_a_two_table_room_are_the_engines() -> None:
+    """The fields the page says name room seats are those the rotation maps to room seats."""
+    from unolan.engine.rotation import _SEAT_KEYS, _SEAT_LIST_KEYS
+
+    row = next(line for line in TEXT.splitlines()
+               if line.strip().startswith("| a table's events: `seat`"))
+    named = set(re.findall(r"`([a-z_]+)`", row.rsplit("|", 2)[0]))
+    assert {*_SEAT_KEYS, *_SEAT_LIST_KEYS, "draws"} <= named
+    assert row.rstrip().endswith("| room |")
