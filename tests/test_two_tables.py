@@ -328,3 +328,44 @@ def test_every_round_of_both_tables_deals_again_from_its_seed_as_the_page_says()
         seed = f"s{rotation.round + 1}"
         events = rotation.next_round(seed)
     assert checked == 12
+
+
+async def test_the_reference_client_verifies_both_tables_of_a_fair_two_table_round(
+        autojump_clock: object) -> None:
+    """An unseeded server deals fair: a member checks each round at both tables against
+    the reveal, from round 1 on; the same deal told with another dealer fails."""
+    from unolan.client.runner import BOT_LEVELS, launch_bot, play
+    from unolan.client.session import open_client
+    from unolan.client.strategies import GreedyBot
+    from unolan.client.verify import DealVerifier
+
+    seen: list[tuple[str, Any]] = []
+    async with running(seed=None, bot_launcher=partial(launch_bot, delay=0),
+                       bot_levels=tuple(BOT_LEVELS)) as server, \
+            open_client("127.0.0.1", server.port, "ann") as client:
+        await client.create_room("t", seats=8, options={**ROTATION, "rounds": 2})
+        for _ in range(7):
+            await client.add_bot()
+        await client.start()
+        with trio.fail_after(600):
+            assert await play(client, GreedyBot(), matches=1,
+                              on_event=lambda k, d: seen.append((k, d))) == 1
+        verifier = client.verifier
+        assert verifier is not None and verifier.seat == 0
+        with trio.fail_after(10):
+            while len(verifier.verdicts) < 2:  # the last reveal comes after the match's end
+                await trio.sleep(0.01)
+        assert [(v.round, v.status) for v in verifier.verdicts] == [(1, "verified"), (2, "verified")]
+        assert {t for _, t in verifier.table_deals} == {0, 1}
+    # the events the seat saw, told again: round 1 verifies; with the other table's first
+    # dealer moved one seat on, it fails
+    for tamper in (False, True):
+        again = DealVerifier(0, verifier.rules)
+        for nonce_round, nonce in verifier.nonces.items():
+            again.sent_nonce(nonce_round, nonce)
+        for kind, data in seen:
+            seats = verifier.seats_at.get(data.get("table", -1), ())
+            if tamper and kind == "round_started" and data["round"] == 1 and 0 not in seats:
+                data = {**data, "dealer": seats[(seats.index(data["dealer"]) + 1) % 4]}
+            again.feed(kind, data)
+        assert again.verdicts[0].status == ("failed" if tamper else "verified"), again.verdicts[0]
