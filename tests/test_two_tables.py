@@ -369,3 +369,40 @@ async def test_the_reference_client_verifies_both_tables_of_a_fair_two_table_rou
                 data = {**data, "dealer": seats[(seats.index(data["dealer"]) + 1) % 4]}
             again.feed(kind, data)
         assert again.verdicts[0].status == ("failed" if tamper else "verified"), again.verdicts[0]
+
+
+async def test_a_tables_turn_timer_runs_from_its_own_turn(autojump_clock: object) -> None:
+    """A player who does nothing at one table times out ``timer`` seconds after each of
+    their turns, however busy the other table is (then the autopilot plays them)."""
+    from unolan.client.runner import BOT_LEVELS, launch_bot
+
+    async with running(Limits(), seed=12, bot_launcher=launch_bot,
+                       bot_levels=tuple(BOT_LEVELS)) as server:
+        host = await Raw.connect(server.port, "ann")
+        await host.reply(pr.CreateRoom(name="t", seats=8, timer=5,
+                                       options={**ROTATION, "rounds": 1}, id=1))
+        for i in range(7):
+            assert (await host.reply(pr.AddBot(id=10 + i))).TYPE == "ok"
+        assert (await host.reply(pr.Start(id=20))).TYPE == "ok"
+        first = await host.expect("event", kind="turn")
+        room = server.rooms["r1"]
+        assert isinstance(room, TwoTableRoom) and room.match is not None
+        own = room.match.locate(0)[0]
+        turned = trio.current_time() if first.data["seat"] == 0 else None  # type: ignore[attr-defined]
+        waits: list[float] = []
+        others = 0
+        with trio.fail_after(3000):
+            while len(waits) < 2:  # two timeouts in a row: the autopilot takes over
+                msg = await host.recv(timeout=600)
+                assert msg is not None
+                if not isinstance(msg, pr.Event):
+                    continue
+                if msg.kind == "turn" and msg.data["seat"] == 0 and turned is None:
+                    turned = trio.current_time()
+                elif msg.kind == "timeout" and msg.data["seat"] == 0:
+                    assert turned is not None
+                    waits.append(trio.current_time() - turned)
+                    turned = None
+                elif turned is not None and msg.data.get("table") not in (None, own):
+                    others += 1  # the other table played on meanwhile
+    assert others > 10 and all(abs(w - 5) < 0.1 for w in waits), (others, waits)
