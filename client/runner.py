@@ -42,7 +42,9 @@ async def play(client: Client, bot: Bot, *, delay: float = 0.0, matches: int = 0
     connection ends). Returns the number of matches finished. ``on_event`` is told every
     room event the seat sees."""
     finished = 0
-    sent_at: int | None = None  # the seq our last action was decided on
+    sent_at: int | None = None  # the own table's seq our last action was decided on
+    thinking: int | None = None  # the own table's seq the bot is thinking about
+    think_until = 0.0
     last: Any = None  # the last action sent
     async for msg in _batches(client):
         if isinstance(msg, pr.Event) and on_event is not None:
@@ -77,17 +79,21 @@ async def play(client: Client, bot: Bot, *, delay: float = 0.0, matches: int = 0
             sent_at = None
         if msg is not _SETTLED:
             continue
-        view = client.view()
-        if view is None or view.seat is None or client.seq == sent_at:
+        view, moved = client.view(), _own_moved(client)
+        if view is None or view.seat is None or moved == sent_at:
             continue
         if delay:
-            await trio.sleep(delay)
+            # The think time runs from the own table's last move: at two tables, the
+            # other table's events are read meanwhile but do not start it again.
+            if moved != thinking:
+                thinking, think_until = moved, trio.current_time() + delay
+            await trio.sleep_until(think_until)
             if _pending(client):
-                continue  # the table moved while thinking: look again
+                continue  # news while thinking: read it, then look again
         action = decide(bot, view)
         if action is None:
             continue
-        sent_at, last = client.seq, action
+        sent_at, last = moved, action
         try:
             await client.act(action, wait=False)
         except (ConnectionLost, trio.BrokenResourceError, trio.ClosedResourceError, OSError):
@@ -99,6 +105,12 @@ async def play(client: Client, bot: Bot, *, delay: float = 0.0, matches: int = 0
 _HARMLESS = frozenset({"too_late", "not_started", "round_over", "match_over", "rate_limited",
                        "already_called", "cannot_catch"})
 _SETTLED = object()  # marks "no more messages waiting right now"
+
+
+def _own_moved(client: Client) -> int | None:
+    """The seq at which the client's own table last moved (at one table: the room's)."""
+    mirror = client.mirror
+    return mirror.own_moved if isinstance(mirror, Tables) else client.seq
 
 
 def _pending(client: Client) -> bool:

@@ -470,7 +470,6 @@ class Client:
         seats = len(self.seats.seats) if self.seats is not None else 0
         if isinstance(self.mirror, Mirror) and en.two_tables(en.Rules.from_dict(dict(rules)), seats):
             self.mirror = Tables(self.seat, rules, self.mirror.seq)  # the room has two tables
-            self.verifier = None  # it checks the deal of one table's game (see docs/protocol.md)
         self.mirror.set_rules(rules)
         if self.verifier is not None:
             self.verifier.set_rules(rules)

@@ -34,6 +34,9 @@ class Tables:
         self.table_rules = table_rules(Rules.from_dict(dict(rules))).to_dict()
         self.seats: list[Seats | None] = [None] * TABLES
         self.mirrors = [Mirror(None, self.table_rules) for _ in range(TABLES)]
+        # The seq of each table's last event (or of the last snapshot): a table's bot
+        # thinks from its own table's last move, not from the other table's.
+        self.moved: list[int | None] = [seq] * TABLES
         self.round = 0
         self.rounds = 0
         self.scores = [0] * PLAYERS
@@ -49,6 +52,11 @@ class Tables:
     @property
     def mirror(self) -> Mirror:
         return self.mirrors[self.own]
+
+    @property
+    def own_moved(self) -> int | None:
+        """The seq of the last event of the member's own table (or of the room's totals)."""
+        return self.moved[self.own]
 
     @property
     def rules(self) -> dict[str, Any]:
@@ -100,6 +108,11 @@ class Tables:
             return False
         self.apply(kind, data)
         self.seq = seq
+        table = data.get("table")
+        if table is not None:
+            self.moved[table] = seq
+        elif kind in ("rotation_round_over", "rotation_over"):
+            self.moved = [seq] * TABLES
         return True
 
     def apply(self, kind: str, data: Mapping[str, Any]) -> None:
@@ -130,3 +143,4 @@ class Tables:
             self.rounds = snapshot.rotation["rounds"]
             self.scores = list(snapshot.rotation["scores"])
         self.seq = snapshot.seq
+        self.moved = [snapshot.seq] * TABLES

@@ -6,7 +6,9 @@ nonces and the seed). :class:`DealVerifier` hears a member's events in order and
 reveal, checks that the secret is the one committed to, that the seed is the hash of the
 secret and the nonces, that this seat's own nonce was used (or the server said it drew
 one), and that dealing the round again from the seed with the engine gives exactly the
-deal this member saw (its own hand, the first card, the counts, the draw for dealer).
+deal this member saw (its own hand, the first card, the counts, the draw for dealer). In a
+two-table room it checks each table's deal, as a one-table game of seed ``SEED/table T``
+deals that round of its block, in the table's own seats.
 
 A :class:`MatchRecord` keeps what a member saw in a file (JSON lines), so that ``uno verify
 FILE`` checks it again offline with the same verifier.
@@ -21,6 +23,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from unolan.engine.fairness import commitment, deal_batch, round_seed
+from unolan.engine.rotation import Seats, localize, table_rules
+from unolan.engine.schedule import ROUNDS_PER_PARTNER
 
 from unolan import engine as en
 
@@ -85,8 +89,12 @@ class DealVerifier:
         self.commitments: dict[int, str] = {}
         self.nonces: dict[int, str] = {}  # the nonce this seat sent, by round
         self.deals: dict[int, list[tuple[str, Any]]] = {}  # the deal batch seen, by round
+        # A two-table room: each table's room seats (in table order) and its deal batch,
+        # in those seats, by (round, table).
+        self.seats_at: dict[int, Seats] = {}
+        self.table_deals: dict[tuple[int, int], list[tuple[str, Any]]] = {}
         self.verdicts: list[Verdict] = []
-        self._batch: list[tuple[str, Any]] | None = None
+        self._batches: dict[int | None, list[tuple[str, Any]] | None] = {}  # by table (None: one)
 
     def set_rules(self, rules: Mapping[str, Any]) -> None:
         self.rules = plain(rules)
@@ -94,30 +102,48 @@ class DealVerifier:
     def lost_track(self) -> None:
         """Events were missed (the table was reloaded from a snapshot): a deal seen in part
         is not a deal seen."""
-        self._batch = None
+        self._batches.clear()
 
     def sent_nonce(self, round: int, nonce: str) -> None:
         self.nonces[round] = nonce
 
     def feed(self, kind: str, data: Mapping[str, Any]) -> Verdict | None:
         """One event as this member received it; a :class:`Verdict` at a ``reveal``."""
+        table = data.get("table")
         if kind == "commitment":
             self.commitments[data["round"]] = data["commitment"]
-        elif kind == "dealer_draw" or (kind == "round_started" and not (
-                self._batch and self._batch[0][0] == "dealer_draw")):
-            self._batch = []  # a deal begins (a batch left open was cut short: dropped)
-        if self._batch is not None and kind in en.EVENT_KINDS:
-            self._batch.append((kind, plain(data)))
-            if en.EVENT_KINDS[kind].closes:
-                batch, self._batch = self._batch, None
-                start = next((d for k, d in batch if k == "round_started"), None)
-                if start is not None:
-                    self.deals[start["round"]] = batch
+        elif kind == "table_seated":
+            a, b, c, d = data["seats"]
+            self.seats_at[data["table"]] = (a, b, c, d)
+        elif kind in en.EVENT_KINDS and table is None:
+            self._collect(None, kind, plain(data))
+        elif kind in en.EVENT_KINDS and table in self.seats_at:  # in the table's own seats
+            local = {k: v for k, v in plain(data).items() if k != "table"}
+            self._collect(table, kind, localize(local, self.seats_at[table]))
         if kind == "reveal":
             verdict = self.check(data)
             self.verdicts.append(verdict)
             return verdict
         return None
+
+    def _collect(self, table: int | None, kind: str, data: dict[str, Any]) -> None:
+        """Keep one table's deal batch, from its first event to the one that closes it."""
+        batch = self._batches.get(table)
+        if kind == "dealer_draw" or (kind == "round_started" and not (
+                batch and batch[0][0] == "dealer_draw")):
+            batch = self._batches[table] = []  # a deal begins (a batch left open was cut short)
+        if batch is None:
+            return
+        batch.append((kind, data))
+        if en.EVENT_KINDS[kind].closes:
+            self._batches[table] = None
+            start = next((d for k, d in batch if k == "round_started"), None)
+            if start is None:
+                return
+            if table is None:
+                self.deals[start["round"]] = batch
+            else:
+                self.table_deals[(start["round"], table)] = batch
 
     def check(self, reveal: Mapping[str, Any]) -> Verdict:
         """Judge one round's reveal against what was committed and dealt."""
@@ -140,20 +166,46 @@ class DealVerifier:
         if self.seat is not None and mine is not None and self.seat not in drawn and (
                 self.seat >= len(nonces) or nonces[self.seat] != mine):
             return Verdict(rnd, FAILED, N_("your nonce was left out of the seed"))
+        tables = sorted(t for r, t in self.table_deals if r == rnd)
+        if tables:
+            return self._check_tables(rnd, seed, tables)
         seen = self.deals.get(rnd)
         if seen is None:
             return Verdict(rnd, UNCHECKED, N_("you did not see this round's deal"))
-        return self._check_deal(rnd, seed, seen)
+        return self._check_deal(rnd, seed, seen, self.seat)
 
-    def _check_deal(self, rnd: int, seed: str, seen: list[tuple[str, Any]]) -> Verdict:
-        start = next(d for k, d in seen if k == "round_started")
+    def _check_tables(self, rnd: int, seed: str, tables: list[int]) -> Verdict:
+        """A two-table round: each table is dealt as a one-table game of seed
+        ``SEED/table T`` deals its round within the block (see docs/protocol.md)."""
         try:
-            rules = en.Rules.from_dict(dict(self.rules))
-            events = deal_batch(rules, start["players"], seed, rnd, start["dealer"], start["scores"])
+            rules = table_rules(en.Rules.from_dict(dict(self.rules)))
         except (ValueError, KeyError, en.RulesError) as exc:
             return Verdict(rnd, UNCHECKED, N_("the deal cannot be replayed here: {problem}"),
                            {"problem": str(exc)})
-        expected = [(e.kind, plain(e.data_for(self.seat))) for e in events]
+        for table in tables:
+            seats = self.seats_at[table]
+            verdict = self._check_deal(rnd, f"{seed}/table {table}", self.table_deals[(rnd, table)],
+                                       seats.index(self.seat) if self.seat in seats else None,
+                                       rules=rules, game_round=(rnd - 1) % ROUNDS_PER_PARTNER + 1)
+            if not verdict.ok:
+                return verdict
+        return Verdict(rnd, VERIFIED)
+
+    def _check_deal(self, rnd: int, seed: str, seen: list[tuple[str, Any]], seat: int | None, *,
+                    rules: en.Rules | None = None, game_round: int | None = None) -> Verdict:
+        """Deal round ``rnd`` again from ``seed`` and compare (a two-table room's table:
+        its ``rules``, the ``game_round`` its game deals, ``seat`` in its seats)."""
+        start = next(d for k, d in seen if k == "round_started")
+        try:
+            rules = rules or en.Rules.from_dict(dict(self.rules))
+            events = deal_batch(rules, start["players"], seed, game_round or rnd, start["dealer"],
+                                start["scores"])
+        except (ValueError, KeyError, en.RulesError) as exc:
+            return Verdict(rnd, UNCHECKED, N_("the deal cannot be replayed here: {problem}"),
+                           {"problem": str(exc)})
+        # Its events say the match's round (a two-table room's: the rotation's).
+        expected = [(e.kind, plain({**e.data_for(seat), **({"round": rnd} if "round" in e.data else {})}))
+                    for e in events]
         if expected != seen:
             diff = next((i for i, (a, b) in enumerate(zip(expected, seen, strict=False)) if a != b),
                         min(len(expected), len(seen)))

@@ -14,9 +14,11 @@ The tables of a block are announced by a ``table_seated`` event per table (its g
 seats in table order), before that table's first events: a client that folds one table
 maps global seats back to the table's own with :func:`localize`.
 
-Seeds: the rotation's ``seed`` deals the first round; :meth:`TwoTableRotation.next_round`
-may be given the next round's seed (a round whose seed the players helped draw), from
-which both tables' shuffles go on (``SEED/table T``).
+Seeds: the rotation's ``seed`` is the first round's; :meth:`TwoTableRotation.next_round`
+may be given the next round's seed (a round whose seed the players helped draw). Every
+round, the first included, deals table ``T`` from ``SEED/table T`` (``SEED`` the round's
+seed) as a one-table game with that seed deals its round: a block's first round is that
+game's round 1 (with its draw for dealer), the block's next rounds its rounds 2 to 4.
 
 Scoring: each table scores its round by team (``teams=2``), and each player adds their
 team's round score to their own cumulative total — under ``winner_takes`` both winners
@@ -138,7 +140,7 @@ class TwoTableRotation:
         self.history: list[tuple[int, ...]] = []  # each round's score per player
         self.tables: list[tuple[Seats, Game]] = []
         self._where: dict[int, tuple[int, int]] = {}
-        self.start_events = self._settle(self._seat_tables(None))
+        self.start_events = self._settle(self._seat_tables(seed))  # round 1's seed is the match's
 
     # -- seats ------------------------------------------------------------------------
 
@@ -216,7 +218,9 @@ class TwoTableRotation:
 
         def local(seat: int) -> int:
             where = self._where.get(seat)
-            if where is None or where[0] != table:
+            if where is None:
+                raise IllegalAction(action, f"there is no seat {seat}", code="bad_seat")
+            if where[0] != table:
                 raise IllegalAction(action, f"seat {seat} is not at this table", code="bad_target")
             return where[1]
 

@@ -230,6 +230,7 @@ ROOM: Table = {
     "spectators": f.count,
     "started": f.boolean,
     "password": f.boolean,
+    "tables": (f.integer(1, 2), OPTIONAL),  # since version 4; an older server's rooms have one
 }
 
 

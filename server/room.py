@@ -54,6 +54,8 @@ RESUMED = "the server can save the game again; play goes on"
 class Room:
     """One table. Only :meth:`run` (the room task) changes it; others :meth:`post`."""
 
+    table_count = 1  # the tables it plays at once (the rooms listing says so)
+
     def __init__(self, lobby: Lobby, room_id: str, *, name: str, preset: str, rules: en.Rules,
                  seats: int, timer: int = 0, password: str | None = None,
                  seed: int | str | None = None) -> None:
@@ -116,7 +118,7 @@ class Room:
             "seats": len(self.seats),
             "players": sum(s.kind != "empty" for s in self.seats),
             "spectators": len(self.spectators), "started": self.started,
-            "password": self.password is not None,
+            "password": self.password is not None, "tables": self.table_count,
         }
 
     def bot_token(self, key: str) -> bool:

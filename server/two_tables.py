@@ -56,6 +56,8 @@ def play(match: en.TwoTableRotation, action: en.Action) -> list[en.TableEvent]:
 class TwoTableRoom(Room):
     """A room of 8 seats playing :class:`~unolan.engine.TwoTableRotation`."""
 
+    table_count = TABLES
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.match: en.TwoTableRotation | None = None

@@ -247,7 +247,7 @@ def test_each_heading_once_and_the_welcome_names_the_real_server() -> None:
 def test_hex_frame_example_is_the_real_encoding() -> None:
     match = re.search(r"<!-- frame: hello -->\n```text\n(.*?)\n```", TEXT)
     assert match
-    expected = encode_frame(Hello(versions=(3,), name="ann").to_wire())
+    expected = encode_frame(Hello(versions=(2, 3, 4), name="ann").to_wire())
     assert bytes.fromhex(match.group(1)) == expected
 
 
@@ -267,9 +267,9 @@ class Wire:
         self.stream, self.buffer = stream, b""
 
     @classmethod
-    async def open(cls, port: int, name: str) -> Wire:
+    async def open(cls, port: int, name: str, versions: tuple[int, ...] = (2,)) -> Wire:
         wire = cls(await trio.open_tcp_stream("127.0.0.1", port))
-        await wire.send(type="hello", versions=[2], name=name)
+        await wire.send(type="hello", versions=list(versions), name=name)
         assert (await wire.receive())["type"] == "welcome"
         return wire
 
@@ -311,6 +311,11 @@ async def test_the_server_answers_as_the_page_says() -> None:
         await host.send(**labelled("create_room", "minimal"))  # only a name
         joined = await host.reply(2)
         assert joined["type"] == "joined" and joined["seat"] == 0
+        # The rooms listing has the fields shown, one table here.
+        await host.send(type="list_rooms", id=1)
+        (room,) = (await host.reply(1))["rooms"]
+        (shown,) = next(e.data for e in EXAMPLES if e.name == "rooms")["rooms"]
+        assert room.keys() == shown.keys() and room["tables"] == 1
         # An unknown bot level, refused as shown.
         await host.send(**labelled("add_bot", "bad-level"))
         assert await host.reply(7) == labelled("error", "unknown-level")
@@ -370,6 +375,27 @@ async def test_the_server_answers_as_the_page_says() -> None:
             ("joined", None), ("event", "player_joined"), ("seats", None), ("snapshot", None)]
         assert [m["seq"] for m in got] == [got[0]["seq"]] + [got[0]["seq"] + 1] * 3
         assert got[3]["view"]["seat"] is None
+        nursery.cancel_scope.cancel()
+
+
+async def test_the_handshake_and_version_examples_are_real_frames() -> None:
+    """The hello shown gets the welcome shown; a client of no common version gets the
+    unsupported_version shown; a version 3 client gets the needs_version shown."""
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery)
+        ann = Wire(await trio.open_tcp_stream("127.0.0.1", port))
+        await ann.send(**labelled("hello"))
+        assert await ann.receive() == labelled("welcome")
+        future = Wire(await trio.open_tcp_stream("127.0.0.1", port))
+        await future.send(type="hello", versions=[5], name="zed")
+        assert await future.receive() == next(e.data for e in EXAMPLES if e.name == "error"
+                                              and e.data["code"] == "unsupported_version")
+        await ann.send(**labelled("create_room", "two-tables"))
+        room = (await ann.reply(2))["room"]
+        old = await Wire.open(port, "bob", versions=(3,))
+        shown = labelled("error", "needs-version")
+        await old.send(type="join", room=room, id=shown["id"])
+        assert await old.reply(shown["id"]) == shown
         nursery.cancel_scope.cancel()
 
 
@@ -463,3 +489,14 @@ def test_the_two_table_examples_are_what_a_two_table_room_sends() -> None:
     assert snapshot["view"] == snapshot["tables"][0]["view"]
     created = CreateRoom.from_wire(labelled("create_room", "two-tables"))  # type: ignore[attr-defined]
     assert en.two_tables(created.rules(), created.seats)
+
+
+def test_the_seat_spaces_of_a_two_table_room_are_the_engines() -> None:
+    """The fields the page says name room seats are those the rotation maps to room seats."""
+    from unolan.engine.rotation import _SEAT_KEYS, _SEAT_LIST_KEYS
+
+    row = next(line for line in TEXT.splitlines()
+               if line.strip().startswith("| a table's events: `seat`"))
+    named = set(re.findall(r"`([a-z_]+)`", row.rsplit("|", 2)[0]))
+    assert {*_SEAT_KEYS, *_SEAT_LIST_KEYS, "draws"} <= named
+    assert row.rstrip().endswith("| room |")

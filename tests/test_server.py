@@ -210,7 +210,7 @@ async def test_lobby_rooms_passwords_hosts_and_bots() -> None:
         other = await Raw.connect(server.port, "bob")
         listing = await other.reply(pr.ListRooms(id=2))
         (room,) = listing.rooms  # type: ignore[attr-defined]
-        assert room["password"] and room["players"] == 1 and room["seats"] == 3
+        assert room["password"] and room["players"] == 1 and room["seats"] == 3 and room["tables"] == 1
         bad = await other.reply(pr.Join(room=room["room"], password="no", id=3))
         assert bad.TYPE == "error" and bad.code == "bad_password"  # type: ignore[attr-defined]
         missing = await other.reply(pr.Join(room="nope", id=4))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import random
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -10,7 +12,7 @@ import pytest
 import trio
 from test_hidden import audit_tables
 from test_server import FAST, Audit, Raw, frame, running
-from unolan.server import Bot, Server
+from unolan.server import Bot, Limits, Server
 from unolan.server.eventlog import EventLog
 from unolan.server.two_tables import TwoTableRoom
 
@@ -146,6 +148,8 @@ async def test_a_two_table_room_needs_eight_or_four_seats_and_a_version_4_client
         assert bad.code == "bad_message" and "4 players at one table or 8 at two, not 6" in bad.message  # type: ignore[attr-defined]
         await host.send(pr.CreateRoom(name="t", seats=8, options=ROTATION, id=1))
         joined = await host.expect("joined")
+        listing = await host.reply(pr.ListRooms(id=5))
+        assert [r["tables"] for r in listing.rooms] == [2]  # type: ignore[attr-defined]
         old = Raw(await trio.open_tcp_stream("127.0.0.1", server.port))
         old.conn = pr.Connection(pr.CLIENT, versions=(3,))
         await old.stream.send_all(old.conn.hello("old"))
@@ -176,7 +180,6 @@ def test_one_table_moving_makes_no_action_at_the_other_too_late() -> None:
 def test_the_clients_tables_fold_both_tables_as_the_room_shows_them(seat: int | None) -> None:
     """Fed a rotation's events as the room sends them to a seat (or a spectator), each
     table's mirror equals that table's view from the engine after every action."""
-    import random
 
     from unolan.client.tables import Tables
     from unolan.server.two_tables import on_wire, play
@@ -240,9 +243,166 @@ async def test_a_seat_that_leaves_is_played_by_the_server_at_its_table() -> None
         elsewhere = room.match.seats_at(1 - room.match.locate(0)[0])[0]
         refused = await host.reply(pr.Catch(seq=room.seq, target=elsewhere, id=30))
         assert refused.code == "bad_target" and "not at this table" in refused.message  # type: ignore[attr-defined]
+        for target in (8, 9):  # a seat the room does not have, as at one table
+            refused = await host.reply(pr.Catch(seq=room.seq, target=target, id=31))
+            while refused.code == "too_late":  # type: ignore[attr-defined]  # the bots played on meanwhile
+                refused = await host.reply(pr.Catch(seq=room.seq, target=target, id=31))
+            assert refused.code == "bad_seat" and f"no seat {target}" in refused.message  # type: ignore[attr-defined]
         assert (await host.reply(pr.Leave(id=21))).TYPE == "ok"
         assert isinstance(room, TwoTableRoom) and room.seats[0].piloted
         with trio.fail_after(30):
             while room.started:
                 await trio.sleep(0.01)
         assert room.match is not None and room.match.over and len(room.match.history) == 1
+
+
+async def test_neither_table_waits_while_the_other_plays(autojump_clock: object) -> None:
+    """The server's bots think 0.6 s and its autopilot 0.5 s from their own table's turn:
+    the other table's steady stream of events does not put them off. Measured by a
+    spectator: the longest time from a table's ``turn`` to that table's next event."""
+    from unolan.client.runner import BOT_LEVELS, launch_bot
+
+    async with running(Limits(), seed=11, bot_launcher=launch_bot,
+                       bot_levels=tuple(BOT_LEVELS)) as server:
+        host = await Raw.connect(server.port, "ann")
+        await host.reply(pr.CreateRoom(name="t", seats=8, options={**ROTATION, "rounds": 1}, id=1))
+        for i in range(7):
+            assert (await host.reply(pr.AddBot(id=10 + i))).TYPE == "ok"
+        watcher = await Raw.connect(server.port, "eve")
+        assert (await watcher.reply(pr.Join(room="r1", role="spectator", id=2))).TYPE == "joined"
+        assert (await host.reply(pr.Start(id=20))).TYPE == "ok"
+        assert (await host.reply(pr.Leave(id=21))).TYPE == "ok"  # seat 0: the autopilot's
+        waits: list[float] = []
+        turned: dict[int, float] = {}
+        others = 0  # events of the other table while one waited
+        with trio.fail_after(3000):
+            while True:
+                msg = await watcher.recv(timeout=600)
+                assert msg is not None
+                if not isinstance(msg, pr.Event):
+                    continue
+                if msg.kind == "rotation_over":
+                    break
+                table, now = msg.data.get("table"), trio.current_time()
+                if table is None:
+                    continue
+                if turned.get(1 - table) is not None:
+                    others += 1
+                if table in turned:
+                    waits.append(now - turned.pop(table))
+                if msg.kind == "turn" and msg.data["phase"] in ("play", "drawn", "color"):
+                    turned[table] = now
+    assert len(waits) > 40 and others > 40  # both tables played at once
+    assert max(waits) < 1.0, sorted(waits)[-5:]
+
+
+def test_every_round_of_both_tables_deals_again_from_its_seed_as_the_page_says() -> None:
+    """Round ``R`` with seed ``SEED`` deals table ``T`` as a one-table game of seed
+    ``SEED/table T`` deals its round ``k`` (``k``: the round within its block of 4, from
+    1), so its shuffle is ``SEED/table T/k/deal/0``; round 1 (the match's seed) as well."""
+    from unolan.engine.fairness import deal_batch
+    from unolan.engine.rotation import localize, table_rules
+
+    rules = en.Rules.preset("house", partner_rotation=True, rounds=6)
+    rotation = en.TwoTableRotation(rules, seed="s1")
+    events, seed, checked = list(rotation.start_events), "s1", 0
+    rng = random.Random(5)
+    while True:
+        k = (rotation.round - 1) % 4 + 1
+        for table, (seats, game) in enumerate(rotation.tables):
+            assert (game.seed, game.round) == (f"{seed}/table {table}", k)
+            mine = [e.event for e in events if e.table == table and e.event.kind != "table_seated"]
+            start = localize(dict(next(e.data for e in mine if e.kind == "round_started")), seats)
+            expected = deal_batch(table_rules(rules), 4, f"{seed}/table {table}", k,
+                                  start["dealer"], start["scores"])
+            again = [(e.kind, {**e.data, **({"round": rotation.round} if "round" in e.data else {})})
+                     for e in expected]
+            seen = [(e.kind, localize(dict(e.data), seats)) for e in mine[:len(expected)]]
+            assert json.loads(json.dumps(again)) == json.loads(json.dumps(seen))
+            checked += 1
+        while not rotation.round_over:
+            seats, game = next(t for t in rotation.tables if t[1].phase != "round_over")
+            rotation.apply(rng.choice(rotation.legal_actions(seats[game.turn])))
+        if rotation.over:
+            break
+        seed = f"s{rotation.round + 1}"
+        events = rotation.next_round(seed)
+    assert checked == 12
+
+
+async def test_the_reference_client_verifies_both_tables_of_a_fair_two_table_round(
+        autojump_clock: object) -> None:
+    """An unseeded server deals fair: a member checks each round at both tables against
+    the reveal, from round 1 on; the same deal told with another dealer fails."""
+    from unolan.client.runner import BOT_LEVELS, launch_bot, play
+    from unolan.client.session import open_client
+    from unolan.client.strategies import GreedyBot
+    from unolan.client.verify import DealVerifier
+
+    seen: list[tuple[str, Any]] = []
+    async with running(seed=None, bot_launcher=partial(launch_bot, delay=0),
+                       bot_levels=tuple(BOT_LEVELS)) as server, \
+            open_client("127.0.0.1", server.port, "ann") as client:
+        await client.create_room("t", seats=8, options={**ROTATION, "rounds": 2})
+        for _ in range(7):
+            await client.add_bot()
+        await client.start()
+        with trio.fail_after(600):
+            assert await play(client, GreedyBot(), matches=1,
+                              on_event=lambda k, d: seen.append((k, d))) == 1
+        verifier = client.verifier
+        assert verifier is not None and verifier.seat == 0
+        with trio.fail_after(10):
+            while len(verifier.verdicts) < 2:  # the last reveal comes after the match's end
+                await trio.sleep(0.01)
+        assert [(v.round, v.status) for v in verifier.verdicts] == [(1, "verified"), (2, "verified")]
+        assert {t for _, t in verifier.table_deals} == {0, 1}
+    # the events the seat saw, told again: round 1 verifies; with the other table's first
+    # dealer moved one seat on, it fails
+    for tamper in (False, True):
+        again = DealVerifier(0, verifier.rules)
+        for nonce_round, nonce in verifier.nonces.items():
+            again.sent_nonce(nonce_round, nonce)
+        for kind, data in seen:
+            seats = verifier.seats_at.get(data.get("table", -1), ())
+            if tamper and kind == "round_started" and data["round"] == 1 and 0 not in seats:
+                data = {**data, "dealer": seats[(seats.index(data["dealer"]) + 1) % 4]}
+            again.feed(kind, data)
+        assert again.verdicts[0].status == ("failed" if tamper else "verified"), again.verdicts[0]
+
+
+async def test_a_tables_turn_timer_runs_from_its_own_turn(autojump_clock: object) -> None:
+    """A player who does nothing at one table times out ``timer`` seconds after each of
+    their turns, however busy the other table is (then the autopilot plays them)."""
+    from unolan.client.runner import BOT_LEVELS, launch_bot
+
+    async with running(Limits(), seed=12, bot_launcher=launch_bot,
+                       bot_levels=tuple(BOT_LEVELS)) as server:
+        host = await Raw.connect(server.port, "ann")
+        await host.reply(pr.CreateRoom(name="t", seats=8, timer=5,
+                                       options={**ROTATION, "rounds": 1}, id=1))
+        for i in range(7):
+            assert (await host.reply(pr.AddBot(id=10 + i))).TYPE == "ok"
+        assert (await host.reply(pr.Start(id=20))).TYPE == "ok"
+        first = await host.expect("event", kind="turn")
+        room = server.rooms["r1"]
+        assert isinstance(room, TwoTableRoom) and room.match is not None
+        own = room.match.locate(0)[0]
+        turned = trio.current_time() if first.data["seat"] == 0 else None  # type: ignore[attr-defined]
+        waits: list[float] = []
+        others = 0
+        with trio.fail_after(3000):
+            while len(waits) < 2:  # two timeouts in a row: the autopilot takes over
+                msg = await host.recv(timeout=600)
+                assert msg is not None
+                if not isinstance(msg, pr.Event):
+                    continue
+                if msg.kind == "turn" and msg.data["seat"] == 0 and turned is None:
+                    turned = trio.current_time()
+                elif msg.kind == "timeout" and msg.data["seat"] == 0:
+                    assert turned is not None
+                    waits.append(trio.current_time() - turned)
+                    turned = None
+                elif turned is not None and msg.data.get("table") not in (None, own):
+                    others += 1  # the other table played on meanwhile
+    assert others > 10 and all(abs(w - 5) < 0.1 for w in waits), (others, waits)
