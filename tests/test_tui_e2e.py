@@ -234,7 +234,7 @@ def table_columns(screen: str) -> tuple[set[int], dict[str, int]]:
         row = line[:line.rindex("│")] if "│" in line else line  # the table's pane, not the log
         x = 0
         for i, c in enumerate(row):
-            if row.startswith("bot-", i):
+            if re.match(r"bot-\d", row[i:i + 5]):  # whole: a flying card may cover its end
                 names[row[i:i + 5]] = x
             x += get_cwidth(c)
     return border, names
