@@ -182,7 +182,11 @@ class Bridge:
                     await client.add_bot()
                 await client.start()
 
-            await self._call(client, play)
+            self.state.starting = True  # no room menu meanwhile: the start is not the player's
+            try:
+                await self._call(client, play)
+            finally:
+                self.state.starting = False
         else:
             await self._call(client, lambda: self._request(client, Request(Ask.LIST_ROOMS)))
         self.invalidate()

@@ -268,6 +268,7 @@ class UIState:
         self.my_seat: int | None = None
         self.form: CreateForm | None = None
         self.joining: Request | None = None  # a join waiting for the room's password
+        self.starting = False  # uno play is opening its room and starting the match itself
         # table
         self.view: View | None = None
         # In a two-table room: the table the player does not sit at (see other_table.py).
