@@ -139,6 +139,7 @@ async def test_plain_plays_a_whole_match_against_bots_over_tcp(autojump_clock) -
     assert re.search(r"^1\. (play \[\w+\] |draw a card)", text, re.M)
     assert checked, "no prompt at the table was checked"
     assert BELL not in term.lines  # no --bell: no bell
+    assert "start the match" not in text  # uno play starts it: no room menu meanwhile
 
 
 async def test_plain_chat_help_look_and_mistakes(autojump_clock) -> None:
@@ -236,6 +237,7 @@ def test_uno_play_plain_through_pipes_to_the_end_of_the_match() -> None:
     assert "Traceback" not in text
     assert re.search(r"^first card \[\w+\]$", text, re.M)
     assert re.search(r"^1\. (play \[\w+\] |draw a card)", text, re.M)
+    assert "start the match" not in text  # uno play starts it: no room menu meanwhile
 
 
 async def test_plain_lobby_creates_a_room_adds_bots_and_starts(autojump_clock) -> None:

@@ -181,12 +181,16 @@ class Bridge:
                 for _ in range(auto.bots):
                     await client.add_bot()
                 await client.start()
+                started.append(True)
 
-            self.state.starting = True  # no room menu meanwhile: the start is not the player's
+            # No room menu meanwhile: the start is not the player's. It stays so until the
+            # room says its match started (its ``seats`` may come after start's answer).
+            started: list[bool] = []
+            self.state.starting = True
             try:
                 await self._call(client, play)
             finally:
-                self.state.starting = False
+                self.state.starting = bool(started) and self.state.starting
         else:
             await self._call(client, lambda: self._request(client, Request(Ask.LIST_ROOMS)))
         self.invalidate()

@@ -493,6 +493,8 @@ class UIState:
         """The room as the lobby sees it (a ``seats`` message as a map)."""
         self.room = dict(seats)
         self.room_id = seats.get("room", self.room_id)
+        if seats.get("started"):
+            self.starting = False  # uno play's start has happened
         self.timer = int(seats.get("timer") or 0)
         for entry in seats.get("seats", ()):
             seat = entry["seat"]
