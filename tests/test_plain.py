@@ -356,3 +356,9 @@ def test_plain_shows_no_stale_room_menu() -> None:
     state.room, state.my_seat = {**seats, "started": True}, None  # watching a match under way
     ui.refresh()
     assert out == ["The match in room t is under way: the table follows."]
+    del out[:]
+    state.set_view(parse_position("hand 0: R5 G7; hand 1: B1 B2; discard: R3; turn: 1").view(None))
+    ui.refresh()  # and then the table, once
+    assert out[-2:] == ["Top [R3] red   ↻ clockwise   draw pile 0", "Rules: house"] and len(out) == 4, out
+    ui.refresh()
+    assert len(out) == 4

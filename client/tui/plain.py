@@ -289,6 +289,7 @@ class PlainUI:
         self.options: list[Option] = []
         self._shown: tuple[Any, ...] | None = None  # the prompt last written
         self._heading_said = False  # the next prompt's heading was just written (by look)
+        self._watched = False  # a spectator has been shown the table of the match watched
         self._scored: int | None = None  # the round's result last written
 
     def write(self, text: str) -> None:
@@ -305,6 +306,11 @@ class PlainUI:
             self._scored = id(s.round_result)
             for line in text_of(render.scoreboard(s)):
                 self.write(line)
+        if s.view is not None and s.view.seat is None and not self._watched and s.settled:
+            self._watched = True  # watching a match under way: its table, once
+            self.look()
+        elif s.view is None:
+            self._watched = False
         heading, options = self.prompt()
         # The room's seats change as people come (each says so in a line): the prompt
         # is written again when its choices change, or at the table when the table does.
@@ -362,6 +368,16 @@ class PlainUI:
             return [turn, *self.table_lines()], options
         return [_("Out of turn, you may:")], options
 
+    def look(self) -> None:
+        """The seats, the pile and the hand (each card in words)."""
+        s = self.state
+        assert s.view is not None
+        catchable = set(s.catchable()) | set(s.view.catchable)
+        for seat in range(len(s.view.counts)):
+            self.write(text_of(table.seat_line(s, seat, 200, catchable))[0])
+        for out in self.table_lines(named=True):
+            self.write(out)
+
     def table_lines(self, named: bool = False) -> list[str]:
         """The top of the pile (and anything pending), then this player's hand (each
         card also in words when ``named``)."""
@@ -407,11 +423,7 @@ class PlainUI:
                         self.write(f"{command_words(entry)}: {_(entry.meaning)}")
             case "look":
                 if s.view is not None:
-                    catchable = set(s.catchable()) | set(s.view.catchable)
-                    for seat in range(len(s.view.counts)):
-                        self.write(text_of(table.seat_line(s, seat, 200, catchable))[0])
-                    for out in self.table_lines(named=True):
-                        self.write(out)
+                    self.look()
                     self._heading_said = True
             case "scores":
                 for out in text_of(render.scoreboard(s)):
