@@ -3,8 +3,10 @@
 A seat is resumed with the secret token the server gave in ``joined``. The tokens are
 kept in one JSON file in the user's state directory (``platformdirs``; on Linux
 ``~/.local/state/unolan/seats.json``), readable by its owner only (mode 0600), for each
-server (``HOST:PORT``, the host as the address it resolves to, so that ``localhost`` and
-``127.0.0.1`` are one server), player name and room: the token, when it was saved and which
+server, player name and room. A server is known by the ``server_id`` of its ``welcome``
+(``id:ID``), the same whichever of its addresses was typed (the LAN list's, 127.0.0.1);
+a server that sends none, and seats saved before ids, by ``HOST:PORT``, the host as the
+address it resolves to (so that ``localhost`` and ``127.0.0.1`` are one server). For each: the token, when it was saved and which
 process holds the seat. A restarted client resumes the newest seat of its server and
 name that no other running client holds. The file is only a convenience: a file that
 cannot be read or written never stops a game.
@@ -66,10 +68,12 @@ class SavedSeats:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or default_path()
 
-    def latest(self, server: str, name: str) -> SavedSeat | None:
-        """The newest seat ``name`` holds on ``server`` that no running client holds."""
-        rooms = self._read().get(server_key(server), {}).get(name, {})
-        free = [(entry.get("saved", 0), room, entry) for room, entry in rooms.items()
+    def latest(self, server: str, name: str, server_id: str | None = None) -> SavedSeat | None:
+        """The newest seat ``name`` holds on ``server`` (or the server of ``server_id``,
+        whatever address it was saved under) that no running client holds."""
+        data = self._read()
+        free = [(entry.get("saved", 0), room, entry) for key in _keys(server, server_id)
+                for room, entry in _rooms(data.get(key), name).items()
                 if isinstance(entry, dict) and isinstance(entry.get("token"), str)
                 and not _running(entry.get("pid"))]
         if not free:
@@ -77,25 +81,22 @@ class SavedSeats:
         _, room, entry = max(free, key=lambda item: item[0])
         return SavedSeat(room, entry["token"])
 
-    def save(self, server: str, name: str, room: str, token: str) -> None:
-        """Keep (or update) the token of ``name``'s seat in ``room``, held by this process."""
-        data = self._read()
-        data.setdefault(server_key(server), {}).setdefault(name, {})[room] = {
+    def save(self, server: str, name: str, room: str, token: str,
+             server_id: str | None = None) -> None:
+        """Keep (or update) the token of ``name``'s seat in ``room``, held by this process
+        (under ``server_id`` when the server sent one; a copy kept under the address
+        before is dropped, not kept twice)."""
+        data, keys = self._read(), _keys(server, server_id)
+        _drop(data, keys, name, room)
+        data.setdefault(keys[0], {}).setdefault(name, {})[room] = {
             "token": token, "saved": time.time(), "pid": os.getpid()}
         self._write(data)
 
-    def forget(self, server: str, name: str, room: str) -> None:
+    def forget(self, server: str, name: str, room: str, server_id: str | None = None) -> None:
         """The seat is gone (left, or its token refused): drop it."""
         data = self._read()
-        server = server_key(server)
-        rooms = data.get(server, {}).get(name, {})
-        if rooms.pop(room, None) is None:
-            return
-        if not rooms:
-            del data[server][name]
-            if not data[server]:
-                del data[server]
-        self._write(data)
+        if _drop(data, _keys(server, server_id), name, room):
+            self._write(data)
 
     def _read(self) -> dict[str, Any]:
         try:
@@ -118,6 +119,33 @@ class SavedSeats:
             os.replace(temporary, self.path)
         except OSError as exc:
             log.info("cannot write %s: %s", self.path, exc)
+
+
+def _keys(server: str, server_id: str | None) -> list[str]:
+    """Where a server's seats may be kept, the one to save under first."""
+    address = server_key(server)
+    return [f"id:{server_id}", address] if server_id else [address]
+
+
+def _rooms(names: Any, name: str) -> dict[str, Any]:
+    rooms = names.get(name) if isinstance(names, dict) else None
+    return rooms if isinstance(rooms, dict) else {}
+
+
+def _drop(data: dict[str, Any], keys: list[str], name: str, room: str) -> bool:
+    """Take ``name``'s seat in ``room`` out of ``data`` under any of ``keys``: whether
+    there was one."""
+    found = False
+    for key in keys:
+        rooms = _rooms(data.get(key), name)
+        if rooms.pop(room, None) is None:
+            continue
+        found = True
+        if not rooms:
+            del data[key][name]
+            if not data[key]:
+                del data[key]
+    return found
 
 
 def _running(pid: object) -> bool:

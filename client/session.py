@@ -166,7 +166,9 @@ class Client:
         self._send_lock = trio.Lock()
         self._syncing = False
         self._sync_ids: set[int] = set()
-        self._nonce_ids: set[int] = set()  # their refusals (too late: the server drew one) are no news
+        # nonces sent and not yet answered, by request id: the verifier learns one once the
+        # server takes it (a refusal, say too late, is no news)
+        self._nonces: dict[int, tuple[int, str]] = {}
         self._resume_seq: int | None = None  # the seq a pending resume asked to go on from
 
     # -- connecting ----------------------------------------------------------------
@@ -454,10 +456,11 @@ class Client:
                 self.token, self.dismissed = None, msg
             if id in self._sync_ids:  # no game to sync with (yet)
                 self._syncing = False
-        if id in self._nonce_ids:
-            self._nonce_ids.discard(id)
+        if id is not None and (sent := self._nonces.pop(id, None)) is not None:
             if isinstance(msg, pr.Error):
                 log.info("nonce refused: %s", msg.message)
+            else:
+                self._nonce_taken(*sent)
             return
         if id in self._sync_ids and isinstance(msg, pr.Error | pr.Snapshot):
             self._sync_ids.discard(id)
@@ -501,13 +504,16 @@ class Client:
         if (self.conn.version or 0) < pr.FAIR_DEAL_VERSION:
             return
         nonce = secrets.token_urlsafe(16)
+        id = next(self._ids)
+        self._nonces[id] = (round, nonce)
+        await self.send(pr.Nonce(round=round, nonce=nonce, id=id))
+
+    def _nonce_taken(self, round: int, nonce: str) -> None:
+        """The server answered ``ok``: the reveal must list this nonce at our seat."""
         if self.verifier is not None:
             self.verifier.sent_nonce(round, nonce)
         if self.record is not None:
             self.record.write({"round": round, "nonce": nonce})
-        id = next(self._ids)
-        self._nonce_ids.add(id)
-        await self.send(pr.Nonce(round=round, nonce=nonce, id=id))
 
     async def aclose(self) -> None:
         """Say bye and close the connection."""

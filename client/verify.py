@@ -5,10 +5,11 @@ seat for a ``nonce``, and after the round sends a ``reveal`` (the secret, its sa
 nonces and the seed). :class:`DealVerifier` hears a member's events in order and, at each
 reveal, checks that the secret is the one committed to, that the seed is the hash of the
 secret and the nonces, that this seat's own nonce was used (or the server said it drew
-one), and that dealing the round again from the seed with the engine gives exactly the
-deal this member saw (its own hand, the first card, the counts, the draw for dealer). In a
-two-table room it checks each table's deal, as a one-table game of seed ``SEED/table T``
-deals that round of its block, in the table's own seats.
+one; a seat whose nonce this client does not know it sent, as one taken back by a new
+client, cannot check the round), and that dealing the round again from the seed with the
+engine gives exactly the deal this member saw (its own hand, the first card, the counts,
+the draw for dealer). In a two-table room it checks each table's deal, as a one-table game
+of seed ``SEED/table T`` deals that round of its block, in the table's own seats.
 
 A :class:`MatchRecord` keeps what a member saw in a file (JSON lines), so that ``uno verify
 FILE`` checks it again offline with the same verifier.
@@ -105,6 +106,8 @@ class DealVerifier:
         self._batches.clear()
 
     def sent_nonce(self, round: int, nonce: str) -> None:
+        """The server took this seat's ``nonce`` for ``round`` (answered ``ok``): the
+        reveal must list it. A nonce refused or never answered is not known to be used."""
         self.nonces[round] = nonce
 
     def feed(self, kind: str, data: Mapping[str, Any]) -> Verdict | None:
@@ -163,9 +166,12 @@ class DealVerifier:
         if derived != seed:
             return Verdict(rnd, FAILED, N_("the seed is not the hash of the secret and the nonces"))
         mine = self.nonces.get(rnd)
-        if self.seat is not None and mine is not None and self.seat not in drawn and (
-                self.seat >= len(nonces) or nonces[self.seat] != mine):
-            return Verdict(rnd, FAILED, N_("your nonce was left out of the seed"))
+        if self.seat is not None and self.seat not in drawn:
+            if mine is None:  # sent by an earlier connection, or its answer never came
+                return Verdict(rnd, UNCHECKED, N_("this client does not know the nonce your "
+                                                  "seat sent for this round"))
+            if self.seat >= len(nonces) or nonces[self.seat] != mine:
+                return Verdict(rnd, FAILED, N_("your nonce was left out of the seed"))
         tables = sorted(t for r, t in self.table_deals if r == rnd)
         if tables:
             return self._check_tables(rnd, seed, tables)
@@ -222,8 +228,8 @@ class DealVerifier:
 
 class MatchRecord:
     """Appends what a member saw to a file, one JSON object a line: ``{"seat": S}`` when
-    it takes a seat, ``{"rules": {...}}``, ``{"nonce": N, "round": R}`` for each nonce it
-    sent and ``{"seq": Q, "kind": K, "data": {...}}`` for each event."""
+    it takes a seat, ``{"rules": {...}}``, ``{"nonce": N, "round": R}`` for each nonce the
+    server took (answered ``ok``) and ``{"seq": Q, "kind": K, "data": {...}}`` for each event."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)

@@ -315,7 +315,7 @@ class Connection:
         return self.send(Hello(versions=self.versions, name=name, client=client,
                                bot=True if bot else None))
 
-    def welcome(self, server: str, heartbeat: int = 15) -> bytes:
+    def welcome(self, server: str, heartbeat: int = 15, server_id: str | None = None) -> bytes:
         """The server's welcome, choosing the newest version both sides speak."""
         common = set(self.offered) & set(self.versions)
         if self.state is not State.AWAIT_WELCOME or not common:
@@ -326,6 +326,7 @@ class Connection:
                 server=server,
                 max_frame=self.max_frame_size,
                 heartbeat=heartbeat,
+                server_id=server_id,
             )
         )
 

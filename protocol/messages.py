@@ -266,12 +266,15 @@ class Hello(Message):
 
 @message("welcome", SERVER)
 class Welcome(Message):
-    """The server's answer to ``hello``: the version chosen and the limits it enforces."""
+    """The server's answer to ``hello``: the version chosen and the limits it enforces,
+    and (optional: older servers send none) ``server_id``, the same for every address the
+    server is reached at and across its restarts, so that a client keeps a seat by server."""
 
     version: Annotated[int, _version]
     server: Annotated[str, f.text(1, 64)]
     max_frame: Annotated[int, f.integer(1024, 16 * 1024 * 1024)]
     heartbeat: Annotated[int, f.integer(1, 3600)]
+    server_id: Annotated[str | None, f.text(1, 64)] = None
 
 
 @message("error", BOTH)

@@ -19,6 +19,7 @@ import errno
 import gc
 import logging
 import os
+import secrets
 import socket
 import sys
 from collections.abc import Awaitable, Sequence
@@ -71,6 +72,9 @@ class Server:
                   keep=keep)
             if db_path else None)
         self.seed = seed
+        # Who this server is (welcome's server_id): kept in the database, so that it
+        # survives a restart as the seats do; drawn afresh without one.
+        self.server_id = secrets.token_hex(8)
         self.bot_launcher = bot_launcher
         self.bot_levels = tuple(bot_levels)  # the levels add_bot accepts: the launcher's
         self.rooms: dict[str, Room] = {}
@@ -105,6 +109,7 @@ class Server:
             async with trio.open_nursery() as outer:
                 if self.store is not None:
                     await outer.start(self.store.run)  # stops last: it writes what is queued
+                    self.server_id = self.store.server_id or self.server_id
                 async with trio.open_nursery() as nursery:
                     self.nursery = nursery
                     restored = [] if self.store is None else await self._restore(self.store)

@@ -43,6 +43,7 @@ class Reception(Protocol):
     the lobby's answers (:class:`~.app.Server` is the one)."""
 
     limits: Limits
+    server_id: str  # welcome's: who this server is, whatever address it was dialled at
     fanout: Fanout
     rooms: dict[str, Room]
     tokens: dict[str, Room]  # token hash -> the room it resumes in
@@ -249,7 +250,8 @@ class Session:
             return False  # closed, bye or error: nothing more to say
         self.name = msg.name
         self.bot = bool(msg.bot)
-        self.push(self.conn.welcome(SERVER_NAME, heartbeat=self.server.limits.heartbeat))
+        self.push(self.conn.welcome(SERVER_NAME, heartbeat=self.server.limits.heartbeat,
+                                    server_id=self.server.server_id))
         return True
 
     def _fatal(self, exc: pr.RemoteProtocolError) -> None:

@@ -24,7 +24,10 @@ applied actions (the engine is deterministic), so that is what is kept:
 Finished matches, their fair deals and their race receipts go to the match history, a
 file of its own beside this one (:mod:`.history`), written in the same transactions.
 
-The file carries its schema version (``PRAGMA user_version``); a file of the first
+The file carries its schema version (``PRAGMA user_version``) and the server's identity
+(``PRAGMA application_id``, a random number drawn when the file is first opened: the
+``server_id`` of ``welcome``, so that a client keeps its seats by server whichever
+address it typed, and across restarts); a file of the first
 version (tokens in clear, no action seqs, no spectators) is migrated in place when it is
 opened. The server holds the file's lock while it runs (``locking_mode=EXCLUSIVE``), so a
 second server on the same file stops at once instead of writing over the first one.
@@ -242,6 +245,7 @@ class Store:
         self._appended = 0  # actions queued since the last sweep
         self.ticket = 1  # the transaction that will hold what is queued now
         self.failing = False
+        self.server_id: str | None = None  # the file's identity, once opened
 
     # -- the writer task -------------------------------------------------------------
 
@@ -374,6 +378,7 @@ class Store:
             db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
             db.execute("BEGIN IMMEDIATE")
             _prepare_schema(db, path)
+            self.server_id = _identity(db)
             db.execute(_SWEEP)
             db.execute("COMMIT")
             history.attach(db, history.history_path(path), CACHE_KIB)  # not locked: the commands read it
@@ -674,6 +679,16 @@ def _prepare_schema(db: sqlite3.Connection, path: Path) -> None:
                " (schema version {version}); move it aside or choose another --db"),
             path=path, version=version)
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _identity(db: sqlite3.Connection) -> str:
+    """The server's id kept in the file (drawn the first time: a file of an older server
+    has none yet), as 8 hex digits."""
+    number = db.execute("PRAGMA application_id").fetchone()[0]
+    while number == 0:
+        number = secrets.randbits(31)
+        db.execute(f"PRAGMA application_id = {number}")
+    return f"{number:08x}"
 
 
 def _create(db: sqlite3.Connection, tables: Iterable[str]) -> None:

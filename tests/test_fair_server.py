@@ -11,7 +11,14 @@ import trio
 from test_server import FAST, Raw, running, settle, staged, wire
 from unolan.client import open_client, play
 from unolan.client.strategies import make_bot
-from unolan.client.verify import FAILED, VERIFIED, MatchRecord, read_record, verify_record
+from unolan.client.verify import (
+    FAILED,
+    UNCHECKED,
+    VERIFIED,
+    MatchRecord,
+    read_record,
+    verify_record,
+)
 from unolan.server import history
 from unolan.server.fairness import FairDeal
 from unolan.server.replay import Replay
@@ -200,3 +207,34 @@ async def test_the_round_under_way_at_a_restart_is_revealed_at_its_end(tmp_path:
         assert en.round_seed(data["secret"], data["nonces"]) == data["seed"]
         assert data["drawn"] == [0, 1]  # hand-driven clients send no nonce: drawn, and said so
         await settle(*clients)
+
+
+async def test_a_seat_taken_back_by_a_new_client_mid_round_is_never_told_the_deal_was_unfair(
+        tmp_path: Path) -> None:
+    """A player's client stops mid-round (no bye); a new client (a restarted ``uno join``)
+    resumes the seat with the token from seq 0. The replayed commitment makes it send a
+    nonce the server refuses (the seat sent one already): it does not know the nonce its
+    seat sent, so the round could not be checked, and is never called unfair."""
+    limits = QUICK.__class__(**{**QUICK.__dict__, "autopilot_delay": 600, "grace": 600})
+    async with running(limits, seed=None) as server:
+        async with open_client("127.0.0.1", server.port, "ann", reconnect=False) as first:
+            await first.create_room("fair", preset="house", seats=2, options=SHORT)
+            await first.add_bot()
+            await first.start()
+            with trio.fail_after(5):
+                while first.view() is None:
+                    await trio.sleep(0.01)
+            assert first.verifier is not None and 1 in first.verifier.nonces  # taken by the server
+            token = first.token
+            first.closed = True  # killed: no bye
+            await trio.aclose_forcefully(first.stream)
+        async with open_client("127.0.0.1", server.port, "ann") as again:
+            await again.resume(token, 0)
+            async with trio.open_nursery() as games:
+                games.start_soon(lambda: play(again, make_bot("greedy"), matches=1))
+                with trio.fail_after(10):
+                    while again.verifier is None or not again.verifier.verdicts:
+                        await trio.sleep(0.01)
+                games.cancel_scope.cancel()
+        (verdict, *_) = again.verifier.verdicts
+        assert verdict.round == 1 and verdict.status == UNCHECKED, verdict

@@ -139,6 +139,7 @@ async def test_plain_plays_a_whole_match_against_bots_over_tcp(autojump_clock) -
     assert re.search(r"^1\. (play \[\w+\] |draw a card)", text, re.M)
     assert checked, "no prompt at the table was checked"
     assert BELL not in term.lines  # no --bell: no bell
+    assert "start the match" not in text  # uno play starts it: no room menu meanwhile
 
 
 async def test_plain_chat_help_look_and_mistakes(autojump_clock) -> None:
@@ -236,6 +237,7 @@ def test_uno_play_plain_through_pipes_to_the_end_of_the_match() -> None:
     assert "Traceback" not in text
     assert re.search(r"^first card \[\w+\]$", text, re.M)
     assert re.search(r"^1\. (play \[\w+\] |draw a card)", text, re.M)
+    assert "start the match" not in text  # uno play starts it: no room menu meanwhile
 
 
 async def test_plain_lobby_creates_a_room_adds_bots_and_starts(autojump_clock) -> None:
@@ -287,3 +289,76 @@ def test_plain_offers_the_seat_back_on_autopilot_and_asks_for_a_password() -> No
     assert out[-1] == "Type the room's password (an empty line goes back):"
     ui.handle("  sesame \n")  # the line as typed is the password
     assert sent[-1] == Request(Ask.JOIN, {"room": "r1", "role": "player", "password": "sesame"})
+
+
+def _plain_at(position: str, seat: int | None = 0) -> tuple[list[str], Any]:
+    from unolan.client.tui.controller import Controller
+    from unolan.client.tui.plain import PlainUI
+
+    out: list[str] = []
+    state = PlainState(out.append, view=parse_position(position).view(seat))
+    state.set_status("connected")
+    ui = PlainUI(state, Controller(state, lambda command: None))
+    ui.refresh()
+    return out, ui
+
+
+def test_plain_says_the_choices_again_after_any_line_that_is_not_an_action() -> None:
+    """A screen-reader user must always be able to hear the current choices once more."""
+    out, ui = _plain_at("hand 0: R5 G7; hand 1: B1 B2; discard: R3; turn: 0")
+    choices = ["1. play [R5] red 5", "2. play [R5] red 5 and call UNO", "3. draw a card", PROMPT]
+    assert out[-4:] == choices
+    for line in ("look", "help", "scores", "99", "foo", "", "say hi", "'hi"):
+        del out[:]
+        ui.handle(line + "\n")
+        ui.refresh()
+        assert out[-4:] == choices, (line, out)
+    del out[:]
+    ui.handle("look\n")
+    ui.refresh()  # look says the table and the hand in words: the prompt adds only the choices
+    assert sum(line.startswith("Your hand") for line in out) == 1 and out[-5:] == ["Your turn.", *choices]
+
+
+def test_plain_commands_work_as_the_chinese_help_lists_them() -> None:
+    i18n.set_language("zh_Hant")
+    out, ui = _plain_at("hand 0: R5 G7; hand 1: B1 B2; discard: R3; turn: 0")
+    del out[:]
+    ui.handle("help\n")
+    listed = [line.partition(":")[0] for line in out if " (" in line.partition(":")[0]]
+    assert {"分數 (scores)", "看 (look)", "說明 (help)", "離開 (quit)"} <= set(listed), out
+    for word, english in (("分數", "scores"), ("看", "look"), ("說明", "help")):
+        for typed in (word, english):
+            del out[:]
+            ui.handle(typed + "\n")
+            assert out and not any("不是指令" in line for line in out), (typed, out)
+    assert ui.handle("離開\n") is False and ui.handle("quit\n") is False
+
+
+def test_plain_shows_no_stale_room_menu() -> None:
+    """uno play starting its own match offers no room menu; a match under way that is
+    being watched is said to be under way, not shown as the room before its start."""
+    from unolan.client.tui.controller import Controller
+    from unolan.client.tui.plain import PlainUI
+
+    out: list[str] = []
+    state = PlainState(out.append)
+    state.set_status("connected")
+    seats = {"room": "r1", "name": "t", "host": 0, "started": False, "spectators": 0,
+             "seats": [{"seat": 0, "name": "ann", "kind": "human", "ready": False}]}
+    state.room, state.my_seat, state.starting = dict(seats), 0, True
+    ui = PlainUI(state, Controller(state, lambda command: None))
+    ui.refresh()
+    assert PROMPT not in out and not any("start the match" in line for line in out)
+    state.starting = False
+    ui.refresh()
+    assert any("start the match" in line for line in out)  # the player's own room: the menu
+    del out[:]
+    state.room, state.my_seat = {**seats, "started": True}, None  # watching a match under way
+    ui.refresh()
+    assert out == ["The match in room t is under way: the table follows."]
+    del out[:]
+    state.set_view(parse_position("hand 0: R5 G7; hand 1: B1 B2; discard: R3; turn: 1").view(None))
+    ui.refresh()  # and then the table, once
+    assert out[-2:] == ["Top [R3] red   ↻ clockwise   draw pile 0", "Rules: house"] and len(out) == 4, out
+    ui.refresh()
+    assert len(out) == 4

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -78,3 +79,20 @@ def test_a_seat_is_found_whichever_way_the_server_is_spelled(tmp_path: Path) -> 
     assert '"r1"' not in (tmp_path / "seats.json").read_text()
     saved.save("nosuch.invalid:7301", "ann", "r2", "u" * 24)  # unresolvable: kept as typed
     assert '"nosuch.invalid:7301"' in (tmp_path / "seats.json").read_text()
+
+
+def test_seats_are_kept_by_server_id_and_an_address_keyed_seat_is_still_found(tmp_path: Path) -> None:
+    saved = SavedSeats(tmp_path / "seats.json")
+    path = tmp_path / "seats.json"
+    saved.save("192.0.2.9:7301", "ann", "r1", "t" * 24)  # a file from before server ids
+    ended = lambda: path.write_text(path.read_text().replace(f'"pid": {os.getpid()}', '"pid": null'))  # noqa: E731
+    ended()
+    assert saved.latest("192.0.2.9:7301", "ann", "abc123") == SavedSeat("r1", "t" * 24)
+    saved.save("192.0.2.9:7301", "ann", "r1", "u" * 24, "abc123")  # now under the id, once
+    data = json.loads(path.read_text())
+    assert list(data) == ["id:abc123"] and data["id:abc123"]["ann"]["r1"]["token"] == "u" * 24
+    ended()
+    assert saved.latest("10.1.1.1:7301", "ann", "abc123") == SavedSeat("r1", "u" * 24)  # any address
+    assert saved.latest("10.1.1.1:7301", "ann", "other") is None  # another server
+    saved.forget("10.1.1.1:7301", "ann", "r1", "abc123")
+    assert json.loads(path.read_text()) == {}

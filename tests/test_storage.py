@@ -18,7 +18,7 @@ from typing import Any
 import msgpack
 import pytest
 import trio
-from test_server import Raw, _act_legally, running, settle, table, wire
+from test_server import FAST, Raw, _act_legally, running, settle, table, wire
 from unolan.server import Limits
 from unolan.server.store import SCHEMA_VERSION, Store, token_hash
 
@@ -462,3 +462,16 @@ def test_uno_host_verbose_logs_every_connection() -> None:
     finally:
         server.kill()
         server.wait(10)
+
+
+async def test_the_server_id_in_welcome_is_kept_in_the_database_across_restarts(tmp_path: Path) -> None:
+    """Seats are kept by it on the client: it must not change when the server restarts
+    with its database (it does without one: its rooms are gone too)."""
+    ids = []
+    for db in (tmp_path / "s.db", tmp_path / "s.db", None):
+        async with running(FAST, db_path=db) as server:
+            client = await Raw.connect(server.port)
+            (welcome,) = [m for m in client.seen if m.TYPE == "welcome"]
+            ids.append(welcome.server_id)  # type: ignore[attr-defined]
+            await client.aclose()
+    assert ids[0] and ids[0] == ids[1] and ids[2] not in (None, ids[0])

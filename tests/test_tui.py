@@ -682,9 +682,31 @@ def test_uno_armed_shows_in_the_banner_only_while_it_is_true() -> None:
 def test_no_stacking_hint_without_a_card_that_stacks() -> None:
     with table("hand 0: R7 B2; hand 1: B1 B5; discard: R5 RD2; pending: 2; turn: 0") as t:
         hint = t.screen().splitlines()[-1]
-        assert "+2 on you: d draws them" in hint and "stacks" not in hint
+        assert "2 cards (Draw Two) on you: d draws them" in hint and "stacks" not in hint
     with table("hand 0: GD2 B2; hand 1: B1 B5; discard: R5 RD2; pending: 2; turn: 0") as t:
         assert "Enter stacks a penalty card" in t.screen()
+
+
+def test_the_pending_penalty_is_said_as_cards_and_what_they_are_never_as_plus_four() -> None:
+    """Two stacked Draw Twos are 4 cards, not "+4" (the Wild Draw Four's face, whose
+    challenge key c would be refused); a Wild Draw Four that may be challenged says so.
+    The table's hint and pile line and the plain mode's table lines all say it."""
+    from unolan.client.tui.plain import PlainState, PlainUI
+
+    stacked = "hand 0: R7 B2; hand 1: B1 B5; discard: R5 RD2 GD2; pending: 4; stack: 2; turn: 0"
+    with table(stacked) as t:
+        screen = t.screen()
+        assert "4 cards (2 stacked, the last Draw Two) on you: d draws them" in screen
+        assert "Pending: 4 cards (2 stacked, the" in screen  # (wrapped under the pile)
+        assert "+4" not in screen and "challenge" not in screen
+    out: list[str] = []
+    state = PlainState(out.append, view=parse_position(stacked).view(0))
+    PlainUI(state, Controller(state, lambda command: None)).refresh()
+    assert "Pending: 4 cards (2 stacked, the last Draw Two) for you" in " ".join(out)
+    assert not any("+4" in line for line in out)
+    four = "hand 0: R7 B2; hand 1: B1 B5; discard: R5 W4; color: R; pending: 4; turn: 0; challengeable: 1 fair"
+    with table(four) as t:
+        assert "4 cards (Wild Draw Four, may be challenged) on you" in t.screen()
 
 
 def test_a_card_playable_only_in_a_multi_play_is_not_shown_as_playable_alone() -> None:

@@ -227,7 +227,8 @@ async def test_a_restarted_uno_join_takes_its_seat_back(tmp_path) -> None:
         nursery.start_soon(run_first)
         await watch.until(lambda: state.view is not None)
         room, token = bridge.client.room, bridge.client.token
-        assert seats.latest(f"127.0.0.1:{port}", "ann") == SavedSeat(room, token)
+        server_id = bridge.client.welcome.server_id
+        assert server_id and seats.latest(f"127.0.0.1:{port}", "ann", server_id) == SavedSeat(room, token)
         first.cancel()  # killed: no leave
         again, _, _, sees = player(nursery, port, "ann", saved=seats)
         back = f"You are back in your seat (seat 0) in room {room}."
@@ -393,3 +394,43 @@ def test_a_two_table_rooms_log_says_the_partners_the_rounds_and_the_champion() -
     champion = rotation.outcome().champion  # type: ignore[union-attr]
     name = "you" if champion == 0 else f"p{champion}"
     assert lines[-1] == f"{name} is the champion!"
+
+
+def _lan_address() -> str | None:
+    """This machine's address on its LAN (not loopback), if it has one."""
+    import socket
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # no packet is sent: only the route is chosen
+        except OSError:
+            return None
+        address = probe.getsockname()[0]
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+async def test_a_seat_joined_at_one_address_is_taken_back_at_another_of_the_same_server(tmp_path) -> None:
+    """Joined through the LAN list's address, stopped, started again with 127.0.0.1: the
+    same server (its welcome's server_id), so the seat comes back."""
+    lan = _lan_address()
+    if lan is None:
+        pytest.skip("this machine has no LAN address")
+    seats = SavedSeats(tmp_path / "seats.json")
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(partial(serve, "0.0.0.0", 0, seed=3))
+        first = trio.CancelScope()
+        state, watch = UIState(name="ann"), Watch()
+        bridge = Bridge(state, lan, port, "ann", watch, AutoStart(bots=2), saved=seats)
+
+        async def run_first() -> None:
+            with first:
+                await bridge.run(trio.open_memory_channel[Command](16)[1])
+
+        nursery.start_soon(run_first)
+        await watch.until(lambda: state.view is not None)
+        room = bridge.client.room
+        first.cancel()  # killed: no leave
+        again, _, _, sees = player(nursery, port, "ann", saved=seats)  # 127.0.0.1 this time
+        back = f"You are back in your seat (seat 0) in room {room}."
+        await sees.until(lambda: any(t == back for t, _ in again.log))
+        assert again.view is not None and again.view.seat == 0
+        nursery.cancel_scope.cancel()

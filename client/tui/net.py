@@ -163,7 +163,7 @@ class Bridge:
         self.token = self.auto = None
         saved = None
         if token is None and auto is None and self.saved is not None:
-            saved = self.saved.latest(self.where, self.name)
+            saved = self.saved.latest(self.where, self.name, _server_id(client))
         if token is not None:
             # seq 0: the new mirror is rebuilt from the room's log or a snapshot (the
             # events already shown are not logged twice).
@@ -181,8 +181,16 @@ class Bridge:
                 for _ in range(auto.bots):
                     await client.add_bot()
                 await client.start()
+                started.append(True)
 
-            await self._call(client, play)
+            # No room menu meanwhile: the start is not the player's. It stays so until the
+            # room says its match started (its ``seats`` may come after start's answer).
+            started: list[bool] = []
+            self.state.starting = True
+            try:
+                await self._call(client, play)
+            finally:
+                self.state.starting = bool(started) and self.state.starting
         else:
             await self._call(client, lambda: self._request(client, Request(Ask.LIST_ROOMS)))
         self.invalidate()
@@ -267,7 +275,7 @@ class Bridge:
                 left = self.seen[0]
                 self.state.forget_room()  # again: events may have drawn the table meanwhile
                 if self.saved is not None and left is not None:
-                    self.saved.forget(self.where, self.name, left)
+                    self.saved.forget(self.where, self.name, left, _server_id(client))
                 await self._request(client, Request(Ask.LIST_ROOMS))
             case Ask.READY:
                 await client.ready(**params)
@@ -287,7 +295,8 @@ class Bridge:
         self._in_room(client.room)
         s.room_id, s.my_seat = client.room, client.seat
         if self.saved is not None and client.room is not None and client.token is not None:
-            self.saved.save(self.where, self.name, client.room, client.token)
+            self.saved.save(self.where, self.name, client.room, client.token,
+                            _server_id(client))
 
     def _in_room(self, room: str | None) -> None:
         """The messages are now about ``room``: if it is another one, nothing of the last
@@ -300,7 +309,7 @@ class Bridge:
         if code == "bad_token":  # the seat is gone: back to the lobby
             gone = self.resuming.room if self.resuming is not None else self.seen[0]
             if self.saved is not None and gone is not None:
-                self.saved.forget(self.where, self.name, gone)
+                self.saved.forget(self.where, self.name, gone, _server_id(client))
             self.state.forget_room()
             await self._call(client, lambda: self._request(client, Request(Ask.LIST_ROOMS)))
             if gone is not None:  # from disk, or after the connection was lost: the seat is given up
@@ -361,6 +370,12 @@ class Bridge:
         """The players' names by room seat (the room's last ``seats``)."""
         seats = self.room["seats"] if self.room is not None else ()
         return {e["seat"]: e["name"] for e in seats if e.get("name")}
+
+
+def _server_id(client: lib.Client) -> str | None:
+    """The server's own id (its welcome's; None from an older server): the seats on disk
+    are kept by it, whichever address was typed."""
+    return client.welcome.server_id if client.welcome is not None else None
 
 
 async def network(

@@ -4,7 +4,12 @@ No full-screen application and no cursor movement: every event is one line, writ
 the full-screen UI's log says it (the same :class:`UIState` folds the same events, so the
 words and their translations are the log's), and whenever this player may act, a prompt
 lists the legal actions by number. The player answers with a line on stdin: a number,
-``'text`` or ``say text`` to chat, ``look``, ``scores``, ``help`` or ``quit``.
+``'text`` or ``say text`` to chat, ``look``, ``scores``, ``help`` or ``quit`` (each
+command also as the help lists it in the player's language: a screen reader reads the
+help aloud, and its listener types the word they heard; the English word works in every
+language, as the README and the protocol's examples give it). After any line that is not
+an action (a command, a chat line, a mistake) the numbered choices are said again, so
+that they can always be heard once more; an empty line says them again too.
 
 What may be done comes from the engine's view (:meth:`UIState.legal`), as on the table
 screen: one numbered line per play, grouped by its cards; a choice the play still needs
@@ -232,15 +237,45 @@ def room_options(state: UIState, controller: Controller) -> list[Option]:
     return out
 
 
-# The commands as typed (the same in every language) and what each does.
-HELP = (
+@dataclass(frozen=True, slots=True)
+class Word:
+    """A command: its English word (typed in every language), the word in the player's
+    language (``_(word)``, typed as well) and what it does, as the help says them."""
+
+    word: str
+    meaning: str
+    also: tuple[str, ...] = ()  # other spellings (English)
+
+
+SAY = Word(N_("say"), "")  # ``say TEXT``: the help's line for ``'TEXT`` names it
+COMMANDS = {
+    "look": Word(N_("look"), N_("the table, the hands' sizes, your hand and the choices")),
+    "scores": Word(N_("scores"), N_("the scores and the last round")),
+    "help": Word(N_("help"), N_("this list"), ("?",)),
+    "quit": Word(N_("quit"), N_("leave (your seat is held for a while)"), ("exit",)),
+    "say": SAY,
+}
+HELP_HEAD = (
     (N_("NUMBER"), N_("do what the prompt lists under that number")),
-    (N_("'TEXT"), N_("say TEXT to the table (also: say TEXT)")),
-    ("look", N_("the table, the hands' sizes and your hand")),
-    ("scores", N_("the scores and the last round")),
-    ("help", N_("this list")),
-    ("quit", N_("leave (your seat is held for a while)")),
+    (N_("'TEXT"), N_("say TEXT to the table (also: {say} TEXT)")),
+    (N_("an empty line"), N_("the choices again")),
 )
+
+
+def command_words(word: Word) -> str:
+    """``look``, or in another language ``看 (look)``: what the help lists for it."""
+    mine = _(word.word)
+    return word.word if mine == word.word else f"{mine} ({word.word})"
+
+
+def read_command(typed: str) -> str | None:
+    """The command a typed word names (its English word, another spelling, or the word
+    in the player's language), or None."""
+    typed = typed.casefold()
+    for name, word in COMMANDS.items():
+        if typed in (word.word, _(word.word).casefold(), *word.also):
+            return name
+    return None
 
 
 class PlainUI:
@@ -253,6 +288,8 @@ class PlainUI:
         self.bell = Bell() if bell else None
         self.options: list[Option] = []
         self._shown: tuple[Any, ...] | None = None  # the prompt last written
+        self._heading_said = False  # the next prompt's heading was just written (by look)
+        self._watched = False  # a spectator has been shown the table of the match watched
         self._scored: int | None = None  # the round's result last written
 
     def write(self, text: str) -> None:
@@ -269,6 +306,11 @@ class PlainUI:
             self._scored = id(s.round_result)
             for line in text_of(render.scoreboard(s)):
                 self.write(line)
+        if s.view is not None and s.view.seat is None and not self._watched and s.settled:
+            self._watched = True  # watching a match under way: its table, once
+            self.look()
+        elif s.view is None:
+            self._watched = False
         heading, options = self.prompt()
         # The room's seats change as people come (each says so in a line): the prompt
         # is written again when its choices change, or at the table when the table does.
@@ -276,6 +318,8 @@ class PlainUI:
         if shown == self._shown:
             return
         self._shown, self.options = shown, options
+        if self._heading_said:  # look said the table: only the choices follow
+            self._heading_said, heading = False, heading[:1] if options else heading
         for line in heading:
             self.write(line)
         for number, option in enumerate(options, 1):
@@ -292,6 +336,11 @@ class PlainUI:
             if s.status != "connected":
                 return [], []
             if s.room is not None:
+                if s.starting:  # uno play starts the match itself: nothing to choose yet
+                    return [], []
+                if s.room.get("started"):  # under way: the table comes with its next events
+                    return ([_("The match in room {name} is under way: the table follows.").format(
+                        name=s.room.get("name"))] if s.my_seat is None else []), []
                 return text_of(render.room(s)), room_options(s, c)
             if not s.listed:  # uno play is opening its room
                 return [], []
@@ -319,6 +368,16 @@ class PlainUI:
             return [turn, *self.table_lines()], options
         return [_("Out of turn, you may:")], options
 
+    def look(self) -> None:
+        """The seats, the pile and the hand (each card in words)."""
+        s = self.state
+        assert s.view is not None
+        catchable = set(s.catchable()) | set(s.view.catchable)
+        for seat in range(len(s.view.counts)):
+            self.write(text_of(table.seat_line(s, seat, 200, catchable))[0])
+        for out in self.table_lines(named=True):
+            self.write(out)
+
     def table_lines(self, named: bool = False) -> list[str]:
         """The top of the pile (and anything pending), then this player's hand (each
         card also in words when ``named``)."""
@@ -343,37 +402,35 @@ class PlainUI:
             self.controller.submit_input(line.rstrip("\r\n"))
             return True
         text = clean_text(line)
-        if not text:
-            self._shown = None  # an empty line: the prompt again
+        if not text or not text.isdigit() or not self._choose(int(text)):
+            self._shown = None  # not an action: the choices are said again after it
+        if not text or text.isdigit():
             return True
         if text.startswith(CHAT_PREFIXES):
             return self._say(text[1:])
         word, _space, rest = text.partition(" ")
-        match word.lower():
-            case "quit" | "exit":
+        match read_command(word):
+            case "quit":
                 return False
             case "say":
                 return self._say(rest)
-            case "help" | "?":
+            case "help":
                 self.write(_("Commands:"))
-                for command, meaning in HELP:
-                    self.write(f"{_(command)}: {_(meaning)}")
+                for command, meaning in HELP_HEAD:
+                    self.write(f"{_(command)}: {_(meaning).format(say=command_words(SAY))}")
+                for entry in COMMANDS.values():
+                    if entry.meaning:
+                        self.write(f"{command_words(entry)}: {_(entry.meaning)}")
             case "look":
-                if s.view is None:
-                    self._shown = None
-                else:
-                    catchable = set(s.catchable()) | set(s.view.catchable)
-                    for seat in range(len(s.view.counts)):
-                        self.write(text_of(table.seat_line(s, seat, 200, catchable))[0])
-                    for out in self.table_lines(named=True):
-                        self.write(out)
+                if s.view is not None:
+                    self.look()
+                    self._heading_said = True
             case "scores":
                 for out in text_of(render.scoreboard(s)):
                     self.write(out)
-            case number if number.isdigit():
-                self._choose(int(number))
             case _:
-                self.write("! " + _("{word} is not a command: type a number, or help").format(word=word))
+                self.write("! " + _("{word} is not a command: type a number, or {help}").format(
+                    word=word, help=command_words(COMMANDS["help"])))
         return True
 
     def _say(self, text: str) -> bool:
@@ -384,13 +441,15 @@ class PlainUI:
             self.write("! " + _("nothing to say: type ' then the words"))
         return True
 
-    def _choose(self, number: int) -> None:
+    def _choose(self, number: int) -> bool:
+        """Take choice ``number`` of the prompt: whether there was one."""
         self.refresh()  # what may be done now (the table may have moved since the prompt)
         if not 1 <= number <= len(self.options):
             self.write("! " + (_("there is no choice {number} now").format(number=number)
                                if self.options else _("nothing to choose now: wait for your turn")))
-            return
+            return False
         self.options[number - 1].take()
+        return True
 
 
 async def run_plain(state: PlainState, network: Network, read_line: ReadLine, *, bell: bool = False) -> int:

@@ -29,6 +29,7 @@ from .state import (
     card_name,
     card_style,
     color_word,
+    penalty_words,
     team_members,
     winners,
 )
@@ -174,11 +175,8 @@ def pile_info(state: UIState) -> list[Fragments]:
     out: list[Fragments] = [[("class:direction", _("↻ clockwise") if v.direction == 1 else
                               _("↺ counter-clockwise"))]]
     if v.pending:
-        line: Fragments = [("class:pending", _("Pending +{pending} for {who}").format(
-            pending=v.pending, who=state.name_of(v.turn)))]
-        if v.challengeable:
-            line.append(("class:pending", " · " + _("challengeable")))
-        out.append(line)
+        out.append([("class:pending", _("Pending: {penalty} for {who}").format(
+            penalty=penalty_words(v), who=state.name_of(v.turn)))])
     left = state.seconds_left()
     if left is not None and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
         style = "class:timer.low" if left <= 5 else "class:timer"
@@ -387,10 +385,10 @@ def hint(state: UIState) -> Fragments:
         extra = " · " + _("c challenge") if v.challengeable else ""
         if any(isinstance(a, Play) for a in state.legal()):
             return [("class:hint.turn", " " + _(
-                "+{pending} on you: d draws them · Enter stacks a penalty card").format(
-                    pending=v.pending) + extra)]
-        return [("class:hint.turn", " " + _("+{pending} on you: d draws them").format(
-            pending=v.pending) + extra)]
+                "{penalty} on you: d draws them · Enter stacks a penalty card").format(
+                    penalty=penalty_words(v)) + extra)]
+        return [("class:hint.turn", " " + _("{penalty} on you: d draws them").format(
+            penalty=penalty_words(v)) + extra)]
     return [("class:hint.turn", " " + _("Your turn: {about}Enter play · Space mark · d draw · ? keys").format(
         about=about))]
 

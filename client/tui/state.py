@@ -189,6 +189,22 @@ def card_name(text: str) -> str:
     return _("{color} {kind}").format(color=color_word(card.color.value), kind=kind_word)
 
 
+def penalty_words(view: View) -> str:
+    """The pending penalty as cards, and what it is, from the view's facts (the top card,
+    how many penalty cards are stacked, whether it may be challenged): ``4 cards (2
+    stacked, the last Draw Two)``. Never ``+4``, which is the Wild Draw Four's face and
+    would invite its challenge key."""
+    cards = ngettext("{count} card", "{count} cards", view.pending).format(count=view.pending)
+    kind = KIND_NAMES.get(Card.parse(view.top).kind.value) if view.top else None
+    kind_word = _(kind) if kind else _("penalty card")
+    if view.challengeable:
+        return _("{cards} ({kind}, may be challenged)").format(cards=cards, kind=kind_word)
+    if view.stack > 1:
+        return _("{cards} ({stack} stacked, the last {kind})").format(
+            cards=cards, stack=view.stack, kind=kind_word)
+    return _("{cards} ({kind})").format(cards=cards, kind=kind_word)
+
+
 def sort_hand(hand: tuple[str, ...] | list[str]) -> list[str]:
     """By color (wilds last), then kind: the cards' own order."""
     return sorted(hand, key=lambda text: Card.parse(text).order)
@@ -268,6 +284,7 @@ class UIState:
         self.my_seat: int | None = None
         self.form: CreateForm | None = None
         self.joining: Request | None = None  # a join waiting for the room's password
+        self.starting = False  # uno play is opening its room and starting the match itself
         # table
         self.view: View | None = None
         # In a two-table room: the table the player does not sit at (see other_table.py).
@@ -476,6 +493,8 @@ class UIState:
         """The room as the lobby sees it (a ``seats`` message as a map)."""
         self.room = dict(seats)
         self.room_id = seats.get("room", self.room_id)
+        if seats.get("started"):
+            self.starting = False  # uno play's start has happened
         self.timer = int(seats.get("timer") or 0)
         for entry in seats.get("seats", ()):
             seat = entry["seat"]
