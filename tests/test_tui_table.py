@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from test_tui import BASIC, Table, faces, hand_of, pile, table
 from unolan.client import config
+from prompt_toolkit.styles import Style
 from unolan.client.tui import themes
 from unolan.client.tui.motion import FLASH, FLIGHT, FRAME, Motion
 from unolan.client.tui.render import players
@@ -182,3 +183,43 @@ def test_the_theme_is_kept_in_the_users_config(tmp_path: Path, monkeypatch: pyte
 def test_an_unknown_theme_is_refused_by_the_parser() -> None:
     with pytest.raises(SystemExit):
         build_parser().parse_args(["play", "--theme", "pink"])
+
+
+CARD_CLASSES = ("card.red", "card.yellow", "card.green", "card.blue", "card.wild")
+# What a card's face is drawn with on top of its color: the pile's face, the hand's states.
+CARD_MODIFIERS = ("", "face", "face flash", "face flying", "card.top", "playable", "playable.along",
+                  "unplayable", "playable marked", "playable cursor")
+PAPER = {"dark": "000000", "light": "ffffff", "high-contrast": "000000"}  # the terminal's own
+
+
+def luminance(rgb: str) -> float:
+    """WCAG 2's relative luminance of a ``rrggbb`` color."""
+    def channel(c: int) -> float:
+        s = c / 255
+        return s / 12.92 if s <= 0.03928 else ((s + 0.055) / 1.055) ** 2.4
+    r, g, b = (int(rgb[i:i + 2], 16) for i in (0, 2, 4))
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def contrast(style: Style, classes: str, paper: str) -> float:
+    attrs = style.get_attrs_for_style_str(" ".join(f"class:{c}" for c in classes.split()))
+    ink, back = attrs.color or ("ffffff" if paper == "000000" else "000000"), attrs.bgcolor or paper
+    if attrs.reverse:
+        ink, back = back, ink
+    light, dark = sorted((luminance(ink), luminance(back)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize("theme", themes.THEMES)
+def test_every_card_face_and_every_styled_pair_of_each_theme_reads(theme: str) -> None:
+    """A card's text against its face at WCAG's 3:1 (bold text) at the least, the high
+    contrast theme's at 4.5:1 (WCAG AA); and every class that sets its own background as readable."""
+    style, paper = themes.style(theme), PAPER[theme]
+    least = 4.5 if theme == "high-contrast" else 3.0
+    for card in CARD_CLASSES:
+        for extra in CARD_MODIFIERS:
+            assert contrast(style, f"{card} {extra}", paper) >= least, (theme, card, extra)
+    sheet = {"dark": themes.DARK, "light": themes.LIGHT, "high-contrast": themes.HIGH_CONTRAST}[theme]
+    for name, value in sheet.items():
+        if "bg:" in value:
+            assert contrast(style, name, paper) >= 3.0, (theme, name)
