@@ -223,3 +223,44 @@ def test_every_card_face_and_every_styled_pair_of_each_theme_reads(theme: str) -
     for name, value in sheet.items():
         if "bg:" in value:
             assert contrast(style, name, paper) >= 3.0, (theme, name)
+
+
+# -- pop-up boxes ----------------------------------------------------------------------------
+
+
+def box_rows(screen: str, corner: str = "┌") -> list[str]:
+    """The rows a pop-up box (a frame drawn with ┌ ┐ └ ┘) takes on ``screen``."""
+    lines = screen.splitlines()
+    top = next(i for i, line in enumerate(lines) if corner in line)
+    bottom = next(i for i in range(top, len(lines)) if "└" in lines[i])
+    return lines[top:bottom + 1]
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_a_pop_up_box_covers_what_is_behind_it_along_its_rows(width: int, height: int) -> None:
+    with table(FOUR) as t:
+        for i in range(60):
+            t.state.add_log(f"bob played [R{i % 10}] and reversed the direction of play")
+        t.press("s")
+        rows = box_rows(t.screen(width, height))
+        assert any("left in hand" in row for row in rows)
+        for row in rows:  # nothing but blanks beside the box: no cut log, no cut tile
+            left, right = row.index(row.strip()[0]), len(row.rstrip())
+            assert row[:left].strip() == "" and row[left] in "┌│└", row
+            assert row[right - 1] in "┐│┘", row
+
+
+def test_the_color_picker_keeps_its_border_over_wide_characters() -> None:
+    from unolan.client import i18n
+
+    i18n.set_language("zh_Hant")
+    with table("hand 0: W R1; hand 1: B1; hand 2: B2 B3; discard: G3") as t:
+        for i in range(40):
+            t.state.add_log("規則說明文字規則說明文字規則說明文字規則說明文字規則說明文字")
+        t.press("2", "enter")
+        rows = box_rows(t.screen(80, 24))
+        assert len(rows) >= 6
+        for row in rows:
+            text = row.strip()
+            assert text[0] in "┌│└" and text[-1] in "┐│┘", row
+            assert row[:row.index(text[0])].strip() == "", row

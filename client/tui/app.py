@@ -119,6 +119,14 @@ class FrameClock:
         self.pending = loop.call_later(max(delay, 0.0), frame)
 
 
+def _modal(box: Frame, shown: Condition, top: int | None = None) -> Float:
+    """A pop-up box over the screen's whole width: the rows it takes are blanked beside
+    it, so no cut piece of the log or the table (nor half of a wide character, which
+    would take the box's border with it) shows along its edges."""
+    return Float(ConditionalContainer(VSplit([Window(char=" "), box, Window(char=" ")]), filter=shown),
+                 left=0, right=0, top=top)
+
+
 def build_app(
     state: UIState,
     controller: Controller,
@@ -239,17 +247,12 @@ def build_app(
                    height=lambda: D.exact(max(1, min(2, len(s.current_notices()))))),
         ]),
         floats=[
-            Float(ConditionalContainer(
-                Frame(Window(_text(render.scoreboard, s), width=74, dont_extend_height=True),
-                      style="class:overlay"),
-                filter=scores_open & at_table & ~overlay & ~picking), top=2),
-            Float(ConditionalContainer(
-                Frame(Window(_text(render.picker, s), width=42, dont_extend_height=True),
-                      style="class:overlay"),
-                filter=picking)),
-            Float(ConditionalContainer(
-                Frame(help_window, title=render.help_title, style="class:overlay"),
-                filter=overlay), top=0),
+            _modal(Frame(Window(_text(render.scoreboard, s), width=74, dont_extend_height=True),
+                         style="class:overlay"),
+                   scores_open & at_table & ~overlay & ~picking, top=2),
+            _modal(Frame(Window(_text(render.picker, s), width=42, dont_extend_height=True),
+                         style="class:overlay"), picking),
+            _modal(Frame(help_window, title=render.help_title, style="class:overlay"), overlay, top=0),
         ],
     )
 
