@@ -8,9 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
+from prompt_toolkit.styles import Style
 from test_tui import BASIC, Table, faces, hand_of, pile, table
 from unolan.client import config
-from prompt_toolkit.styles import Style
 from unolan.client.tui import themes
 from unolan.client.tui.motion import FLASH, FLIGHT, FRAME, Motion
 from unolan.client.tui.render import players
@@ -255,7 +255,7 @@ def test_the_color_picker_keeps_its_border_over_wide_characters() -> None:
 
     i18n.set_language("zh_Hant")
     with table("hand 0: W R1; hand 1: B1; hand 2: B2 B3; discard: G3") as t:
-        for i in range(40):
+        for _i in range(40):
             t.state.add_log("規則說明文字規則說明文字規則說明文字規則說明文字規則說明文字")
         t.press("2", "enter")
         rows = box_rows(t.screen(80, 24))
@@ -264,3 +264,42 @@ def test_the_color_picker_keeps_its_border_over_wide_characters() -> None:
             text = row.strip()
             assert text[0] in "┌│└" and text[-1] in "┐│┘", row
             assert row[:row.index(text[0])].strip() == "", row
+
+
+# -- a two-table room (partner rotation) -------------------------------------------------------
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_a_two_table_room_names_every_seat_shows_the_rotation_and_every_total(width: int, height: int) -> None:
+    from unolan.client.tui.other_table import OtherTable
+    from unolan.engine import Rules
+    from unolan.engine.rotation import table_rules
+
+    rules = Rules.parse("house partner_rotation=on")
+    position = f"rules: {table_rules(rules)}; hand 0: R5 G7 W4 R2; hand 1: B1 B2 B3; hand 2: YS R9; hand 3: G1; discard: Y3 R3"
+    with table(position) as t:
+        t.state.names.update({1: "bot-1", 2: "bot-5", 3: "bot-3"})
+        t.state.bots.update({1, 2, 3})
+        names = ["ann", "bot-1", "bot-2", "bot-3", "bot-4", "bot-5", "bot-6", "bot-7"]
+        t.state.other_table = OtherTable(1, 2, "GS", ("bot-2", "bot-4", "bot-6", "bot-7"), (5, 1, 7, 2), 2,
+                                         tuple((name, 11 * i) for i, name in enumerate(names)))
+        t.state.room = {"name": "Rot", "rules": rules.to_dict(), "seats": []}
+        screen = t.screen(width, height)
+        for seat, name in ((1, "bot-1"), (2, "bot-5"), (3, "bot-3")):
+            assert f"{seat} {name}" in screen  # whole: the tags give way first
+        assert "partner_rotation=on" in screen
+        assert "teams=2" not in screen and "target_score" not in screen  # what the rotation sets
+        t.press("s")
+        board = t.screen(width, height)
+        for i, name in enumerate(names):
+            assert f"{name} {11 * i}" in board, name
+
+
+def test_the_rules_line_names_the_preset_in_the_readers_language() -> None:
+    from unolan.client import i18n
+
+    i18n.set_language("zh_Hant")
+    with table(FOUR) as t:
+        screen = t.screen(100, 30)
+        assert "家規" in screen.splitlines()[0]  # the header, as before
+        assert "規則： 家規" in screen and "規則： house" not in screen

@@ -128,13 +128,26 @@ def header(state: UIState, width: int = 80) -> Fragments:
 
 
 def rules_text(rules: object) -> str:
-    """A rule set as its preset and the options that differ from it (``house stacking=same``)."""
+    """A rule set as its preset (in the reader's language, as the header names it) and
+    the options that differ from it (``house stacking=same``)."""
     if not isinstance(rules, dict):
         return ""
     try:
-        return str(Rules.from_dict(dict(rules)))
+        preset, *options = str(Rules.from_dict(dict(rules))).split(" ")
     except (RulesError, TypeError, ValueError):  # options from a newer server
-        return str(rules.get("preset", ""))
+        preset, options = str(rules.get("preset", "")), []
+    return " ".join([rule_word(preset), *options])
+
+
+def match_rules(state: UIState) -> object:
+    """The rules the match is played by: the room's where they rotate partners over two
+    tables (each table's own game plays by rules the rotation sets itself: two teams, no
+    target), else the table's."""
+    v = state.view
+    room = (state.room or {}).get("rules")
+    if isinstance(room, dict) and room.get("partner_rotation") and state.other_table is not None:
+        return room
+    return v.rules if v is not None else None
 
 
 # -- the table ------------------------------------------------------------------------
@@ -184,7 +197,7 @@ def pile_info(state: UIState) -> list[Fragments]:
         style = "class:timer.low" if left <= 5 else "class:timer"
         out.append([(style, "⏱ " + _("{seconds}s for {who}").format(
             seconds=f"{left:>3}", who=state.name_of(v.turn)))])
-    rules = rules_text(v.rules)
+    rules = rules_text(match_rules(state))
     if rules:
         out.append([("class:hint", _("Rules:") + " " + rules)])
     return out
@@ -572,6 +585,11 @@ def scoreboard(state: UIState) -> Fragments:
     else:
         for i, score in enumerate(scores):
             row(str(i), state.name_of(i), str(score), i)
+    other = state.other_table
+    if other is not None and other.totals:  # partner rotation: the points are each player's
+        out.append(("class:overlay.section", "\n  " + _("Rotation totals, both tables") + "\n"))
+        board = " · ".join(f"{name} {total}" for name, total in other.totals)
+        out.extend(("class:overlay", f"  {line}\n") for line in key_lines(board, 70))
     if v is not None and v.phase is Phase.MATCH_OVER:
         keys = _("s closes · Esc to the lobby") if v.seat is None else \
             _("s closes · Enter back to the room · Esc to the lobby")
