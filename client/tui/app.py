@@ -15,7 +15,7 @@ from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.cache import SimpleCache
 from prompt_toolkit.document import Document
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.formatted_text import AnyFormattedText, StyleAndTextTuples, to_formatted_text
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
@@ -119,7 +119,7 @@ class FrameClock:
         self.pending = loop.call_later(max(delay, 0.0), frame)
 
 
-def _modal(box: Frame, shown: Condition, top: int | None = None) -> Float:
+def _modal(box: Frame, shown: Filter, top: int | None = None) -> Float:
     """A pop-up box over the screen's whole width: the rows it takes are blanked beside
     it, so no cut piece of the log or the table (nor half of a wide character, which
     would take the box's border with it) shows along its edges."""
