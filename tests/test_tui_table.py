@@ -303,3 +303,12 @@ def test_the_rules_line_names_the_preset_in_the_readers_language() -> None:
         screen = t.screen(100, 30)
         assert "家規" in screen.splitlines()[0]  # the header, as before
         assert "規則： 家規" in screen and "規則： house" not in screen
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+@pytest.mark.parametrize("top", ["W", "G3"])  # a Wild's named color; a G3 after [Y3] [G3] → yellow
+def test_the_pile_says_the_color_that_continues_whole_at_each_face_size(top: str, width: int, height: int) -> None:
+    with table(f"hand 0: R5 Y7; hand 1: B1 B2; discard: R3 {top}; color: Y") as t:
+        face = pile(t.screen(width, height))
+        assert face.startswith(top), face
+        assert re.search(r"→ ?yellow(?!\S)", face), face  # whole, inside the face's frame
