@@ -134,7 +134,7 @@ def faces(screen: str) -> list[tuple[str, bool]]:
 def hand_of(screen: str) -> list[str]:
     """The hand on ``screen``: its faces, or the first line of its labels (``1[R5] 2[G7]``)
     where the hand is drawn compact."""
-    labels = re.search(r" Hand (\d\*?\[.*)", screen)
+    labels = re.search(r" Hand (↑?\d\*?\[.*)", screen)
     if labels:
         return re.findall(r"\d\*?\[(\w+)\]", labels.group(1))
     return [card for card, _marked in faces(screen)]

@@ -14,6 +14,7 @@ from unolan.client import config
 from unolan.client.tui import themes
 from unolan.client.tui.motion import FLASH, FLIGHT, FRAME, Motion
 from unolan.client.tui.render import players
+from unolan.engine import Play
 
 from unolan.cli import build_parser
 
@@ -69,10 +70,16 @@ def test_resizing_redraws_for_the_new_size() -> None:
 
 def test_a_long_hand_wraps_to_more_rows_of_faces_where_there_is_room() -> None:
     big = "R1 R2 R3 R4 R5 R6 R7 R8 R9 G3 G4 G5 B1 B2 B3 B4 Y1 Y2 Y3 W W4 RS RR RD2"
-    with table(f"hand 0: {big}; hand 1: G1 G2; discard: Y9 R0") as t:
+    with table(f"rules: official; hand 0: {big}; hand 1: G1 G2; discard: Y9 R0") as t:
         tall = t.screen(100, 40)
         assert len(faces(tall)) == 24  # two rows of faces
-        assert " Hand 1[" in t.screen(80, 24)  # too short for them: the compact labels
+        compact = t.screen(80, 24)  # too short for them: the compact labels
+        assert " Hand ↑1[R1] ↑2[R2]" in compact
+        # the cards some legal play holds are signed without color, as their faces stand up
+        marked = re.findall(r"(↑?)\d\*?\[(\w+)\]", compact)
+        playable = {c.text for a in t.state.legal() if isinstance(a, Play) for c in a.cards}
+        assert {card for sign, card in marked if sign} == playable
+        assert {card for sign, card in marked if not sign} == set(big.split()) - playable != set()
 
 
 # -- motion --------------------------------------------------------------------------------

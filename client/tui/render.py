@@ -351,16 +351,18 @@ def _card_styles(state: UIState, held: list[str]) -> list[tuple[str, str, bool]]
 
 
 def _label_lines(state: UIState, held: list[str], width: int) -> list[Fragments]:
-    """The compact hand: ``Hand 1[R2] 2[R5] …`` in lines of at most ``width`` cells."""
+    """The compact hand: ``Hand ↑1[R2] 2[G5] …`` in lines of at most ``width`` cells; a
+    card playable now has ``↑`` before its number, as its face would stand a line up."""
     lines: list[Fragments] = [[("class:label", " " + _("Hand") + " ")]]
     used = width_of(lines[0])
-    for i, (text, style, _raised) in enumerate(_card_styles(state, held)):
+    for i, (text, style, raised) in enumerate(_card_styles(state, held)):
         label = ("*" if i in state.marked else "") + card_label(text)
-        w = 1 + get_cwidth(label) + 1
+        number = ("↑" if raised else "") + f"{(i + 1) % 10}"
+        w = get_cwidth(number) + get_cwidth(label) + 1
         if used + w > width and used > 1:
             lines.append([("", " ")])
             used = 1
-        lines[-1] += [("class:number", f"{(i + 1) % 10}"), (style, label), ("", " ")]
+        lines[-1] += [("class:number", number), (style, label), ("", " ")]
         used += w
     return lines
 
