@@ -134,7 +134,31 @@ def test_catch_challenge_and_penalty_banners() -> None:
         t.state.on_event("challenged", {"seat": 2, "target": 3, "guilty": True})
         t.state.on_event("penalty", {"seat": 2, "amount": 4})
         screen = t.screen()
-        assert "CAUGHT +2" in screen and "challenge: guilty!" in screen and " +4 " in screen
+        assert "CAUGHT +2" in screen and " +4 " in screen
+        lines = screen.splitlines()  # a banner wider than the tile takes its next line too
+        row = next(i for i, line in enumerate(lines) if "challenge:" in line)
+        x = lines[row].index("challenge:")
+        assert lines[row + 1][x:].startswith("guilty!")
+        assert re.search(r"│▒▒▒│ \d+", screen)  # the draw pile's count is never covered
+
+
+@pytest.mark.parametrize("no_motion", [False, True])
+def test_a_banner_covers_the_tile_lines_it_takes_whole(no_motion: bool) -> None:
+    clock = Clock()
+    with table("hand 0: R5 G7; hand 1: B1 R3; hand 2: G4 G5; hand 3: B7; discard: R3; turn: 2",
+               clock=clock) as t:
+        t.state.motion = Motion(moving=not no_motion)
+        t.state.names.update({1: "bot-1", 2: "bot-2", 3: "bot-3"})
+        t.state.bots.update({1, 2, 3})
+        t.apply("1 play R3")  # bot-1 jumps in
+        t.state.on_event("uno", {"seat": 3})
+        t.state.on_event("uno", {"seat": 2})
+        screen = t.screen(80, 24)
+        for banner in ("JUMP IN!", "UNO!"):
+            for line in (line for line in screen.splitlines() if banner in line):
+                tile = line[:line.index("│")] if "│" in line else line  # the table, not the log
+                assert "bot" not in tile and not re.search(r"\b[123] ", tile), line
+        assert screen.count("UNO!") >= 2 and "JUMP IN!" in screen
 
 
 def test_no_motion_moves_nothing_but_keeps_the_banners() -> None:

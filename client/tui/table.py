@@ -23,7 +23,7 @@ from unolan.client.i18n import N_, _, ngettext
 from unolan.engine import Phase
 
 from . import cards
-from .canvas import Canvas, cut, width_of, wrap
+from .canvas import Canvas, cut, fit, width_of, wrap
 from .motion import FLIGHT, Effect, Kind
 from .state import UIState, card_style
 
@@ -303,10 +303,13 @@ def picture(state: UIState, width: int, height: int, info: list[Fragments]) -> F
             where = home
         if effect.kind is Kind.FLIGHT and effect in flying and where is not None:
             _draw_flight(canvas, effect, now, where, Place(pile_x + 2, pile_y + 1))
-        elif effect.kind is Kind.BANNER and where is not None:
-            text = f" {effect.text} "  # kept inside the pane: a seat on the right gets it leftwards
-            x = min(where.x + (0 if where is home else 2), width - get_cwidth(text))
-            canvas.put(max(x, 0), where.y, [(effect.style, text)])
+        elif effect.kind is Kind.BANNER and where is home:  # beside this player's line, else over it
+            text, mine = f" {effect.text} ", own_line(state, width, catchable)
+            x = width_of(mine) + 1 if width_of(mine) + 1 + get_cwidth(text) <= width else 0
+            canvas.put(x, where.y, [(effect.style, fit(text, width - x) if x == 0 else text)])
+        elif effect.kind is Kind.BANNER and where is not None:  # over the seat's whole tile lines
+            lines = wrap(effect.text, layout.tile_w - 2, indent=0)[:layout.tile_h]
+            canvas.block(where.x, where.y, [[(effect.style, fit(f" {line} ", layout.tile_w))] for line in lines])
     return canvas.fragments()
 
 
