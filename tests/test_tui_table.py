@@ -343,3 +343,18 @@ def test_the_pile_says_the_color_that_continues_whole_at_each_face_size(top: str
         face = pile(t.screen(width, height))
         assert face.startswith(top), face
         assert re.search(r"→ ?yellow(?!\S)", face), face  # whole, inside the face's frame
+
+
+def words_of(screen: str) -> str:
+    """The words on ``screen`` joined across its lines (a wrapped sentence reads whole)."""
+    return " ".join(" ".join(line.strip(" │").split()) for line in screen.splitlines())
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_a_false_uno_warning_and_a_multi_plays_question_are_read_whole(width: int, height: int) -> None:
+    with table("hand 0: R6 G1 G2 B9; hand 1: B1 B2; discard: R3") as t:
+        t.press("u")  # four cards: a false call, warned about first
+        assert "Press u again to call anyway" in words_of(t.screen(width, height))
+    with table("hand 0: R6 Y6 Y6 B6 G1; hand 1: B1 B2; discard: R3") as t:
+        t.press("1", "space", "2", "space", "3", "space", "5", "space", "enter")  # G1 is the 4th
+        assert "[R6] [Y6] [Y6] [B6]: which color continues?" in words_of(t.screen(width, height))

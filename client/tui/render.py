@@ -430,16 +430,23 @@ def chat(state: UIState, width: int = 40) -> Fragments:
     return out
 
 
-def notices(state: UIState) -> Fragments:
+NOTICE_LINES = 3  # the most lines the notices take under the table
+
+
+def notices(state: UIState, width: int = 80) -> Fragments:
+    """The last two notices, wrapped by words to ``width`` (a long one is read whole)."""
+    lines = [(f"class:notice.{notice.style}", f" {line}") for notice in state.current_notices()[-2:]
+             for line in wrap(notice.text, max(width - 1, 20))]
     out: Fragments = []
-    for notice in state.current_notices()[-2:]:
-        if out:
-            out.append(("", "\n"))
-        out.append((f"class:notice.{notice.style}", f" {notice.text}"))
+    for style, line in lines[-NOTICE_LINES:]:
+        out += [("", "\n")] * bool(out) + [(style, line)]
     return out
 
 
 # -- overlays ---------------------------------------------------------------------------
+
+
+PICKER_WIDTH = 42  # the picker's box, inside its frame
 
 
 def picker(state: UIState) -> Fragments:
@@ -447,7 +454,8 @@ def picker(state: UIState) -> Fragments:
     if p is None:
         return []
     v = state.view
-    out: Fragments = [("class:overlay.title", f" {p.title}\n\n")]
+    out: Fragments = [("class:overlay.title", f" {line}\n") for line in wrap(p.title, PICKER_WIDTH - 1)]
+    out.append(("", "\n"))
     for i, option in enumerate(p.options):
         sel = " class:cursor" if i == p.cursor else ""
         if p.kind.names_color:
