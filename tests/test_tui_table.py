@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from prompt_toolkit.styles import Style
+from prompt_toolkit.utils import get_cwidth
 from test_tui import BASIC, Table, faces, hand_of, pile, table
 from unolan.client import config
 from unolan.client.tui import themes
@@ -358,3 +359,23 @@ def test_a_false_uno_warning_and_a_multi_plays_question_are_read_whole(width: in
     with table("hand 0: R6 Y6 Y6 B6 G1; hand 1: B1 B2; discard: R3") as t:
         t.press("1", "space", "2", "space", "3", "space", "5", "space", "enter")  # G1 is the 4th
         assert "[R6] [Y6] [Y6] [B6]: which color continues?" in words_of(t.screen(width, height))
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_header_keeps_the_connection_status_beside_a_fairness_alarm(width: int, height: int) -> None:
+    with table(FOUR) as t:
+        t.state.room = {"name": "Friday night at the lab", "room": "r1"}
+        t.state.deals[1] = "failed"
+        line = t.screen(width, height).splitlines()[0]
+        assert "● connected" in line and "⚠" in line and line.endswith("? keys")
+
+
+def test_the_zh_hant_hint_line_keeps_its_keys_whole_at_80x24() -> None:
+    from unolan.client import i18n
+
+    i18n.set_language("zh_Hant")
+    with table("hand 0: R6 Y6 G7; hand 1: B1 B2 B3; hand 2: YS R9; hand 3: G1; discard: Y3 R3") as t:
+        t.press("2")  # Y6: only after R6, which its words say where they fit
+        line = t.screen(80, 24).splitlines()[-1]
+        assert line.startswith(" 輪到你") and line.endswith("? 按鍵"), line
+        assert get_cwidth(line) <= 80

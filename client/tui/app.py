@@ -215,7 +215,7 @@ def build_app(
         Window(_text(render.banners, s), height=D(min=0, max=2), wrap_lines=True,
                dont_extend_height=True),
         Window(hand_text, height=lambda: D.exact(render.hand_height(s, *table_body.size))),
-        Window(_text(render.hint, s), height=1),
+        Window(FittedText(render.hint, s), height=1),
     ])
     # It scrolls to the create form's field under the cursor, showing the lines below it.
     lobby_window = Window(_text(render.lobby, s), wrap_lines=True,

@@ -101,29 +101,37 @@ def deal_mark(state: UIState) -> list[tuple[str, str]]:
 
 
 def header(state: UIState, width: int = 80) -> Fragments:
-    """The top line; the status goes last and is cut to what is left of ``width``."""
-    parts: list[tuple[str, str]] = [("class:header.title", " unolan ")]
+    """The top line; the connection's status is never lost: where the line is too long
+    the address, the fairness warning, the room's name and the round give way to it, in
+    that order (cut, or left out)."""
+    parts: list[tuple[int, str, str]] = [(9, "class:header.title", " unolan ")]  # (give way: 0 first)
     room = state.room
     if room:
-        parts.append(("class:header", f" {cut(str(room.get('name', state.room_id)), 24)} "))
+        parts.append((2, "class:header", f" {cut(str(room.get('name', state.room_id)), 24)} "))
     if state.view is not None:
         preset = state.view.rules.get("preset", "")
-        parts.append(("class:header", "· " + _("{preset} · round {round}").format(
+        parts.append((3, "class:header", "· " + _("{preset} · round {round}").format(
             preset=rule_word(preset), round=state.view.round) + " "))
-        parts += deal_mark(state)
-    keys = "   " + _("? keys")
-    if state.address and sum(get_cwidth(t) for _, t in parts) + get_cwidth(state.address) + 40 <= width:
-        parts.append(("class:header", f"· {state.address} "))
+        parts += [(1, style, text) for style, text in deal_mark(state)]
+    if state.address and sum(get_cwidth(t) for *_, t in parts) + get_cwidth(state.address) + 40 <= width:
+        parts.append((0, "class:header", f"· {state.address} "))
     detail = state.status_detail if state.status != "connected" else ""
     status = "● " + _(STATUS_WORDS.get(state.status, state.status)) + (f": {detail}" if detail else "")
-    while detail and len(parts) > 1 and sum(get_cwidth(t) for _, t in parts) + get_cwidth(status + keys) + 2 > width:
-        parts.pop()  # not connected: why comes before the room's name, round and address
-    parts.append(("class:header", "· "))
-    left = width - sum(get_cwidth(t) for _, t in parts) - get_cwidth(keys)
-    parts.append((_STATUS_STYLE.get(state.status, ""), cut(status, max(left, 12))))
-    if left >= 12:
-        parts.append(("class:header", keys))
-    fragments: Fragments = list(parts)
+    keys = "   " + _("? keys")
+    keys = keys if width - get_cwidth(parts[0][2] + "· " + keys) >= 12 else ""
+    need = get_cwidth("· " + status + keys)
+    for rank in range(4):
+        for i, (r, style, text) in enumerate(parts):
+            excess = sum(get_cwidth(t) for *_, t in parts) + need - width
+            if r == rank and excess > 0:
+                keep = get_cwidth(text) - excess
+                parts[i] = (r, style, cut(text.rstrip(), keep - 1) + " " if keep >= 6 else "")
+    fragments: Fragments = [(style, text) for _rank, style, text in parts if text]
+    fragments.append(("class:header", "· "))
+    left = width - width_of(fragments) - get_cwidth(keys)
+    fragments.append((_STATUS_STYLE.get(state.status, ""), cut(status, max(left, 1))))
+    if keys:
+        fragments.append(("class:header", keys))
     return fragments
 
 
@@ -367,14 +375,28 @@ def _label_lines(state: UIState, held: list[str], width: int) -> list[Fragments]
     return lines
 
 
-def hint(state: UIState) -> Fragments:
+def hint(state: UIState, width: int = 80) -> Fragments:
+    """What to do now, in one line of ``width`` cells: where it is too long, the card
+    under the cursor's words go first, then whole keys from the end (never a key cut)."""
+    line = _hint(state)
+    if not line or width_of(line) <= width:
+        return line
+    brief = _hint(state, brief=True)
+    groups = "".join(text for _style, text, *_rest in brief).split(" · ")
+    while len(groups) > 2 and get_cwidth(" · ".join(groups)) > width:
+        del groups[-2]  # the key line keeps its last key (? keys)
+    return [(brief[0][0], cut(" · ".join(groups), width))]
+
+
+def _hint(state: UIState, brief: bool = False) -> Fragments:
+    """The hint line; ``brief``: without the words on the card under the cursor."""
     v = state.view
     if v is None:
         return []
     cards = state.hand()
     chosen = cards[state.cursor] if 0 <= state.cursor < len(cards) else None
-    about = f"{card_label(chosen)} {card_name(chosen)} · " if chosen else ""
-    if chosen and v.seat is not None and state.my_turn:
+    about = f"{card_label(chosen)} {card_name(chosen)} · " if chosen and not brief else ""
+    if chosen and not brief and v.seat is not None and state.my_turn:
         leads = multi_leads(state.legal(), chosen)
         if leads:
             about = _("{card} {name}, only after {lead}").format(
