@@ -379,3 +379,28 @@ def test_the_zh_hant_hint_line_keeps_its_keys_whole_at_80x24() -> None:
         line = t.screen(80, 24).splitlines()[-1]
         assert line.startswith(" 輪到你") and line.endswith("? 按鍵"), line
         assert get_cwidth(line) <= 80
+
+
+def test_below_the_minimum_size_the_screen_says_the_minimum() -> None:
+    with table(FOUR) as t:
+        screen = t.screen(60, 20)
+        assert "needs at least 80x24" in screen and "Window too small..." not in screen
+
+
+@pytest.mark.parametrize("width", [50, 80, 100])
+def test_an_unreachable_server_is_explained_in_whole_words(width: int) -> None:
+    import errno
+
+    from unolan.client.session import _refusal
+    from unolan.client.tui.render import lobby
+    from unolan.client.tui.state import UIState
+
+    state = UIState()
+    reason = _refusal("192.0.2.2", 7455, OSError(errno.ECONNREFUSED, "Connection refused"))
+    state.set_status("offline", reason)
+    state.connecting("192.0.2.2:7455", 1)
+    text = "".join(t for _s, t, *_ in lobby(state, width))
+    lines = text.splitlines()
+    assert all(get_cwidth(line) <= width for line in lines)
+    words = " ".join(text.split())
+    assert "is the server (uno host) running there" in words, words

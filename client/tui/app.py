@@ -119,6 +119,13 @@ class FrameClock:
         self.pending = loop.call_later(max(delay, 0.0), frame)
 
 
+def _too_small() -> Window:
+    """What a pane shows where the terminal is smaller than the table can be drawn in."""
+    return Window(FormattedTextControl(lambda: [("class:notice.error", " " + i18n._(
+        "The window is too small: unolan needs at least {width}x{height}").format(
+            width=render.MIN_WIDTH, height=render.MIN_HEIGHT))]), wrap_lines=True)
+
+
 def _modal(box: Frame, shown: Filter, top: int | None = None) -> Float:
     """A pop-up box over the screen's whole width: the rows it takes are blanked beside
     it, so no cut piece of the log or the table (nor half of a wide character, which
@@ -208,17 +215,18 @@ def build_app(
     hand_text = FittedText(lambda state, width: render.hand(state, width, hand_text.height), s)
     table_body = Measured([
         VSplit([
-            HSplit([main_window, other_window], width=D(weight=2, min=46)),
+            HSplit([main_window, other_window], width=D(weight=2, min=46), window_too_small=_too_small()),
             Window(width=1, char="│", style="class:hint"),
-            HSplit(side_panels, width=lambda: D.exact(side_width(table_body.size[0]))),
-        ]),
+            HSplit(side_panels, width=lambda: D.exact(side_width(table_body.size[0])),
+                   window_too_small=_too_small()),
+        ], window_too_small=_too_small()),
         Window(_text(render.banners, s), height=D(min=0, max=2), wrap_lines=True,
                dont_extend_height=True),
         Window(hand_text, height=lambda: D.exact(render.hand_height(s, *table_body.size))),
         Window(FittedText(render.hint, s), height=1),
-    ])
+    ], window_too_small=_too_small())
     # It scrolls to the create form's field under the cursor, showing the lines below it.
-    lobby_window = Window(_text(render.lobby, s), wrap_lines=True,
+    lobby_window = Window(FittedText(render.lobby, s), wrap_lines=True,
                           scroll_offsets=ScrollOffsets(top=1, bottom=3))
     in_a_room = Condition(lambda: s.room is not None and s.form is None)
     lobby_body = HSplit([
@@ -227,9 +235,9 @@ def build_app(
             Window(FittedText(render.chat, s), wrap_lines=True, width=D(weight=1, max=30)),
         ]), filter=in_a_room)]),
         Window(FittedText(render.lobby_keys, s), height=D(min=1, max=3), dont_extend_height=True),
-    ])
+    ], window_too_small=_too_small())
 
-    start_body = Window(_text(start.render, s), wrap_lines=True)
+    start_body = Window(FittedText(start.render, s), wrap_lines=True)
 
     def body() -> HSplit | Window:
         if s.view is not None:
@@ -245,7 +253,7 @@ def build_app(
             ConditionalContainer(input_window, filter=typing),
             Window(FittedText(render.notices, s), height=D(min=1, max=render.NOTICE_LINES),
                    dont_extend_height=True),
-        ]),
+        ], window_too_small=_too_small()),
         floats=[
             _modal(Frame(Window(_text(render.scoreboard, s), width=74, dont_extend_height=True),
                          style="class:overlay"),

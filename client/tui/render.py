@@ -20,7 +20,7 @@ from unolan.engine import Phase, Play, Rules, RulesError
 
 from . import cards, table
 from . import form as create
-from .canvas import Canvas, cut, fit, width_of, wrap
+from .canvas import Canvas, cut, fit, width_of, wrap, wrapped
 from .controller import multi_leads
 from .state import (
     COLOR_NAMES,
@@ -263,6 +263,7 @@ def banners(state: UIState) -> Fragments:
     return out
 
 
+MIN_WIDTH, MIN_HEIGHT = 80, 24  # the smallest terminal the table is laid out for
 TABLE_ROWS = 16  # lines the rest of the table keeps at the least when the hand is drawn as faces
 LARGE_FROM = 30  # ... and when it is drawn as large faces
 
@@ -634,7 +635,7 @@ def scoreboard(state: UIState) -> Fragments:
 # -- the lobby --------------------------------------------------------------------------
 
 
-def lobby(state: UIState) -> Fragments:
+def lobby(state: UIState, width: int = 80) -> Fragments:
     if state.form is not None:
         return create_form(state)
     if state.room is not None:
@@ -642,7 +643,7 @@ def lobby(state: UIState) -> Fragments:
     out: Fragments = [("class:pane.title", " " + _("Rooms on {address}").format(
         address=state.address or _("the server")) + "\n\n")]
     if state.status != "connected":
-        out += connecting(state)
+        out += connecting(state, width)
     elif not state.rooms:
         out.append(("class:hint", " " + _("No rooms yet. Press c to create one.") + "\n"))
     for i, r in enumerate(state.rooms):
@@ -687,24 +688,25 @@ def key_lines(keys: str, width: int) -> list[str]:
     return lines
 
 
-def connecting(state: UIState) -> Fragments:
-    """Not connected: what is being tried, since when, and why the last try failed."""
+def connecting(state: UIState, width: int = 80) -> Fragments:
+    """Not connected: what is being tried, since when, and why the last try failed; each
+    wrapped by words to ``width``."""
     where = state.address or _("the server")
     waited = int(state.clock() - state.connect_started)
-    out: Fragments = []
+    lines: list[tuple[str, str]] = []
     if state.status == "connecting" and not state.last_failure:
-        text = " " + _("Connecting to {where}…").format(where=where)
+        text = _("Connecting to {where}…").format(where=where)
         if waited >= 2:
             text += " " + _("no answer yet after {seconds} s.").format(seconds=waited)
-        out.append(("class:hint", text + "\n"))
+        lines.append(("class:hint", text))
     else:
-        out.append(("class:notice.error", " " + _("Not connected to {where}: still trying"
-                                                  " (attempt {attempt}).").format(
-                                                      where=where, attempt=state.attempts + 1) + "\n"))
+        lines.append(("class:notice.error", _("Not connected to {where}: still trying"
+                                              " (attempt {attempt}).").format(
+                                                  where=where, attempt=state.attempts + 1)))
         if state.last_failure:
-            out.append(("class:hint", " " + _("Why: {reason}").format(reason=state.last_failure) + "\n"))
-    out.append(("class:hint", " " + _("The rooms show up here once the server answers; q quits.") + "\n"))
-    return out
+            lines.append(("class:hint", _("Why: {reason}").format(reason=state.last_failure)))
+    lines.append(("class:hint", _("The rooms show up here once the server answers; q quits.")))
+    return wrapped(lines, width)
 
 
 def create_form(state: UIState) -> Fragments:
