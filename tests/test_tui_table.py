@@ -404,3 +404,14 @@ def test_an_unreachable_server_is_explained_in_whole_words(width: int) -> None:
     assert all(get_cwidth(line) <= width for line in lines)
     words = " ".join(text.split())
     assert "is the server (uno host) running there" in words, words
+
+
+def test_drawing_over_half_of_a_wide_character_blanks_its_other_half() -> None:
+    from unolan.client.tui.canvas import Canvas
+
+    canvas = Canvas(8, 1)
+    canvas.put(0, 0, [("", "規則說")])  # cells 0-5
+    canvas.put(1, 0, [("", "│")])  # the right half of 規: its left half goes
+    canvas.put(4, 0, [("", "│")])  # the left half of 說: its right half goes
+    row = "".join(text for _style, text, *_ in canvas.fragments())
+    assert row == " │則│   " and get_cwidth(row) == 8
