@@ -321,6 +321,9 @@ def test_a_two_table_room_names_every_seat_shows_the_rotation_and_every_total(wi
             assert f"{seat} {name}" in screen  # whole: the tags give way first
         assert "partner_rotation=on" in screen
         assert "teams=2" not in screen and "target_score" not in screen  # what the rotation sets
+        from unolan.client.tui.render import table_info
+        said = "".join(text for _s, text, *_ in table_info(t.state))  # plain mode reads the same
+        assert "partner_rotation=on" in said and "teams=2" not in said
         t.press("s")
         board = t.screen(width, height)
         for i, name in enumerate(names):

@@ -153,9 +153,11 @@ def match_rules(state: UIState) -> object:
     target), else the table's."""
     v = state.view
     room = (state.room or {}).get("rules")
-    if isinstance(room, dict) and room.get("partner_rotation") and state.other_table is not None:
+    if v is None:
         return room
-    return v.rules if v is not None else None
+    if isinstance(room, dict) and room.get("partner_rotation") and not v.rules.get("partner_rotation"):
+        return room  # the rotation is the room's, not the table's: two tables
+    return v.rules
 
 
 # -- the table ------------------------------------------------------------------------
