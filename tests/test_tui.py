@@ -134,7 +134,7 @@ def faces(screen: str) -> list[tuple[str, bool]]:
 def hand_of(screen: str) -> list[str]:
     """The hand on ``screen``: its faces, or the first line of its labels (``1[R5] 2[G7]``)
     where the hand is drawn compact."""
-    labels = re.search(r" Hand (\d\*?\[.*)", screen)
+    labels = re.search(r" Hand (↑?\d\*?\[.*)", screen)
     if labels:
         return re.findall(r"\d\*?\[(\w+)\]", labels.group(1))
     return [card for card, _marked in faces(screen)]
@@ -861,13 +861,13 @@ def test_the_lobby_says_it_is_still_trying_and_why() -> None:
     state = UIState(name="ann", address="10.0.0.9:7117", clock=lambda: now[0])
     state.connecting("10.0.0.9:7117", 0)
     now[0] = 4.0
-    text = "".join(t for _, t, *_ in render_lobby(state))
+    text = "".join(t for _, t, *_ in render_lobby(state, 200))
     assert "Connecting to 10.0.0.9:7117… no answer yet after 4 s" in text
     assert "No rooms yet" not in text
     state.set_status("offline", "10.0.0.9:7117 accepted the connection but did not answer "
                                 "within 10 seconds: is it an unolan server (uno host)?")
     state.connecting("10.0.0.9:7117", 1)
-    text = "".join(t for _, t, *_ in render_lobby(state))
+    text = "".join(t for _, t, *_ in render_lobby(state, 200))
     assert "still trying (attempt 2)" in text and "did not answer within 10 seconds" in text
     assert "No rooms yet" not in text
 

@@ -8,11 +8,14 @@ import re
 from pathlib import Path
 
 import pytest
+from prompt_toolkit.styles import Style
+from prompt_toolkit.utils import get_cwidth
 from test_tui import BASIC, Table, faces, hand_of, pile, table
 from unolan.client import config
 from unolan.client.tui import themes
 from unolan.client.tui.motion import FLASH, FLIGHT, FRAME, Motion
 from unolan.client.tui.render import players
+from unolan.engine import Play
 
 from unolan.cli import build_parser
 
@@ -68,10 +71,16 @@ def test_resizing_redraws_for_the_new_size() -> None:
 
 def test_a_long_hand_wraps_to_more_rows_of_faces_where_there_is_room() -> None:
     big = "R1 R2 R3 R4 R5 R6 R7 R8 R9 G3 G4 G5 B1 B2 B3 B4 Y1 Y2 Y3 W W4 RS RR RD2"
-    with table(f"hand 0: {big}; hand 1: G1 G2; discard: Y9 R0") as t:
+    with table(f"rules: official; hand 0: {big}; hand 1: G1 G2; discard: Y9 R0") as t:
         tall = t.screen(100, 40)
         assert len(faces(tall)) == 24  # two rows of faces
-        assert " Hand 1[" in t.screen(80, 24)  # too short for them: the compact labels
+        compact = t.screen(80, 24)  # too short for them: the compact labels
+        assert " Hand ↑1[R1] ↑2[R2]" in compact
+        # the cards some legal play holds are signed without color, as their faces stand up
+        marked = re.findall(r"(↑?)\d\*?\[(\w+)\]", compact)
+        playable = {c.text for a in t.state.legal() if isinstance(a, Play) for c in a.cards}
+        assert {card for sign, card in marked if sign} == playable
+        assert {card for sign, card in marked if not sign} == set(big.split()) - playable != set()
 
 
 # -- motion --------------------------------------------------------------------------------
@@ -126,7 +135,31 @@ def test_catch_challenge_and_penalty_banners() -> None:
         t.state.on_event("challenged", {"seat": 2, "target": 3, "guilty": True})
         t.state.on_event("penalty", {"seat": 2, "amount": 4})
         screen = t.screen()
-        assert "CAUGHT +2" in screen and "challenge: guilty!" in screen and " +4 " in screen
+        assert "CAUGHT +2" in screen and " +4 " in screen
+        lines = screen.splitlines()  # a banner wider than the tile takes its next line too
+        row = next(i for i, line in enumerate(lines) if "challenge:" in line)
+        x = lines[row].index("challenge:")
+        assert lines[row + 1][x:].startswith("guilty!")
+        assert re.search(r"│▒▒▒│ \d+", screen)  # the draw pile's count is never covered
+
+
+@pytest.mark.parametrize("no_motion", [False, True])
+def test_a_banner_covers_the_tile_lines_it_takes_whole(no_motion: bool) -> None:
+    clock = Clock()
+    with table("hand 0: R5 G7; hand 1: B1 R3; hand 2: G4 G5; hand 3: B7; discard: R3; turn: 2",
+               clock=clock) as t:
+        t.state.motion = Motion(moving=not no_motion)
+        t.state.names.update({1: "bot-1", 2: "bot-2", 3: "bot-3"})
+        t.state.bots.update({1, 2, 3})
+        t.apply("1 play R3")  # bot-1 jumps in
+        t.state.on_event("uno", {"seat": 3})
+        t.state.on_event("uno", {"seat": 2})
+        screen = t.screen(80, 24)
+        for banner in ("JUMP IN!", "UNO!"):
+            for line in (line for line in screen.splitlines() if banner in line):
+                tile = line[:line.index("│")] if "│" in line else line  # the table, not the log
+                assert "bot" not in tile and not re.search(r"\b[123] ", tile), line
+        assert screen.count("UNO!") >= 2 and "JUMP IN!" in screen
 
 
 def test_no_motion_moves_nothing_but_keeps_the_banners() -> None:
@@ -182,3 +215,206 @@ def test_the_theme_is_kept_in_the_users_config(tmp_path: Path, monkeypatch: pyte
 def test_an_unknown_theme_is_refused_by_the_parser() -> None:
     with pytest.raises(SystemExit):
         build_parser().parse_args(["play", "--theme", "pink"])
+
+
+CARD_CLASSES = ("card.red", "card.yellow", "card.green", "card.blue", "card.wild")
+# What a card's face is drawn with on top of its color: the pile's face, the hand's states.
+CARD_MODIFIERS = ("", "face", "face flash", "face flying", "card.top", "playable", "playable.along",
+                  "unplayable", "playable marked", "playable cursor")
+PAPER = {"dark": "000000", "light": "ffffff", "high-contrast": "000000"}  # the terminal's own
+
+
+def luminance(rgb: str) -> float:
+    """WCAG 2's relative luminance of a ``rrggbb`` color."""
+    def channel(c: int) -> float:
+        s = c / 255
+        return s / 12.92 if s <= 0.03928 else ((s + 0.055) / 1.055) ** 2.4
+    r, g, b = (int(rgb[i:i + 2], 16) for i in (0, 2, 4))
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def contrast(style: Style, classes: str, paper: str) -> float:
+    attrs = style.get_attrs_for_style_str(" ".join(f"class:{c}" for c in classes.split()))
+    ink, back = attrs.color or ("ffffff" if paper == "000000" else "000000"), attrs.bgcolor or paper
+    if attrs.reverse:
+        ink, back = back, ink
+    light, dark = sorted((luminance(ink), luminance(back)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize("theme", themes.THEMES)
+def test_every_card_face_and_every_styled_pair_of_each_theme_reads(theme: str) -> None:
+    """A card's text against its face at WCAG's 3:1 (bold text) at the least, the high
+    contrast theme's at 4.5:1 (WCAG AA); and every class that sets its own background as readable."""
+    style, paper = themes.style(theme), PAPER[theme]
+    least = 4.5 if theme == "high-contrast" else 3.0
+    for card in CARD_CLASSES:
+        for extra in CARD_MODIFIERS:
+            assert contrast(style, f"{card} {extra}", paper) >= least, (theme, card, extra)
+    sheet = {"dark": themes.DARK, "light": themes.LIGHT, "high-contrast": themes.HIGH_CONTRAST}[theme]
+    for name, value in sheet.items():
+        if "bg:" in value:
+            assert contrast(style, name, paper) >= 3.0, (theme, name)
+
+
+# -- pop-up boxes ----------------------------------------------------------------------------
+
+
+def box_rows(screen: str, corner: str = "┌") -> list[str]:
+    """The rows a pop-up box (a frame drawn with ┌ ┐ └ ┘) takes on ``screen``."""
+    lines = screen.splitlines()
+    top = next(i for i, line in enumerate(lines) if corner in line)
+    bottom = next(i for i in range(top, len(lines)) if "└" in lines[i])
+    return lines[top:bottom + 1]
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_a_pop_up_box_covers_what_is_behind_it_along_its_rows(width: int, height: int) -> None:
+    with table(FOUR) as t:
+        for i in range(60):
+            t.state.add_log(f"bob played [R{i % 10}] and reversed the direction of play")
+        t.press("s")
+        rows = box_rows(t.screen(width, height))
+        assert any("left in hand" in row for row in rows)
+        for row in rows:  # nothing but blanks beside the box: no cut log, no cut tile
+            left, right = row.index(row.strip()[0]), len(row.rstrip())
+            assert row[:left].strip() == "" and row[left] in "┌│└", row
+            assert row[right - 1] in "┐│┘", row
+
+
+def test_the_color_picker_keeps_its_border_over_wide_characters() -> None:
+    from unolan.client import i18n
+
+    i18n.set_language("zh_Hant")
+    with table("hand 0: W R1; hand 1: B1; hand 2: B2 B3; discard: G3") as t:
+        for _i in range(40):
+            t.state.add_log("規則說明文字規則說明文字規則說明文字規則說明文字規則說明文字")
+        t.press("2", "enter")
+        rows = box_rows(t.screen(80, 24))
+        assert len(rows) >= 6
+        for row in rows:
+            text = row.strip()
+            assert text[0] in "┌│└" and text[-1] in "┐│┘", row
+            assert row[:row.index(text[0])].strip() == "", row
+
+
+# -- a two-table room (partner rotation) -------------------------------------------------------
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_a_two_table_room_names_every_seat_shows_the_rotation_and_every_total(width: int, height: int) -> None:
+    from unolan.client.tui.other_table import OtherTable
+    from unolan.engine import Rules
+    from unolan.engine.rotation import table_rules
+
+    rules = Rules.parse("house partner_rotation=on")
+    position = f"rules: {table_rules(rules)}; hand 0: R5 G7 W4 R2; hand 1: B1 B2 B3; hand 2: YS R9; hand 3: G1; discard: Y3 R3"
+    with table(position) as t:
+        t.state.names.update({1: "bot-1", 2: "bot-5", 3: "bot-3"})
+        t.state.bots.update({1, 2, 3})
+        names = ["ann", "bot-1", "bot-2", "bot-3", "bot-4", "bot-5", "bot-6", "bot-7"]
+        t.state.other_table = OtherTable(1, 2, "GS", ("bot-2", "bot-4", "bot-6", "bot-7"), (5, 1, 7, 2), 2,
+                                         tuple((name, 11 * i) for i, name in enumerate(names)))
+        t.state.room = {"name": "Rot", "rules": rules.to_dict(), "seats": []}
+        screen = t.screen(width, height)
+        for seat, name in ((1, "bot-1"), (2, "bot-5"), (3, "bot-3")):
+            assert f"{seat} {name}" in screen  # whole: the tags give way first
+        assert "partner_rotation=on" in screen
+        assert "teams=2" not in screen and "target_score" not in screen  # what the rotation sets
+        from unolan.client.tui.render import table_info
+        said = "".join(text for _s, text, *_ in table_info(t.state))  # plain mode reads the same
+        assert "partner_rotation=on" in said and "teams=2" not in said
+        t.press("s")
+        board = t.screen(width, height)
+        for i, name in enumerate(names):
+            assert f"{name} {11 * i}" in board, name
+
+
+def test_the_rules_line_names_the_preset_in_the_readers_language() -> None:
+    from unolan.client import i18n
+
+    i18n.set_language("zh_Hant")
+    with table(FOUR) as t:
+        screen = t.screen(100, 30)
+        assert "家規" in screen.splitlines()[0]  # the header, as before
+        assert "規則： 家規" in screen and "規則： house" not in screen
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+@pytest.mark.parametrize("top", ["W", "G3"])  # a Wild's named color; a G3 after [Y3] [G3] → yellow
+def test_the_pile_says_the_color_that_continues_whole_at_each_face_size(top: str, width: int, height: int) -> None:
+    with table(f"hand 0: R5 Y7; hand 1: B1 B2; discard: R3 {top}; color: Y") as t:
+        face = pile(t.screen(width, height))
+        assert face.startswith(top), face
+        assert re.search(r"→ ?yellow(?!\S)", face), face  # whole, inside the face's frame
+
+
+def words_of(screen: str) -> str:
+    """The words on ``screen`` joined across its lines (a wrapped sentence reads whole)."""
+    return " ".join(" ".join(line.strip(" │").split()) for line in screen.splitlines())
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_a_false_uno_warning_and_a_multi_plays_question_are_read_whole(width: int, height: int) -> None:
+    with table("hand 0: R6 G1 G2 B9; hand 1: B1 B2; discard: R3") as t:
+        t.press("u")  # four cards: a false call, warned about first
+        assert "Press u again to call anyway" in words_of(t.screen(width, height))
+    with table("hand 0: R6 Y6 Y6 B6 G1; hand 1: B1 B2; discard: R3") as t:
+        t.press("1", "space", "2", "space", "3", "space", "5", "space", "enter")  # G1 is the 4th
+        assert "[R6] [Y6] [Y6] [B6]: which color continues?" in words_of(t.screen(width, height))
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_header_keeps_the_connection_status_beside_a_fairness_alarm(width: int, height: int) -> None:
+    with table(FOUR) as t:
+        t.state.room = {"name": "Friday night at the lab", "room": "r1"}
+        t.state.deals[1] = "failed"
+        line = t.screen(width, height).splitlines()[0]
+        assert "● connected" in line and "⚠" in line and line.endswith("? keys")
+
+
+def test_the_zh_hant_hint_line_keeps_its_keys_whole_at_80x24() -> None:
+    from unolan.client import i18n
+
+    i18n.set_language("zh_Hant")
+    with table("hand 0: R6 Y6 G7; hand 1: B1 B2 B3; hand 2: YS R9; hand 3: G1; discard: Y3 R3") as t:
+        t.press("2")  # Y6: only after R6, which its words say where they fit
+        line = t.screen(80, 24).splitlines()[-1]
+        assert line.startswith(" 輪到你") and line.endswith("? 按鍵"), line
+        assert get_cwidth(line) <= 80
+
+
+def test_below_the_minimum_size_the_screen_says_the_minimum() -> None:
+    with table(FOUR) as t:
+        screen = t.screen(60, 20)
+        assert "needs at least 80x24" in screen and "Window too small..." not in screen
+
+
+@pytest.mark.parametrize("width", [50, 80, 100])
+def test_an_unreachable_server_is_explained_in_whole_words(width: int) -> None:
+    import errno
+
+    from unolan.client.session import _refusal
+    from unolan.client.tui.render import lobby
+    from unolan.client.tui.state import UIState
+
+    state = UIState()
+    reason = _refusal("192.0.2.2", 7455, OSError(errno.ECONNREFUSED, "Connection refused"))
+    state.set_status("offline", reason)
+    state.connecting("192.0.2.2:7455", 1)
+    text = "".join(t for _s, t, *_ in lobby(state, width))
+    lines = text.splitlines()
+    assert all(get_cwidth(line) <= width for line in lines)
+    words = " ".join(text.split())
+    assert "is the server (uno host) running there" in words, words
+
+
+def test_drawing_over_half_of_a_wide_character_blanks_its_other_half() -> None:
+    from unolan.client.tui.canvas import Canvas
+
+    canvas = Canvas(8, 1)
+    canvas.put(0, 0, [("", "規則說")])  # cells 0-5
+    canvas.put(1, 0, [("", "│")])  # the right half of 規: its left half goes
+    canvas.put(4, 0, [("", "│")])  # the left half of 說: its right half goes
+    row = "".join(text for _style, text, *_ in canvas.fragments())
+    assert row == " │則│   " and get_cwidth(row) == 8

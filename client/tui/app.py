@@ -15,7 +15,7 @@ from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.cache import SimpleCache
 from prompt_toolkit.document import Document
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.formatted_text import AnyFormattedText, StyleAndTextTuples, to_formatted_text
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
@@ -119,6 +119,21 @@ class FrameClock:
         self.pending = loop.call_later(max(delay, 0.0), frame)
 
 
+def _too_small() -> Window:
+    """What a pane shows where the terminal is smaller than the table can be drawn in."""
+    return Window(FormattedTextControl(lambda: [("class:notice.error", " " + i18n._(
+        "The window is too small: unolan needs at least {width}x{height}").format(
+            width=render.MIN_WIDTH, height=render.MIN_HEIGHT))]), wrap_lines=True)
+
+
+def _modal(box: Frame, shown: Filter, top: int | None = None) -> Float:
+    """A pop-up box over the screen's whole width: the rows it takes are blanked beside
+    it, so no cut piece of the log or the table (nor half of a wide character, which
+    would take the box's border with it) shows along its edges."""
+    return Float(ConditionalContainer(VSplit([Window(char=" "), box, Window(char=" ")]), filter=shown),
+                 left=0, right=0, top=top)
+
+
 def build_app(
     state: UIState,
     controller: Controller,
@@ -200,17 +215,18 @@ def build_app(
     hand_text = FittedText(lambda state, width: render.hand(state, width, hand_text.height), s)
     table_body = Measured([
         VSplit([
-            HSplit([main_window, other_window], width=D(weight=2, min=46)),
+            HSplit([main_window, other_window], width=D(weight=2, min=46), window_too_small=_too_small()),
             Window(width=1, char="│", style="class:hint"),
-            HSplit(side_panels, width=lambda: D.exact(side_width(table_body.size[0]))),
-        ]),
+            HSplit(side_panels, width=lambda: D.exact(side_width(table_body.size[0])),
+                   window_too_small=_too_small()),
+        ], window_too_small=_too_small()),
         Window(_text(render.banners, s), height=D(min=0, max=2), wrap_lines=True,
                dont_extend_height=True),
         Window(hand_text, height=lambda: D.exact(render.hand_height(s, *table_body.size))),
-        Window(_text(render.hint, s), height=1),
-    ])
+        Window(FittedText(render.hint, s), height=1),
+    ], window_too_small=_too_small())
     # It scrolls to the create form's field under the cursor, showing the lines below it.
-    lobby_window = Window(_text(render.lobby, s), wrap_lines=True,
+    lobby_window = Window(FittedText(render.lobby, s), wrap_lines=True,
                           scroll_offsets=ScrollOffsets(top=1, bottom=3))
     in_a_room = Condition(lambda: s.room is not None and s.form is None)
     lobby_body = HSplit([
@@ -219,9 +235,9 @@ def build_app(
             Window(FittedText(render.chat, s), wrap_lines=True, width=D(weight=1, max=30)),
         ]), filter=in_a_room)]),
         Window(FittedText(render.lobby_keys, s), height=D(min=1, max=3), dont_extend_height=True),
-    ])
+    ], window_too_small=_too_small())
 
-    start_body = Window(_text(start.render, s), wrap_lines=True)
+    start_body = Window(FittedText(start.render, s), wrap_lines=True)
 
     def body() -> HSplit | Window:
         if s.view is not None:
@@ -235,21 +251,16 @@ def build_app(
             home,
             DynamicContainer(body),
             ConditionalContainer(input_window, filter=typing),
-            Window(_text(render.notices, s),
-                   height=lambda: D.exact(max(1, min(2, len(s.current_notices()))))),
-        ]),
+            Window(FittedText(render.notices, s), height=D(min=1, max=render.NOTICE_LINES),
+                   dont_extend_height=True),
+        ], window_too_small=_too_small()),
         floats=[
-            Float(ConditionalContainer(
-                Frame(Window(_text(render.scoreboard, s), width=74, dont_extend_height=True),
-                      style="class:overlay"),
-                filter=scores_open & at_table & ~overlay & ~picking), top=2),
-            Float(ConditionalContainer(
-                Frame(Window(_text(render.picker, s), width=42, dont_extend_height=True),
-                      style="class:overlay"),
-                filter=picking)),
-            Float(ConditionalContainer(
-                Frame(help_window, title=render.help_title, style="class:overlay"),
-                filter=overlay), top=0),
+            _modal(Frame(Window(_text(render.scoreboard, s), width=74, dont_extend_height=True),
+                         style="class:overlay"),
+                   scores_open & at_table & ~overlay & ~picking, top=2),
+            _modal(Frame(Window(_text(render.picker, s), width=render.PICKER_WIDTH, dont_extend_height=True),
+                         style="class:overlay"), picking),
+            _modal(Frame(help_window, title=render.help_title, style="class:overlay"), overlay, top=0),
         ],
     )
 

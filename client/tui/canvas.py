@@ -131,6 +131,12 @@ def wrap(text: str, width: int, indent: int = 2, start: int = 0) -> tuple[str, .
     return (lines[0], *(" " * indent + rest for rest in lines[1:]))
 
 
+def wrapped(lines: list[tuple[str, str]], width: int) -> Fragments:
+    """Lines of (style, text), each wrapped by words to ``width`` cells (a terminal's own
+    wrapping breaks inside a word) and indented by a cell."""
+    return [(style, f" {part}\n") for style, text in lines for part in wrap(text, max(width - 2, 20))]
+
+
 def _pieces(text: str) -> list[tuple[str, bool]]:
     """The pieces a line may break between: words, and each wide character on its own;
     ``glued``: no space before it (the next piece of the same word)."""

@@ -13,6 +13,7 @@ from prompt_toolkit.utils import get_cwidth
 from unolan.client.i18n import _
 from unolan.engine import Card
 
+from .canvas import cut
 from .state import COLOR_NAMES, card_style, color_word
 
 Fragments = StyleAndTextTuples
@@ -54,8 +55,8 @@ def large(text: str, color: str | None, width: int = 9, height: int = 5, extra: 
     style = (f"class:card.{COLOR_NAMES[named]}" if named else card_style(text)) + " class:face" + (
         f" {extra}" if extra else "")
     word = color_word(named) if named else _("wild")
-    if named and Card.parse(text).is_wild:
-        word = "→ " + word
+    if named and (Card.parse(text).is_wild or named != (own.value if own else None)):
+        word = _arrow(word, inner)  # the color it named, or the one a multi-play named
     rows = height - 2
     corner = rows >= 5  # room for the notation in the other corner too
     blanks = rows - 3 - corner
@@ -65,6 +66,14 @@ def large(text: str, color: str | None, width: int = 9, height: int = 5, extra: 
         body.append(" " * (inner - get_cwidth(text)) + text)
     lines = ["╭" + "─" * inner + "╮", *("│" + line + "│" for line in body), "╰" + "─" * inner + "╯"]
     return [[(style, line)] for line in lines]
+
+
+def _arrow(word: str, width: int) -> str:
+    """``→ yellow``: the color that continues, in ``width`` cells (closer, then cut)."""
+    for text in (f"→ {word}", f"→{word}"):
+        if get_cwidth(text) <= width:
+            return text
+    return cut(f"→{word}", width)
 
 
 def back_pile(count: int) -> list[Fragments]:

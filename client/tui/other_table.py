@@ -30,6 +30,7 @@ class OtherTable:
     names: tuple[str, ...]  # in table order
     counts: tuple[int, ...]
     turn: int | None  # the player in turn (table order); None between rounds
+    totals: tuple[tuple[str, int], ...] = ()  # every player's rotation total, by room seat
 
     @classmethod
     def of(cls, tables: Tables, names: Mapping[int, str]) -> OtherTable | None:
@@ -39,9 +40,13 @@ class OtherTable:
         if seats is None or not mirror.started:
             return None
         playing = mirror.phase not in ("round_over", "match_over")
-        return cls(other, mirror.round, mirror.top,
-                   tuple(names.get(s) or _("seat {seat}").format(seat=s) for s in seats),
-                   tuple(mirror.counts), mirror.turn if playing else None)
+        return cls(other, mirror.round, mirror.top, tuple(_name(names, s) for s in seats),
+                   tuple(mirror.counts), mirror.turn if playing else None,
+                   tuple((_name(names, s), total) for s, total in enumerate(tables.scores)))
+
+
+def _name(names: Mapping[int, str], seat: int) -> str:
+    return names.get(seat) or _("seat {seat}").format(seat=seat)
 
 
 def panel(state: UIState, width: int) -> StyleAndTextTuples:

@@ -20,7 +20,7 @@ from unolan.engine import Phase, Play, Rules, RulesError
 
 from . import cards, table
 from . import form as create
-from .canvas import Canvas, cut, fit, width_of, wrap
+from .canvas import Canvas, cut, fit, width_of, wrap, wrapped
 from .controller import multi_leads
 from .state import (
     COLOR_NAMES,
@@ -102,40 +102,63 @@ def deal_mark(state: UIState) -> list[tuple[str, str]]:
 
 
 def header(state: UIState, width: int = 80) -> Fragments:
-    """The top line; the status goes last and is cut to what is left of ``width``."""
-    parts: list[tuple[str, str]] = [("class:header.title", " unolan ")]
+    """The top line; the connection's status is never lost: where the line is too long
+    the address, the fairness warning, the room's name and the round give way to it, in
+    that order (cut, or left out)."""
+    parts: list[tuple[int, str, str]] = [(9, "class:header.title", " unolan ")]  # (give way: 0 first)
     room = state.room
     if room:
-        parts.append(("class:header", f" {cut(str(room.get('name', state.room_id)), 24)} "))
+        parts.append((2, "class:header", f" {cut(str(room.get('name', state.room_id)), 24)} "))
     if state.view is not None:
         preset = state.view.rules.get("preset", "")
-        parts.append(("class:header", "· " + _("{preset} · round {round}").format(
+        parts.append((3, "class:header", "· " + _("{preset} · round {round}").format(
             preset=rule_word(preset), round=state.view.round) + " "))
-        parts += deal_mark(state)
-    keys = "   " + _("? keys")
-    if state.address and sum(get_cwidth(t) for _, t in parts) + get_cwidth(state.address) + 40 <= width:
-        parts.append(("class:header", f"· {state.address} "))
+        parts += [(1, style, text) for style, text in deal_mark(state)]
+    if state.address and sum(get_cwidth(t) for *_, t in parts) + get_cwidth(state.address) + 40 <= width:
+        parts.append((0, "class:header", f"· {state.address} "))
     detail = state.status_detail if state.status != "connected" else ""
     status = "● " + _(STATUS_WORDS.get(state.status, state.status)) + (f": {detail}" if detail else "")
-    while detail and len(parts) > 1 and sum(get_cwidth(t) for _, t in parts) + get_cwidth(status + keys) + 2 > width:
-        parts.pop()  # not connected: why comes before the room's name, round and address
-    parts.append(("class:header", "· "))
-    left = width - sum(get_cwidth(t) for _, t in parts) - get_cwidth(keys)
-    parts.append((_STATUS_STYLE.get(state.status, ""), cut(status, max(left, 12))))
-    if left >= 12:
-        parts.append(("class:header", keys))
-    fragments: Fragments = list(parts)
+    keys = "   " + _("? keys")
+    keys = keys if width - get_cwidth(parts[0][2] + "· " + keys) >= 12 else ""
+    need = get_cwidth("· " + status + keys)
+    for rank in range(4):
+        for i, (r, style, text) in enumerate(parts):
+            excess = sum(get_cwidth(t) for *_, t in parts) + need - width
+            if r == rank and excess > 0:
+                keep = get_cwidth(text) - excess
+                parts[i] = (r, style, cut(text.rstrip(), keep - 1) + " " if keep >= 6 else "")
+    fragments: Fragments = [(style, text) for _rank, style, text in parts if text]
+    fragments.append(("class:header", "· "))
+    left = width - width_of(fragments) - get_cwidth(keys)
+    fragments.append((_STATUS_STYLE.get(state.status, ""), cut(status, max(left, 1))))
+    if keys:
+        fragments.append(("class:header", keys))
     return fragments
 
 
 def rules_text(rules: object) -> str:
-    """A rule set as its preset and the options that differ from it (``house stacking=same``)."""
+    """A rule set as its preset (in the reader's language, as the header names it) and
+    the options that differ from it (``house stacking=same``)."""
     if not isinstance(rules, dict):
         return ""
     try:
-        return str(Rules.from_dict(dict(rules)))
+        preset, *options = str(Rules.from_dict(dict(rules))).split(" ")
     except (RulesError, TypeError, ValueError):  # options from a newer server
-        return str(rules.get("preset", ""))
+        preset, options = str(rules.get("preset", "")), []
+    return " ".join([rule_word(preset), *options])
+
+
+def match_rules(state: UIState) -> object:
+    """The rules the match is played by: the room's where they rotate partners over two
+    tables (each table's own game plays by rules the rotation sets itself: two teams, no
+    target), else the table's."""
+    v = state.view
+    room = (state.room or {}).get("rules")
+    if v is None:
+        return room
+    if isinstance(room, dict) and room.get("partner_rotation") and not v.rules.get("partner_rotation"):
+        return room  # the rotation is the room's, not the table's: two tables
+    return v.rules
 
 
 # -- the table ------------------------------------------------------------------------
@@ -182,7 +205,7 @@ def pile_info(state: UIState) -> list[Fragments]:
         style = "class:timer.low" if left <= 5 else "class:timer"
         out.append([(style, "⏱ " + _("{seconds}s for {who}").format(
             seconds=f"{left:>3}", who=state.name_of(v.turn)))])
-    rules = rules_text(v.rules)
+    rules = rules_text(match_rules(state))
     if rules:
         out.append([("class:hint", _("Rules:") + " " + rules)])
     return out
@@ -240,6 +263,7 @@ def banners(state: UIState) -> Fragments:
     return out
 
 
+MIN_WIDTH, MIN_HEIGHT = 80, 24  # the smallest terminal the table is laid out for
 TABLE_ROWS = 16  # lines the rest of the table keeps at the least when the hand is drawn as faces
 LARGE_FROM = 30  # ... and when it is drawn as large faces
 
@@ -336,28 +360,44 @@ def _card_styles(state: UIState, held: list[str]) -> list[tuple[str, str, bool]]
 
 
 def _label_lines(state: UIState, held: list[str], width: int) -> list[Fragments]:
-    """The compact hand: ``Hand 1[R2] 2[R5] …`` in lines of at most ``width`` cells."""
+    """The compact hand: ``Hand ↑1[R2] 2[G5] …`` in lines of at most ``width`` cells; a
+    card playable now has ``↑`` before its number, as its face would stand a line up."""
     lines: list[Fragments] = [[("class:label", " " + _("Hand") + " ")]]
     used = width_of(lines[0])
-    for i, (text, style, _raised) in enumerate(_card_styles(state, held)):
+    for i, (text, style, raised) in enumerate(_card_styles(state, held)):
         label = ("*" if i in state.marked else "") + card_label(text)
-        w = 1 + get_cwidth(label) + 1
+        number = ("↑" if raised else "") + f"{(i + 1) % 10}"
+        w = get_cwidth(number) + get_cwidth(label) + 1
         if used + w > width and used > 1:
             lines.append([("", " ")])
             used = 1
-        lines[-1] += [("class:number", f"{(i + 1) % 10}"), (style, label), ("", " ")]
+        lines[-1] += [("class:number", number), (style, label), ("", " ")]
         used += w
     return lines
 
 
-def hint(state: UIState) -> Fragments:
+def hint(state: UIState, width: int = 80) -> Fragments:
+    """What to do now, in one line of ``width`` cells: where it is too long, the card
+    under the cursor's words go first, then whole keys from the end (never a key cut)."""
+    line = _hint(state)
+    if not line or width_of(line) <= width:
+        return line
+    brief = _hint(state, brief=True)
+    groups = "".join(text for _style, text, *_rest in brief).split(" · ")
+    while len(groups) > 2 and get_cwidth(" · ".join(groups)) > width:
+        del groups[-2]  # the key line keeps its last key (? keys)
+    return [(brief[0][0], cut(" · ".join(groups), width))]
+
+
+def _hint(state: UIState, brief: bool = False) -> Fragments:
+    """The hint line; ``brief``: without the words on the card under the cursor."""
     v = state.view
     if v is None:
         return []
     cards = state.hand()
     chosen = cards[state.cursor] if 0 <= state.cursor < len(cards) else None
-    about = f"{card_label(chosen)} {card_name(chosen)} · " if chosen else ""
-    if chosen and v.seat is not None and state.my_turn:
+    about = f"{card_label(chosen)} {card_name(chosen)} · " if chosen and not brief else ""
+    if chosen and not brief and v.seat is not None and state.my_turn:
         leads = multi_leads(state.legal(), chosen)
         if leads:
             about = _("{card} {name}, only after {lead}").format(
@@ -413,16 +453,23 @@ def chat(state: UIState, width: int = 40) -> Fragments:
     return out
 
 
-def notices(state: UIState) -> Fragments:
+NOTICE_LINES = 3  # the most lines the notices take under the table
+
+
+def notices(state: UIState, width: int = 80) -> Fragments:
+    """The last two notices, wrapped by words to ``width`` (a long one is read whole)."""
+    lines = [(f"class:notice.{notice.style}", f" {line}") for notice in state.current_notices()[-2:]
+             for line in wrap(notice.text, max(width - 1, 20))]
     out: Fragments = []
-    for notice in state.current_notices()[-2:]:
-        if out:
-            out.append(("", "\n"))
-        out.append((f"class:notice.{notice.style}", f" {notice.text}"))
+    for style, line in lines[-NOTICE_LINES:]:
+        out += [("", "\n")] * bool(out) + [(style, line)]
     return out
 
 
 # -- overlays ---------------------------------------------------------------------------
+
+
+PICKER_WIDTH = 42  # the picker's box, inside its frame
 
 
 def picker(state: UIState) -> Fragments:
@@ -430,7 +477,8 @@ def picker(state: UIState) -> Fragments:
     if p is None:
         return []
     v = state.view
-    out: Fragments = [("class:overlay.title", f" {p.title}\n\n")]
+    out: Fragments = [("class:overlay.title", f" {line}\n") for line in wrap(p.title, PICKER_WIDTH - 1)]
+    out.append(("", "\n"))
     for i, option in enumerate(p.options):
         sel = " class:cursor" if i == p.cursor else ""
         if p.kind.names_color:
@@ -570,6 +618,11 @@ def scoreboard(state: UIState) -> Fragments:
     else:
         for i, score in enumerate(scores):
             row(str(i), state.name_of(i), str(score), i)
+    other = state.other_table
+    if other is not None and other.totals:  # partner rotation: the points are each player's
+        out.append(("class:overlay.section", "\n  " + _("Rotation totals, both tables") + "\n"))
+        board = " · ".join(f"{name} {total}" for name, total in other.totals)
+        out.extend(("class:overlay", f"  {line}\n") for line in key_lines(board, 70))
     if v is not None and v.phase is Phase.MATCH_OVER:
         keys = _("s closes · Esc to the lobby") if v.seat is None else \
             _("s closes · Enter back to the room · Esc to the lobby")
@@ -582,7 +635,7 @@ def scoreboard(state: UIState) -> Fragments:
 # -- the lobby --------------------------------------------------------------------------
 
 
-def lobby(state: UIState) -> Fragments:
+def lobby(state: UIState, width: int = 80) -> Fragments:
     if state.form is not None:
         return create_form(state)
     if state.room is not None:
@@ -590,7 +643,7 @@ def lobby(state: UIState) -> Fragments:
     out: Fragments = [("class:pane.title", " " + _("Rooms on {address}").format(
         address=state.address or _("the server")) + "\n\n")]
     if state.status != "connected":
-        out += connecting(state)
+        out += connecting(state, width)
     elif not state.rooms:
         out.append(("class:hint", " " + _("No rooms yet. Press c to create one.") + "\n"))
     for i, r in enumerate(state.rooms):
@@ -635,24 +688,25 @@ def key_lines(keys: str, width: int) -> list[str]:
     return lines
 
 
-def connecting(state: UIState) -> Fragments:
-    """Not connected: what is being tried, since when, and why the last try failed."""
+def connecting(state: UIState, width: int = 80) -> Fragments:
+    """Not connected: what is being tried, since when, and why the last try failed; each
+    wrapped by words to ``width``."""
     where = state.address or _("the server")
     waited = int(state.clock() - state.connect_started)
-    out: Fragments = []
+    lines: list[tuple[str, str]] = []
     if state.status == "connecting" and not state.last_failure:
-        text = " " + _("Connecting to {where}…").format(where=where)
+        text = _("Connecting to {where}…").format(where=where)
         if waited >= 2:
             text += " " + _("no answer yet after {seconds} s.").format(seconds=waited)
-        out.append(("class:hint", text + "\n"))
+        lines.append(("class:hint", text))
     else:
-        out.append(("class:notice.error", " " + _("Not connected to {where}: still trying"
-                                                  " (attempt {attempt}).").format(
-                                                      where=where, attempt=state.attempts + 1) + "\n"))
+        lines.append(("class:notice.error", _("Not connected to {where}: still trying"
+                                              " (attempt {attempt}).").format(
+                                                  where=where, attempt=state.attempts + 1)))
         if state.last_failure:
-            out.append(("class:hint", " " + _("Why: {reason}").format(reason=state.last_failure) + "\n"))
-    out.append(("class:hint", " " + _("The rooms show up here once the server answers; q quits.") + "\n"))
-    return out
+            lines.append(("class:hint", _("Why: {reason}").format(reason=state.last_failure)))
+    lines.append(("class:hint", _("The rooms show up here once the server answers; q quits.")))
+    return wrapped(lines, width)
 
 
 def create_form(state: UIState) -> Fragments:

@@ -26,7 +26,7 @@ from unolan.client.session import version_mismatch
 from unolan.client.verify import MatchRecord
 from unolan.protocol.lan import BROWSE_SECONDS
 
-from .canvas import fit
+from .canvas import fit, wrapped
 from .net import network
 from .state import Back, Command, Connect, Rescan, UIState
 
@@ -132,7 +132,7 @@ def _count(value: int | None) -> str:
     return "?" if value is None else str(value)
 
 
-def render(state: UIState) -> StyleAndTextTuples:
+def render(state: UIState, width: int = 80) -> StyleAndTextTuples:
     screen = state.start
     assert screen is not None
     out: StyleAndTextTuples = [("class:pane.title", " " + _("Games on the LAN") + "\n\n")]
@@ -151,8 +151,7 @@ def render(state: UIState) -> StyleAndTextTuples:
     if screen.joining:
         out.append(("class:notice.info", "\n " + _("Joining {address}…").format(address=screen.joining) + "\n"))
     elif screen.problem:
-        out.append(("class:notice.error", f" {screen.problem}.\n"))
-        out.append(("", f" {_(NOT_FOUND)}.\n"))
+        out += wrapped([("class:notice.error", f"{screen.problem}."), ("", f"{_(NOT_FOUND)}.")], width)
     elif not screen.games:
         out.append(("class:hint" if screen.searching else "",
                     " " + _("Searching the LAN…") + "\n" if screen.searching else f" {_(NOT_FOUND)}.\n"))

@@ -23,7 +23,7 @@ from unolan.client.i18n import N_, _, ngettext
 from unolan.engine import Phase
 
 from . import cards
-from .canvas import Canvas, cut, width_of, wrap
+from .canvas import Canvas, cut, fit, width_of, wrap
 from .motion import FLIGHT, Effect, Kind
 from .state import UIState, card_style
 
@@ -124,9 +124,14 @@ def tile(state: UIState, seat: int, width: int, height: int, catchable: set[int]
     away = ("class:flag.away", _(PRESENCE_WORDS.get(presence, presence))) if presence != "connected" else None
     if away and height < 3:
         tags.append(away)
-    tag_text = "".join(" " + text for _s, text in tags)
     head = ("▶ " if turn else "  ") + f"{seat} "
-    name = cut(state.name_of(seat), max(width - get_cwidth(head) - get_cwidth(tag_text), 3))
+    whole = state.name_of(seat)
+    moved: list[tuple[str, str]] = []  # the name comes before its tags: those that crowd it
+    while len(tags) > (1 if team is not None and height < 3 else 0) and (  # go to the third
+            get_cwidth(head + whole) + sum(get_cwidth(" " + t) for _s, t in tags) > width):  # line
+        moved.insert(0, tags.pop())  # (a two-line tile keeps only the team's)
+    tag_text = "".join(" " + text for _s, text in tags)
+    name = cut(whole, max(width - get_cwidth(head) - get_cwidth(tag_text), 3))
     first: Fragments = [("class:turn.marker" if turn else "", head[:2]), (row, head[2:] + name)]
     first += [(style, " " + text) for style, text in tags]
     flag = seat_flag(state, seat, catchable)
@@ -146,11 +151,15 @@ def tile(state: UIState, seat: int, width: int, height: int, catchable: set[int]
         third: Fragments = [("", "  ")]
         if flag and not beside:
             third += [flag, ("", " ")]
-        if partner and team is not None:
-            third += [(f"class:team.t{team % 2}", _("partner")), ("", " ")]
-        if away:
-            third += [away, ("", " ")]
-        third.append(("class:score", _("{score}p").format(score=score_of(state, seat))))
+        score = ("class:score", _("{score}p").format(score=score_of(state, seat)))
+        said = [*moved, *([away] if away else [])]
+        if partner and team is not None:  # the word where it fits, else the team's mark
+            word = _("partner") if width_of(third) + sum(get_cwidth(t) + 1 for _s, t in (
+                *said, score)) + get_cwidth(_("partner")) + 1 <= width else "♥"
+            third += [(f"class:team.t{team % 2}", word), ("", " ")]
+        for tag in said:
+            third += [tag, ("", " ")]
+        third.append(score)
         lines.append(third)
     return [_fitted(line, width) for line in lines]
 
@@ -279,7 +288,9 @@ def picture(state: UIState, width: int, height: int, info: list[Fragments]) -> F
     y = pile_y + card_h
     room = cx + cw - pile_x
     for line in info:  # each wrapped to the pile's area, in the style it begins with
-        for part in wrap("".join(text for _style, text, *_rest in line), room, indent=2):
+        text = "".join(text for _style, text, *_rest in line)
+        longest = max((get_cwidth(word) for word in text.split(" ")), default=0)
+        for part in wrap(text, room, indent=2 if longest <= room - 2 else 0):  # words kept whole
             if y >= cy + ch:
                 break
             canvas.put(pile_x, y, [(line[0][0], part)] if line else [])
@@ -292,10 +303,13 @@ def picture(state: UIState, width: int, height: int, info: list[Fragments]) -> F
             where = home
         if effect.kind is Kind.FLIGHT and effect in flying and where is not None:
             _draw_flight(canvas, effect, now, where, Place(pile_x + 2, pile_y + 1))
-        elif effect.kind is Kind.BANNER and where is not None:
-            text = f" {effect.text} "  # kept inside the pane: a seat on the right gets it leftwards
-            x = min(where.x + (0 if where is home else 2), width - get_cwidth(text))
-            canvas.put(max(x, 0), where.y, [(effect.style, text)])
+        elif effect.kind is Kind.BANNER and where is home:  # beside this player's line, else over it
+            text, mine = f" {effect.text} ", own_line(state, width, catchable)
+            x = width_of(mine) + 1 if width_of(mine) + 1 + get_cwidth(text) <= width else 0
+            canvas.put(x, where.y, [(effect.style, fit(text, width - x) if x == 0 else text)])
+        elif effect.kind is Kind.BANNER and where is not None:  # over the seat's whole tile lines
+            lines = wrap(effect.text, layout.tile_w - 2, indent=0)[:layout.tile_h]
+            canvas.block(where.x, where.y, [[(effect.style, fit(f" {line} ", layout.tile_w))] for line in lines])
     return canvas.fragments()
 
 

@@ -126,11 +126,17 @@ HIGH_CONTRAST: dict[str, str] = {
     "status.ok": "bg:#000000 #00ff00 bold",
     "status.wait": "bg:#000000 #ffff00 bold",
     "status.bad": "bg:#000000 #ff0000 bold",
-    "card.red": "bg:#ff0000 #ffffff bold",
+    "card.red": "bg:#ff0000 #000000 bold",  # white on pure red is under 4.5:1
     "card.yellow": "bg:#ffff00 #000000 bold",
     "card.green": "bg:#00ff00 #000000 bold",
     "card.blue": "bg:#0000ff #ffffff bold",
     "card.wild": "bg:#ffffff #000000 bold",
+    # What is drawn over a card's colors keeps the card's own ink: no white on yellow.
+    "face": "bold",
+    "card.top": "bold",
+    "playable": "bold",
+    "playable.along": "italic bold",
+    "flying": "bold",
     "unplayable": "",
     "marked": "underline",
     "cursor": "reverse",
