@@ -687,6 +687,18 @@ def test_no_stacking_hint_without_a_card_that_stacks() -> None:
         assert "Enter stacks a penalty card" in t.screen()
 
 
+def test_a_stacked_penalty_keeps_every_key_of_its_hint_at_80_columns() -> None:
+    """The long words of a stacked penalty give way to its count in the hint line (they
+    stay under the pile), never the keys: d draws, Enter stacks."""
+    stacked = "hand 0: YD2 B2; hand 1: B1 B5; discard: R5 RD2 GD2; pending: 4; stack: 2; turn: 0"
+    with table(stacked) as t:
+        screen = t.screen()
+        hint = screen.splitlines()[-1]
+        assert "4 cards on you: d draws them · Enter stacks a penalty card" in hint, hint
+        assert "…" not in hint
+        assert "Pending: 4 cards (2 stacked, the" in screen  # the words, under the pile
+
+
 def test_the_pending_penalty_is_said_as_cards_and_what_they_are_never_as_plus_four() -> None:
     """Two stacked Draw Twos are 4 cards, not "+4" (the Wild Draw Four's face, whose
     challenge key c would be refused); a Wild Draw Four that may be challenged says so.

@@ -390,7 +390,8 @@ def hint(state: UIState, width: int = 80) -> Fragments:
 
 
 def _hint(state: UIState, brief: bool = False) -> Fragments:
-    """The hint line; ``brief``: without the words on the card under the cursor."""
+    """The hint line; ``brief``: without the words on the card under the cursor, and a
+    pending penalty as its count alone."""
     v = state.view
     if v is None:
         return []
@@ -423,12 +424,16 @@ def _hint(state: UIState, brief: bool = False) -> Fragments:
             card=card_label(v.drawn or "?")))]
     if v.pending:
         extra = " · " + _("c challenge") if v.challengeable else ""
+        # Brief: the count alone (what the cards are is written under the pile), so that
+        # the keys fit an 80-column line.
+        penalty = (ngettext("{count} card", "{count} cards", v.pending).format(count=v.pending)
+                   if brief else penalty_words(v))
         if any(isinstance(a, Play) for a in state.legal()):
             return [("class:hint.turn", " " + _(
                 "{penalty} on you: d draws them · Enter stacks a penalty card").format(
-                    penalty=penalty_words(v)) + extra)]
+                    penalty=penalty) + extra)]
         return [("class:hint.turn", " " + _("{penalty} on you: d draws them").format(
-            penalty=penalty_words(v)) + extra)]
+            penalty=penalty) + extra)]
     return [("class:hint.turn", " " + _("Your turn: {about}Enter play · Space mark · d draw · ? keys").format(
         about=about))]
 
