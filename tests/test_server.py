@@ -240,9 +240,13 @@ async def test_lobby_rooms_passwords_hosts_and_bots() -> None:
 # -- whole matches -----------------------------------------------------------------------
 
 
-async def _match(server: Server, players: int, preset: str, observer: Any = None,
-                 spectate: bool = False, **options: Any) -> list[Bot]:
-    bots: list[Bot] = []
+async def seat_bots(server: Server, create: pr.CreateRoom, observer: Any = None,
+                    spectate: bool = False, tokens: list[str] | None = None,
+                    bots: list[Bot] | None = None) -> list[Bot]:
+    """Bots playing one room to its match's end: the first creates it with ``create`` and
+    the others join its seats (a spectator too with ``spectate``), or, with ``tokens``,
+    each resumes its seat."""
+    bots = [] if bots is None else bots
 
     async def one(i: int, **kw: Any) -> None:
         stream = await trio.open_tcp_stream("127.0.0.1", server.port)
@@ -251,16 +255,27 @@ async def _match(server: Server, players: int, preset: str, observer: Any = None
         await bot.run(stop_after_match=True)
 
     room = f"r{server._room_counter + 1}"
-    create = pr.CreateRoom(name="t", seats=players, preset=preset, options=options)
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
+            if tokens is not None:
+                for i, token in enumerate(tokens):
+                    nursery.start_soon(partial(one, i, token=token))
+                return bots
             nursery.start_soon(partial(one, 0, create=create))
             while room not in server.rooms:
                 await trio.sleep(0.001)
-            for i in range(1, players):
+            for i in range(1, create.seats):
                 nursery.start_soon(partial(one, i, join=room))
             if spectate:
-                nursery.start_soon(partial(one, players, join=room, spectate=True))
+                nursery.start_soon(partial(one, create.seats, join=room, spectate=True))
+    return bots
+
+
+async def _match(server: Server, players: int, preset: str, observer: Any = None,
+                 spectate: bool = False, **options: Any) -> list[Bot]:
+    room = f"r{server._room_counter + 1}"
+    create = pr.CreateRoom(name="t", seats=players, preset=preset, options=options)
+    bots = await seat_bots(server, create, observer, spectate)
     game = server.rooms[room].game
     assert game is not None and game.phase == "match_over"
     return bots

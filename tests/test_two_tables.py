@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import trio
 from test_hidden import audit_tables
-from test_server import FAST, Audit, Raw, frame, running
+from test_server import FAST, Audit, Raw, frame, running, seat_bots
 from unolan.server import Bot, Limits, Server
 from unolan.server.eventlog import EventLog
 from unolan.server.two_tables import TwoTableRoom
@@ -25,28 +25,8 @@ ROTATION = {"partner_rotation": True}
 async def play_room(server: Server, frames: Audit | None = None, bots: list[Bot] | None = None,
                     tokens: list[str] | None = None, **options: Any) -> list[Bot]:
     """Eight bots in one two-table room (or back in it with ``tokens``), to the match's end."""
-    bots = [] if bots is None else bots
-
-    async def one(i: int, **kw: Any) -> None:
-        stream = await trio.open_tcp_stream("127.0.0.1", server.port)
-        bot = Bot(stream, name=f"p{i}", observer=frames, **kw)
-        bots.append(bot)
-        await bot.run(stop_after_match=True)
-
-    room = f"r{server._room_counter + 1}"
     create = pr.CreateRoom(name="two", seats=8, options={**ROTATION, **options})
-    with trio.fail_after(60):
-        async with trio.open_nursery() as nursery:
-            if tokens is not None:
-                for i, token in enumerate(tokens):
-                    nursery.start_soon(partial(one, i, token=token))
-                return bots
-            nursery.start_soon(partial(one, 0, create=create))
-            while room not in server.rooms:
-                await trio.sleep(0.001)
-            for i in range(1, 8):
-                nursery.start_soon(partial(one, i, join=room))
-    return bots
+    return await seat_bots(server, create, frames, tokens=tokens, bots=bots)
 
 
 def check_frames(frames: Audit, bots: list[Bot]) -> int:
