@@ -33,6 +33,7 @@ from .state import (
     team_members,
     winners,
 )
+from .table import PRESENCE_WORDS, team_word
 
 Fragments = StyleAndTextTuples
 
@@ -167,10 +168,6 @@ def match_rules(state: UIState) -> object:
 def players(state: UIState, width: int = 54, height: int = 16) -> Fragments:
     """The table pane: the other seats around the pile, this player at the bottom."""
     return table.picture(state, width, height, pile_info(state))
-
-
-team_word = table.team_word
-PRESENCE_WORDS = table.PRESENCE_WORDS
 
 
 def standings(state: UIState, width: int = 54) -> Fragments:
