@@ -54,6 +54,16 @@ def player(nursery: trio.Nursery, port: int, name: str, auto: AutoStart | None =
     return state, bridge, send, watch
 
 
+async def host_den(nursery: trio.Nursery, port: int) -> tuple[UIState, trio.MemorySendChannel[Command], Watch]:
+    """ann connects and creates room "den" (house, 3 seats), sitting at seat 0."""
+    ann, _, to_ann, sees = player(nursery, port, "ann")
+    await sees.until(lambda: ann.status == "connected")
+    await to_ann.send(Request("create_room", {"name": "den", "preset": "house", "seats": 3,
+                                              "timer": 0, "options": {}}))
+    await sees.until(lambda: ann.room is not None and ann.room_id is not None and ann.my_seat == 0)
+    return ann, to_ann, sees
+
+
 def test_actions_become_protocol_messages_with_the_seq() -> None:
     action = Play(0, (Card.parse("R5"), Card.parse("G5")), Color.GREEN, None, True)
     assert to_message(action, 41) == PlayMessage(seq=41, cards=("R5", "G5"), color="G", uno=True)
@@ -123,11 +133,7 @@ async def test_losing_the_connection_shows_reconnecting_and_resumes_the_seat() -
 async def test_lobby_create_spectate_join_bots_start_and_chat() -> None:
     async with trio.open_nursery() as nursery:
         port = await nursery.start(partial(serve, "127.0.0.1", 0, seed=5))
-        ann, _, to_ann, ann_sees = player(nursery, port, "ann")
-        await ann_sees.until(lambda: ann.status == "connected")
-        await to_ann.send(Request("create_room", {"name": "den", "preset": "house", "seats": 3,
-                                                  "timer": 0, "options": {}}))
-        await ann_sees.until(lambda: ann.room is not None and ann.my_seat == 0)
+        ann, to_ann, ann_sees = await host_den(nursery, port)
 
         bob, _, to_bob, bob_sees = player(nursery, port, "bob")
         await bob_sees.until(lambda: [r["name"] for r in bob.rooms] == ["den"])
@@ -299,11 +305,7 @@ async def test_the_lobby_removes_a_remote_bot() -> None:
 
     async with trio.open_nursery() as nursery:
         port = await nursery.start(partial(serve, "127.0.0.1", 0, seed=5))
-        ann, _, to_ann, sees = player(nursery, port, "ann")
-        await sees.until(lambda: ann.status == "connected")
-        await to_ann.send(Request("create_room", {"name": "den", "preset": "house", "seats": 3,
-                                                  "timer": 0, "options": {}}))
-        await sees.until(lambda: ann.room_id is not None and ann.my_seat == 0)
+        ann, to_ann, sees = await host_den(nursery, port)
         nursery.start_soon(partial(seat_bots, "127.0.0.1", port, strategy="greedy", count=1,
                                    room=ann.room_id))
         await sees.until(lambda: len(ann.bots) == 1)
