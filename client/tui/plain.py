@@ -22,6 +22,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from functools import partial
 from typing import Any
 
@@ -247,13 +248,23 @@ class Word:
     also: tuple[str, ...] = ()  # other spellings (English)
 
 
+class Typed(Enum):
+    """What a word typed in plain mode asks for, besides an action's number."""
+
+    LOOK = "look"
+    SCORES = "scores"
+    HELP = "help"
+    QUIT = "quit"
+    SAY = "say"
+
+
 SAY = Word(N_("say"), "")  # ``say TEXT``: the help's line for ``'TEXT`` names it
 COMMANDS = {
-    "look": Word(N_("look"), N_("the table, the hands' sizes, your hand and the choices")),
-    "scores": Word(N_("scores"), N_("the scores and the last round")),
-    "help": Word(N_("help"), N_("this list"), ("?",)),
-    "quit": Word(N_("quit"), N_("leave (your seat is held for a while)"), ("exit",)),
-    "say": SAY,
+    Typed.LOOK: Word(N_("look"), N_("the table, the hands' sizes, your hand and the choices")),
+    Typed.SCORES: Word(N_("scores"), N_("the scores and the last round")),
+    Typed.HELP: Word(N_("help"), N_("this list"), ("?",)),
+    Typed.QUIT: Word(N_("quit"), N_("leave (your seat is held for a while)"), ("exit",)),
+    Typed.SAY: SAY,
 }
 HELP_HEAD = (
     (N_("NUMBER"), N_("do what the prompt lists under that number")),
@@ -268,7 +279,7 @@ def command_words(word: Word) -> str:
     return word.word if mine == word.word else f"{mine} ({word.word})"
 
 
-def read_command(typed: str) -> str | None:
+def read_command(typed: str) -> Typed | None:
     """The command a typed word names (its English word, another spelling, or the word
     in the player's language), or None."""
     typed = typed.casefold()
@@ -410,27 +421,27 @@ class PlainUI:
             return self._say(text[1:])
         word, _space, rest = text.partition(" ")
         match read_command(word):
-            case "quit":
+            case Typed.QUIT:
                 return False
-            case "say":
+            case Typed.SAY:
                 return self._say(rest)
-            case "help":
+            case Typed.HELP:
                 self.write(_("Commands:"))
                 for command, meaning in HELP_HEAD:
                     self.write(f"{_(command)}: {_(meaning).format(say=command_words(SAY))}")
                 for entry in COMMANDS.values():
                     if entry.meaning:
                         self.write(f"{command_words(entry)}: {_(entry.meaning)}")
-            case "look":
+            case Typed.LOOK:
                 if s.view is not None:
                     self.look()
                     self._heading_said = True
-            case "scores":
+            case Typed.SCORES:
                 for out in text_of(render.scoreboard(s)):
                     self.write(out)
             case _:
                 self.write("! " + _("{word} is not a command: type a number, or {help}").format(
-                    word=word, help=command_words(COMMANDS["help"])))
+                    word=word, help=command_words(COMMANDS[Typed.HELP])))
         return True
 
     def _say(self, text: str) -> bool:
