@@ -13,7 +13,7 @@ It lives here, beside the code that emits the events, so that the two change tog
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from .events import EVENT_KINDS, FACTS
@@ -102,9 +102,31 @@ class ViewFold:
         spec = EVENT_KINDS.get(kind)
         if spec is None:
             return
-        handler = _HANDLERS.get(kind)
-        if handler is not None:
-            handler(self, data)
+        match kind:
+            case "dealer_draw":
+                self._dealer_draw(data)
+            case "round_started":
+                self._round_started(data)
+            case "hand":
+                self._hand(data)
+            case "first_card":
+                self._first_card(data)
+            case "played":
+                self._played(data)
+            case "drew":
+                self._drew(data)
+            case "reshuffled":
+                self._reshuffled(data)
+            case "color_chosen":
+                self._color_chosen(data)
+            case "reversed":
+                self._reversed(data)
+            case "out":
+                self._out(data)
+            case "turn":
+                self._turn(data)
+            case "round_over" | "match_over":  # the same facts
+                self._round_over(data)
         self.settled = spec.closes
 
     # -- one method per kind that changes the table ----------------------------------
@@ -184,11 +206,3 @@ class ViewFold:
     def _round_over(self, data: Mapping[str, Any]) -> None:
         self.scores = list(data["scores"])
         self._turn(data)
-
-    def _match_over(self, data: Mapping[str, Any]) -> None:
-        self._round_over(data)  # the same facts (a method, not an alias: compiled, an alias is lost)
-
-
-_HANDLERS: dict[str, Callable[[ViewFold, Mapping[str, Any]], None]] = {
-    kind: method for kind in EVENT_KINDS if (method := getattr(ViewFold, "_" + kind, None))
-}
