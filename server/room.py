@@ -789,11 +789,19 @@ class Room:
             game.apply(en.parse_action(text))
         self.game, self.actions = game, len(record.actions)
         self.started = game.phase is not en.Phase.MATCH_OVER
-        dealt = next((r for r in record.rounds if r["round"] == game.round and r["seed"]), None)
-        if dealt is not None and dealt["seed"] == game.seed and game.phase not in (en.Phase.ROUND_OVER, en.Phase.MATCH_OVER):
-            self.fair.dealt = FairDeal.restored(game.round, dealt)  # revealed at its end
+        self._restore_deal(record, game.round, lambda seed: seed == game.seed)
         if self.started:
             self._after_action()
+
+    def _restore_deal(self, record: RoomRecord, round: int, dealt_from: Callable[[str], bool]) -> None:
+        """The fair deal of the round under way at the restart, kept to be revealed at its
+        end as any round's is: if its record has its seed and the table was dealt from
+        it (``dealt_from``; a seeded or unfair round, say dealt by the host's seed, is not)."""
+        if self._round_is_over():
+            return
+        dealt = next((r for r in record.rounds if r["round"] == round and r["seed"]), None)
+        if dealt is not None and dealt_from(dealt["seed"]):
+            self.fair.dealt = FairDeal.restored(round, dealt)
 
     def register_tokens(self) -> None:
         """A restored room's tokens resume in it from now on."""

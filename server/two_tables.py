@@ -192,6 +192,9 @@ class TwoTableRoom(Room):
             play(match, en.parse_action(text))
         self.match, self.actions = match, len(record.actions)
         self.started = not match.over
+        # Each table is dealt from the round's seed and its number (engine/rotation.py).
+        self._restore_deal(record, match.round, lambda seed: all(
+            game.seed == f"{seed}/table {table}" for table, (_, game) in enumerate(match.tables)))
         if self.started:
             self._after_action()
 

@@ -119,6 +119,41 @@ async def test_a_resume_mid_cycle_restores_both_tables(tmp_path: Path) -> None:
         assert room.match is match and match.over and len(match.history) == 3
 
 
+async def test_the_round_under_way_at_a_restart_is_revealed_at_its_end_at_both_tables(tmp_path: Path) -> None:
+    """An unseeded two-table room stops mid-round; restored, it reveals that round at its
+    end as a one-table room does, and both tables were dealt from the seed revealed."""
+    db = tmp_path / "two.db"
+    bots: list[Bot] = []
+    quick = Limits(**{**FAST.__dict__, "nonce_wait": 0.3})
+    async with trio.open_nursery() as outer:
+        server = await outer.start(partial(Server(seed=None, limits=quick, db_path=db).run, "127.0.0.1", 0))
+
+        async def stop_mid_round() -> None:
+            while "r1" not in server.rooms or server.rooms["r1"].actions < 20:
+                await trio.sleep(0.001)
+            outer.cancel_scope.cancel()
+
+        outer.start_soon(stop_mid_round)
+        await play_room(server, bots=bots, rounds=2)
+    tokens = [b.token for b in sorted(bots, key=lambda b: b.seat)]
+    frames = Audit()
+    async with running(quick, seed=None, db_path=db) as server:
+        room = server.rooms["r1"]
+        assert isinstance(room, TwoTableRoom) and room.match is not None and not room.match.round_over
+        restored = room.match.round
+        deal = room.fair.dealt
+        assert deal is not None and deal.round == restored
+        seeds = [game.seed for _, game in room.match.tables]
+        await play_room(server, frames, tokens=tokens)  # type: ignore[arg-type]
+        assert room.match.over
+    reveals = [m for m in next(iter(frames.frames.values()))
+               if isinstance(m, pr.Event) and m.kind == "reveal"]
+    revealed = next(m.data for m in reveals if m.data["round"] == restored)
+    assert en.commitment(revealed["secret"], revealed["salt"]) == deal.commitment
+    assert en.round_seed(revealed["secret"], list(revealed["nonces"])) == revealed["seed"]
+    assert seeds == [f"{revealed['seed']}/table {t}" for t in range(2)]
+
+
 async def test_a_two_table_room_needs_eight_or_four_seats_and_a_version_4_client() -> None:
     async with running() as server:
         host = await Raw.connect(server.port, "ann")
