@@ -326,7 +326,7 @@ class Room:
                 seat.program = member.bot
             if seat.held_until is not None:  # back after a restore: the turn clock starts now
                 seat.held_until = None
-                self._restart_turn_clock()
+                self._restart_turn_clock(seat.index)
             index: int | None = seat.index
         else:
             assert watcher is not None
@@ -901,8 +901,9 @@ class Room:
             if not seat.piloted:
                 self._timeout(seat)
 
-    def _retime(self) -> None:
-        """The turn clock starts again (after a pause)."""
+    def _retime(self, table: int | None = None) -> None:
+        """The turn clock starts again (after a pause; ``table``: that table's only, in a
+        room of two)."""
         self.clocks.turn_key = None
         self._after_action()
 
@@ -911,10 +912,11 @@ class Room:
         and not before a restored seat's owner had their time to come back."""
         return max(now + self.limits.autopilot_delay, seat.held_until or now)
 
-    def _restart_turn_clock(self) -> None:
-        """Time the current turn again from now (its seat's player has just come back)."""
+    def _restart_turn_clock(self, seat: int) -> None:
+        """Time the current turn at ``seat``'s table again from now (its player has just
+        come back): the other table's clock runs on."""
         if self.started and self._has_table() and not self._round_is_over():
-            self._retime()
+            self._retime(self._table_of(seat))
 
     # -- timers ------------------------------------------------------------------------
 

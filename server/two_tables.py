@@ -166,8 +166,8 @@ class TwoTableRoom(Room):
                 self._time_turn(self.turns[table], self.seats[seats[game.turn]], game.phase,
                                 self.events.moved_at(table), now)
 
-    def _retime(self) -> None:
-        for clock in self.turns:
+    def _retime(self, table: int | None = None) -> None:
+        for clock in self.turns if table is None else [self.turns[table]]:
             clock.turn_key = None
         self._after_action()
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import trio
 from test_hidden import audit_tables
-from test_server import FAST, Audit, Raw, frame, running, seat_bots
+from test_server import FAST, Audit, Raw, frame, running, seat_bots, settle
 from unolan.server import Bot, Limits, Server
 from unolan.server.eventlog import EventLog
 from unolan.server.two_tables import TwoTableRoom
@@ -152,6 +152,40 @@ async def test_the_round_under_way_at_a_restart_is_revealed_at_its_end_at_both_t
     assert en.commitment(revealed["secret"], revealed["salt"]) == deal.commitment
     assert en.round_seed(revealed["secret"], list(revealed["nonces"])) == revealed["seed"]
     assert seeds == [f"{revealed['seed']}/table {t}" for t in range(2)]
+
+
+async def test_a_seat_back_after_a_restart_restarts_its_own_tables_turn_clock_only(
+        tmp_path: Path, thread_clock: trio.abc.Clock) -> None:
+    """After a restore every turn waits for its player; one coming back has the turn
+    timer of its table start again from then, while the other table's runs on."""
+    from test_server import table
+
+    db = tmp_path / "two.db"
+    limits = Limits(deal_pause=0.0, autopilot_delay=0.5, restore_grace=15, grace=600, heartbeat=3600)
+    async with running(limits, seed=4, db_path=db) as server:
+        clients, room_id = await table(server, 8, timer=30, **ROTATION)
+        tokens = [c.token for c in clients]
+        await settle(*clients)
+    async with running(limits, seed=4, db_path=db) as server:
+        room = server.rooms[room_id]
+        assert isinstance(room, TwoTableRoom) and room.match is not None
+        match, actions = room.match, room.actions
+        assert all(clock.pilot is not None for clock in room.turns)  # held for their players
+        back: list[Raw] = []
+        times = {}
+        for table_ in (1, 0):  # table 1's player first, table 0's six seconds later
+            await trio.sleep(3 if table_ else 6)
+            seats, game = match.tables[table_]
+            client = await Raw.connect(server.port, f"again{table_}")
+            resumed = await client.reply(pr.Resume(token=tokens[seats[game.turn]], seq=room.seq, id=1))
+            assert resumed.TYPE == "joined"
+            times[table_] = trio.current_time()
+            back.append(client)
+        for table_, at in times.items():  # each table's timer runs from its own player's return
+            assert room.turns[table_].turn == pytest.approx(at + 30, abs=0.5), table_
+        assert room.actions == actions  # nobody played meanwhile: the clocks are the ones timed
+        for client in back:
+            await client.aclose()
 
 
 async def test_a_two_table_room_needs_eight_or_four_seats_and_a_version_4_client() -> None:
