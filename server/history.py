@@ -33,8 +33,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from unolan import engine as en
-
 from .words import N_, Said
 
 SCHEMA_VERSION = 1
@@ -101,13 +99,13 @@ class KeptMatch:
 
 
 def kept_match(room: str, name: str, rules: dict[str, Any], seats: list[tuple[str | None, bool]],
-               seed: int | str, game: en.Game) -> KeptMatch:
-    """What the history keeps of a match just over (its actions come from the store's log)."""
-    result = game.outcome()
+               seed: int | str, winner: int | None, scores: list[int]) -> KeptMatch:
+    """What the history keeps of a match just over (its actions come from the store's log):
+    ``winner`` a seat or team (a two-table match's champion, a seat), ``scores`` by seat or
+    team (a two-table match's: every seat's rotation total)."""
     return KeptMatch(match_id(room, seed), room, name, rules,
                      [SeatInfo(seat_name, bot) for seat_name, bot in seats], seed,
-                     now().isoformat(timespec="seconds"),
-                     result.match_winner if result is not None else None, list(game.scores))
+                     now().isoformat(timespec="seconds"), winner, scores)
 
 
 # -- writing (the store's thread, inside its transaction) -------------------------------

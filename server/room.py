@@ -547,9 +547,15 @@ class Room:
 
     def _kept(self) -> KeptMatch | None:
         """What the history keeps of the match just over."""
-        assert self.game is not None and self.match_seed is not None
+        assert self.game is not None
+        result = self.game.outcome()
+        return self._kept_as(result.match_winner if result is not None else None, list(self.game.scores))
+
+    def _kept_as(self, winner: int | None, scores: list[int]) -> KeptMatch:
+        """The match just over, as the history keeps it, won by ``winner`` with ``scores``."""
+        assert self.match_seed is not None
         seats = [(s.name, s.kind == "bot" or s.program) for s in self.seats]
-        return kept_match(self.id, self.name, self._rules_map, seats, self.match_seed, self.game)
+        return kept_match(self.id, self.name, self._rules_map, seats, self.match_seed, winner, scores)
 
     def _receipts(self, now: float) -> None:
         """The receipts of the races over by ``now``; then a match just over goes to the

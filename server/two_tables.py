@@ -112,7 +112,10 @@ class TwoTableRoom(Room):
         return self.match.over
 
     def _kept(self) -> KeptMatch | None:
-        return None  # the history keeps one-table matches only (its replay is one game)
+        """The rotation just over: its champion, and every seat's total."""
+        assert self.match is not None
+        result = self.match.outcome()
+        return self._kept_as(result.champion if result is not None else None, list(self.match.scores))
 
     def _legal(self, seat: int) -> tuple[en.Phase, list[en.Action], list[en.Card]]:
         assert self.match is not None

@@ -152,6 +152,18 @@ async def test_the_round_under_way_at_a_restart_is_revealed_at_its_end_at_both_t
     assert en.commitment(revealed["secret"], revealed["salt"]) == deal.commitment
     assert en.round_seed(revealed["secret"], list(revealed["nonces"])) == revealed["seed"]
     assert seeds == [f"{revealed['seed']}/table {t}" for t in range(2)]
+    # The match cut by the stop is kept whole once over: it replays, across the restart,
+    # to the room's totals, and its rounds' deals are kept with it.
+    from unolan.server import history
+    from unolan.server.replay import Replay
+
+    with trio.fail_after(5):
+        while not history.list_matches(reader := history.open_history(db)):
+            await trio.sleep(0.05)
+    (kept,) = history.list_matches(reader)
+    match = history.load_match(reader, kept.id)
+    assert Replay(match).final.scores == room.match.scores == kept.scores
+    assert [r["round"] for r in match.rounds] == [1, 2]
 
 
 async def test_a_seat_back_after_a_restart_restarts_its_own_tables_turn_clock_only(
@@ -455,3 +467,89 @@ async def test_a_tables_turn_timer_runs_from_its_own_turn(autojump_clock: object
                 elif turned is not None and msg.data.get("table") not in (None, own):
                     others += 1  # the other table played on meanwhile
     assert others > 10 and all(abs(w - 5) < 0.1 for w in waits), (others, waits)
+
+
+# -- the match history ----------------------------------------------------------------------
+
+
+async def test_a_two_table_match_is_kept_listed_replayed_verified_audited_and_counted(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A real two-table match of a fair (unseeded) room: ann (the client library, keeping
+    what she saw) and seven bots. uno history lists it, the replay hears every event she
+    heard and ends at the room's totals, uno verify checks both tables' deals of each
+    round from her record, uno audit prints its receipts by table, uno stats counts all 8."""
+    from unolan.client.runner import play
+    from unolan.client.session import open_client
+    from unolan.client.strategies import GreedyBot
+    from unolan.client.verify import MatchRecord
+    from unolan.server import history
+    from unolan.server.replay import Replay
+
+    from unolan.cli import main
+    from unolan.replay import ReplayState
+
+    db, record = tmp_path / "s.db", tmp_path / "ann.jsonl"
+    quick = Limits(**{**FAST.__dict__, "nonce_wait": 0.3})
+    heard: list[tuple[str, Any]] = []
+    async with running(quick, seed=None, db_path=db) as server, \
+            open_client("127.0.0.1", server.port, "ann") as client:
+        client.record = MatchRecord(record)
+        joined = await client.create_room("big", seats=8, options={**ROTATION, "rounds": 2})
+
+        async def bot(i: int) -> None:
+            stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+            await Bot(stream, name=f"bot{i}", join=joined.room).run(stop_after_match=True)
+
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                for i in range(1, 8):
+                    nursery.start_soon(bot, i)
+                while sum(s.ready for s in server.rooms[joined.room].seats) < 7:
+                    await trio.sleep(0.01)
+                await client.start()
+                await play(client, GreedyBot(), matches=1, on_event=lambda k, d: heard.append((k, d)))
+            room = server.rooms[joined.room]
+            assert isinstance(room, TwoTableRoom) and room.match is not None and room.match.over
+            while not history.list_matches(reader := history.open_history(db)):
+                await trio.sleep(0.05)
+            while sum(k == "reveal" for k, _ in heard) < 2 and client.verifier is not None \
+                    and len(client.verifier.verdicts) < 2:
+                await trio.sleep(0.02)
+        outcome = room.match.outcome()
+    assert outcome is not None
+    (kept,) = history.list_matches(reader)
+    assert len(kept.seats) == 8 and kept.scores == list(outcome.scores) and kept.winner == outcome.champion
+    match = history.load_match(reader, kept.id)
+    assert sorted({r["round"] for r in match.rounds}) == [1, 2] and all(r["seed"] for r in match.rounds)
+    # the replay: every event ann heard, told again in her seat's view, to the same totals
+    replay = Replay(match)
+    assert replay.two_tables and replay.final.scores == room.match.scores
+    kinds = {*en.EVENT_KINDS, *en.rotation.ROTATION_KINDS}
+    again = [(e.kind, json.loads(json.dumps(e.data_for(0)))) for step in replay.steps for e in step.events]
+    assert [(k, json.loads(json.dumps(d))) for k, d in heard if k in kinds] == again
+    screen = ReplayState(replay, seat=0)
+    screen.to(replay.round_starts()[1])  # round 2's deal: both tables dealt, each said by its mark
+    lines = [text for _, text in screen.lines()]
+    assert any(line.startswith("  table 0 · ") for line in lines)
+    assert any(line.startswith("  table 1 · ") for line in lines)
+    assert sum(line.startswith(" table ") and " · seats " in line for line in lines) == 2
+    # the commands
+    assert main(["history", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert kept.id in out and "r1        ann, bot" in out and f"won by {kept.seats[kept.winner].name}" in out
+    assert main(["replay", kept.id, "--export", "--db", str(db)]) == 0
+    export = capsys.readouterr().out
+    assert export.count("#   table 0 (seats") == export.count("#   table 1 (seats") == 2
+    assert len([line for line in export.splitlines() if not line.startswith("#")]) == len(match.actions)
+    assert main(["verify", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "round 1: deal verified" in out and "round 2: deal verified" in out
+    assert main(["stats", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines()[1:] if line.strip()]
+    assert len(rows) == 8 and all(line.split()[-5] == "1" for line in rows)  # one match each
+    assert main(["audit", joined.room, "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    receipts = history.room_receipts(reader, joined.room)  # each race at its table, under the match
+    assert all(mid == kept.id and data["table"] in (0, 1) for mid, _, data in receipts)
+    assert out.count(" won (table ") == len(receipts) and (receipts or "no race receipts" in out)

@@ -758,6 +758,10 @@ def event_line(
         n = data.get("count", 0)
         return _("{who} holds {what}").format(
             who=who, what=ngettext("{n} card", "{n} cards", n).format(n=n)), ""
+    if kind == "table_seated":  # a two-table match's new block, as a reader of both tables sees it
+        a, b, c, d = (name_of(seat) for seat in data.get("seats", (None,) * 4))
+        return "— " + _("seated {a}, {b}, {c}, {d}: partners {a} and {c}, {b} and {d}").format(
+            a=a, b=b, c=c, d=d) + " —", "info"
     if kind == "dealer_draw":
         draws = ", ".join(f"{name_of(seat)} {card_label(card)}" for seat, card in data.get("draws", ()))
         return _("draw for dealer: {draws}; dealer: {dealer}").format(
