@@ -330,6 +330,27 @@ def test_a_two_table_room_names_every_seat_shows_the_rotation_and_every_total(wi
             assert f"{name} {11 * i}" in board, name
 
 
+def test_a_tall_two_table_rooms_scores_panel_shows_every_players_rotation_total() -> None:
+    """The side Scores panel of a tall terminal: the own table's teams, then all eight
+    players' rotation totals, as the s scoreboard has them (not only the own table's)."""
+    from unolan.client.tui.other_table import OtherTable
+    from unolan.engine import Rules
+    from unolan.engine.rotation import table_rules
+
+    rules = Rules.parse("house partner_rotation=on")
+    with table(f"rules: {table_rules(rules)}; hand 0: R5 G7; hand 1: B1 B2; hand 2: YS R9; hand 3: G1; "
+               "discard: Y3 R3") as t:
+        names = ["ann", "bot-1", "bot-2", "bot-3", "bot-4", "bot-5", "bot-6", "bot-7"]
+        t.state.other_table = OtherTable(1, 2, "GS", ("bot-2", "bot-4", "bot-6", "bot-7"), (5, 1, 7, 2), 2,
+                                         tuple((name, 100 + 11 * i) for i, name in enumerate(names)))
+        screen = t.screen(160, 50)
+        side = [line.split("│")[-1] for line in screen.splitlines() if "│" in line]
+        start = next(i for i, line in enumerate(side) if "Rotation totals" in line)
+        rows = [line.split() for line in side[start + 1:start + 9]]
+        assert [(row[0], row[-1]) for row in rows] == [(n, str(100 + 11 * i)) for i, n in enumerate(names)]
+        assert [line.split()[0] for line in side[start - 2:start]] == ["T1", "T2"]  # the own table's teams
+
+
 def test_the_rules_line_names_the_preset_in_the_readers_language() -> None:
     from unolan.client import i18n
 

@@ -181,6 +181,11 @@ def standings(state: UIState, width: int = 54) -> Fragments:
                if len(v.scores) < len(v.counts) else state.name_of(unit))
         label = f"{team_word(unit)} {who}" if len(v.scores) < len(v.counts) else who
         out.append(("class:score", f" {fit(label, max(width - 12, 10))} {total:>6}\n"))
+    other = state.other_table
+    if other is not None and other.totals:  # partner rotation: each player's total, both tables
+        out.append(("class:pane.title", " " + _("Rotation totals, both tables") + "\n"))
+        out.extend(("class:score", f" {fit(name, max(width - 12, 10))} {total:>6}\n")
+                   for name, total in other.totals)
     result = state.round_result
     if result is not None and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
         out.append(("class:hint", f" {round_line(state, result, ended=False)} · s\n"))
