@@ -351,6 +351,46 @@ def test_a_tall_two_table_rooms_scores_panel_shows_every_players_rotation_total(
         assert [line.split()[0] for line in side[start - 2:start]] == ["T1", "T2"]  # the own table's teams
 
 
+@pytest.mark.parametrize("language", ["en", "zh_Hant"])
+def test_the_other_tables_panel_says_it_waits_for_the_own_table_to_end_the_round(language: str) -> None:
+    """Fed a real rotation as seat 0 hears it: once the other table's round is over while
+    the own one plays on, the panel says so (whole at 80x24), and says nothing before."""
+    import random
+
+    from unolan.client import i18n
+    from unolan.client.tables import Tables
+    from unolan.client.tui.other_table import OtherTable
+    from unolan.engine import Rules, TwoTableRotation
+    from unolan.server.two_tables import on_wire
+
+    i18n.set_language(language)
+    rules = Rules.preset("house", partner_rotation=True, rounds=1)
+    rotation, rng = TwoTableRotation(rules, seed="wait"), random.Random(3)
+    tables, seq = Tables(0, rules.to_dict(), seq=0), 0
+    own = rotation.locate(0)[0]
+
+    def tell(events: list) -> OtherTable | None:
+        nonlocal seq
+        for event in map(on_wire, events):
+            seq += 1
+            tables.feed(seq, event.kind, event.data_for(0))
+        return OtherTable.of(tables, {})
+
+    panel = tell(rotation.start_events)
+    assert panel is not None and panel.waits_for is None
+    while rotation.tables[1 - own][1].phase != "round_over":  # the other table plays its round out
+        seats, game = rotation.tables[1 - own]
+        panel = tell(rotation.apply(rng.choice(rotation.legal_actions(seats[game.turn]))))
+        assert panel is not None
+        if rotation.tables[1 - own][1].phase != "round_over":
+            assert panel.waits_for is None
+    assert panel is not None and panel.waits_for == own and panel.turn is None
+    with table("hand 0: R5 G7; hand 1: B1 B2; hand 2: YS R9; hand 3: G1; discard: Y3 R3") as t:
+        t.state.other_table = panel
+        words = {"en": f"round over: waits for table {own + 1}", "zh_Hant": f"本局已結束：等第 {own + 1} 桌"}
+        assert words[language] in t.screen(80, 24)
+
+
 def test_the_rules_line_names_the_preset_in_the_readers_language() -> None:
     from unolan.client import i18n
 
