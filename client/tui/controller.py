@@ -53,7 +53,8 @@ class Controller:
         self._send(command)
 
     def act(self, action: Action) -> None:
-        self.state.uno_armed = False
+        if isinstance(action, Play):  # an armed UNO call rides on the play (or not) and is spent
+            self.state.uno_armed = False
         self.state.show_scores = False  # playing on: the last round's scores make way
         self.send(Act(action))
 

@@ -353,8 +353,12 @@ class UIState:
         if view.drawn and view.drawn in new and view.turn == view.seat:
             self.cursor = new.index(view.drawn)
         self.cursor = max(0, min(self.cursor, len(new) - 1))
-        if len(new) != 2:
+        if self.uno_armed and old != new and len(new) != 2 and not any(
+                isinstance(a, Play) and a.uno for a in self.legal()):
+            # The call rode on a play to one card of the hand it was armed on: a hand
+            # changed (a draw, a penalty) that no play takes to one card lets it go.
             self.uno_armed = False
+            self.notify(_("UNO call cancelled"), "info", 3, topic="uno")
         if self.picker is not None and not self._picker_still_valid():
             self.picker = None
 
