@@ -760,7 +760,11 @@ def test_a_card_playable_only_in_a_multi_play_is_not_shown_as_playable_alone() -
         t.press("3", "enter")
         assert t.sent == []
         assert "[B7] cannot be played alone, only after [R7]" in t.screen()
-        t.press("1", "space", "3", "space", "enter")
+        t.press("1", "space", "3", "space")
+        screen = t.screen()  # both marked, the cursor on [B7]: the advice was taken, and goes
+        assert "cannot be played alone" not in screen and "only after" not in screen
+        assert "[B7] blue 7 ·" in screen
+        t.press("enter")
         assert t.state.picker is not None  # which color continues: red or blue
 
 

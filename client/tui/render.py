@@ -402,7 +402,7 @@ def _hint(state: UIState, brief: bool = False) -> Fragments:
     about = f"{card_label(chosen)} {card_name(chosen)} · " if chosen and not brief else ""
     if chosen and not brief and v.seat is not None and state.my_turn:
         leads = multi_leads(state.legal(), chosen)
-        if leads:
+        if leads and not any(cards[i] in leads for i in state.marked if i < len(cards)):  # else done
             about = _("{card} {name}, only after {lead}").format(
                 card=card_label(chosen), name=card_name(chosen), lead=card_label(leads[0])) + " · "
     if v.phase is Phase.MATCH_OVER:

@@ -449,8 +449,12 @@ class UIState:
         ``lasting``: it stays its time even when the table moves; ``topic``: it replaces
         the last one about the same thing instead of piling up."""
         if topic:
-            self.notices = deque((n for n in self.notices if n.topic != topic), maxlen=self.notices.maxlen)
+            self.drop_notices(topic)
         self.notices.append(Notice(text, style, self.clock() + seconds, lasting, topic))
+
+    def drop_notices(self, topic: str) -> None:
+        """The notices about ``topic`` go (what they said no longer holds)."""
+        self.notices = deque((n for n in self.notices if n.topic != topic), maxlen=self.notices.maxlen)
 
     def current_notices(self) -> list[Notice]:
         now = self.clock()
