@@ -391,6 +391,25 @@ def test_the_other_tables_panel_says_it_waits_for_the_own_table_to_end_the_round
         assert words[language] in t.screen(80, 24)
 
 
+def test_a_rounds_title_line_never_wraps_a_dash_alone() -> None:
+    """``— round 10 · dealer: bob —`` is one cell wider than the log at 80 columns: it
+    wraps before a word, its closing dash kept with the name; at every width likewise."""
+    from unolan.client.tui.canvas import wrap
+    from unolan.client.tui.state import describe
+
+    with table("hand 0: R5 G7; hand 1: B1 B2; hand 2: YS R9; hand 3: G1; discard: Y3 R3") as t:
+        start = {"dealer": 1, "players": 4, "hand_size": 7, "scores": [0] * 4, "draw_count": 80}
+        for number in (9, 10, 12):
+            t.state.on_event("round_started", {"round": number, **start})
+        log = [line.split("│")[-1].strip() for line in t.screen(80, 24).splitlines()[2:7]]
+        assert log == ["— round 9 · dealer: bob —", "— round 10 · dealer:", "bob —",
+                       "— round 12 · dealer:", "bob —"], log
+    line, _style = describe("round_started", {"round": 10, **start}, lambda s: "bob", 0)  # type: ignore[misc]
+    for width in range(10, 30):
+        lines = [part.strip() for part in wrap(line, width)]
+        assert "—" not in lines and " ".join(lines) == line, (width, lines)
+
+
 def test_the_rules_line_names_the_preset_in_the_readers_language() -> None:
     from unolan.client import i18n
 
