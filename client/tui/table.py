@@ -258,7 +258,9 @@ def seat_line(state: UIState, seat: int, width: int, catchable: set[int]) -> Fra
 
 def picture(state: UIState, width: int, height: int, info: list[Fragments]) -> Fragments:
     """The table in ``width`` x ``height`` cells; ``info``: the lines under the pile (the
-    direction, the penalty, the clock, the rules), each cut to the pile's area."""
+    direction, the penalty, the clock, the rules), each wrapped to the pile's area; when
+    they are more than its rows hold, the first (the direction) stands beside the pile, or
+    the pile rises into the spacer row under the top seats."""
     v = state.view
     if v is None or width < 20 or height < 6:
         return []
@@ -273,10 +275,23 @@ def picture(state: UIState, width: int, height: int, info: list[Fragments]) -> F
     now = state.clock()
     effects = state.motion.active(now)
     cx, cy, cw, ch = layout.center
-    room = ch - len(info)
-    card_w, card_h = (17, 11) if room >= 15 and cw >= 40 else (13, 9) if room >= 11 and cw >= 30 else (9, 5)
-    pile_x = cx + max(0, (cw - card_w - 1 - 9) // 2)
-    pile_y = cy + max(0, (ch - card_h - len(info)) // 2)
+    rows = len(info)
+    for _pass in range(2):  # sized for the info's entries, then for the lines they wrap to
+        room = ch - rows
+        card_w, card_h = (17, 11) if room >= 15 and cw >= 40 else (13, 9) if room >= 11 and cw >= 30 else (9, 5)
+        pile_x = cx + max(0, (cw - card_w - 1 - 9) // 2)
+        under = _info_lines(info, cx + cw - pile_x)
+        rows = len(under)
+    beside = pile_x + card_w + 1  # right of the face, under the draw pile: a free row
+    if card_h + rows > ch and info and width_of(info[0]) <= cx + cw - beside:
+        # Short of rows: the first line (the direction) stands beside the face's foot.
+        under = _info_lines(info[1:], cx + cw - pile_x)
+        rows = len(under)
+    else:
+        beside = 0
+    # Still short of rows: the pile rises into the spacer under the top seats.
+    top = cy - 1 if card_h + rows > ch and cy > 0 else cy
+    pile_y = top + max(0, (ch - card_h - rows) // 2)
     flying = [e for e in effects if e.kind is Kind.FLIGHT and now - e.start < FLIGHT]
     landed = [e for e in effects if e.kind is Kind.FLIGHT and now - e.start >= FLIGHT]
     if v.top is not None:
@@ -285,16 +300,12 @@ def picture(state: UIState, width: int, height: int, info: list[Fragments]) -> F
     else:  # the dealer is being drawn for: no pile yet
         canvas.put(pile_x, pile_y + 1, [("class:hint", "—")])
     canvas.block(pile_x + card_w + 1, pile_y + card_h // 2 - 1, cards.back_pile(v.draw_count))
-    y = pile_y + card_h
-    room = cx + cw - pile_x
-    for line in info:  # each wrapped to the pile's area, in the style it begins with
-        text = "".join(text for _style, text, *_rest in line)
-        longest = max((get_cwidth(word) for word in text.split(" ")), default=0)
-        for part in wrap(text, room, indent=2 if longest <= room - 2 else 0):  # words kept whole
-            if y >= cy + ch:
-                break
-            canvas.put(pile_x, y, [(line[0][0], part)] if line else [])
-            y += 1
+    if beside:
+        canvas.put(beside, pile_y + card_h - 1, info[0])
+    for y, line in enumerate(under, pile_y + card_h):
+        if y >= cy + ch:
+            break
+        canvas.put(pile_x, y, line)
 
     home = Place(2, height - 1)
     for effect in effects:
@@ -311,6 +322,18 @@ def picture(state: UIState, width: int, height: int, info: list[Fragments]) -> F
             lines = wrap(effect.text, layout.tile_w - 2, indent=0)[:layout.tile_h]
             canvas.block(where.x, where.y, [[(effect.style, fit(f" {line} ", layout.tile_w))] for line in lines])
     return canvas.fragments()
+
+
+def _info_lines(info: list[Fragments], room: int) -> list[Fragments]:
+    """The lines under the pile: each entry wrapped to ``room`` cells (words kept whole),
+    in the style it begins with."""
+    out: list[Fragments] = []
+    for line in info:
+        text = "".join(text for _style, text, *_rest in line)
+        longest = max((get_cwidth(word) for word in text.split(" ")), default=0)
+        out += [[(line[0][0], part)] if line else []
+                for part in wrap(text, room, indent=2 if longest <= room - 2 else 0)]
+    return out
 
 
 def _draw_flight(canvas: Canvas, effect: Effect, now: float, start: Place, end: Place) -> None:
