@@ -553,3 +553,5 @@ async def test_a_two_table_match_is_kept_listed_replayed_verified_audited_and_co
     receipts = history.room_receipts(reader, joined.room)  # each race at its table, under the match
     assert all(mid == kept.id and data["table"] in (0, 1) for mid, _, data in receipts)
     assert out.count(" won (table ") == len(receipts) and (receipts or "no race receipts" in out)
+    names = [s.name for s in kept.seats]  # every seat named, a bot gone after the match too
+    assert all(f"seat {data['winner']} ({names[data['winner']]}) won" in out for _, _, data in receipts)
