@@ -122,6 +122,9 @@ async def test_a_resume_mid_cycle_restores_both_tables(tmp_path: Path) -> None:
 async def test_the_round_under_way_at_a_restart_is_revealed_at_its_end_at_both_tables(tmp_path: Path) -> None:
     """An unseeded two-table room stops mid-round; restored, it reveals that round at its
     end as a one-table room does, and both tables were dealt from the seed revealed."""
+    from unolan.server import history
+    from unolan.server.replay import Replay
+
     db = tmp_path / "two.db"
     bots: list[Bot] = []
     quick = Limits(**{**FAST.__dict__, "nonce_wait": 0.3})
@@ -146,6 +149,9 @@ async def test_the_round_under_way_at_a_restart_is_revealed_at_its_end_at_both_t
         seeds = [game.seed for _, game in room.match.tables]
         await play_room(server, frames, tokens=tokens)  # type: ignore[arg-type]
         assert room.match.over
+        with trio.fail_after(5):  # kept once its last races are over
+            while not history.list_matches(reader := history.open_history(db)):
+                await trio.sleep(0.05)
     reveals = [m for m in next(iter(frames.frames.values()))
                if isinstance(m, pr.Event) and m.kind == "reveal"]
     revealed = next(m.data for m in reveals if m.data["round"] == restored)
@@ -154,12 +160,6 @@ async def test_the_round_under_way_at_a_restart_is_revealed_at_its_end_at_both_t
     assert seeds == [f"{revealed['seed']}/table {t}" for t in range(2)]
     # The match cut by the stop is kept whole once over: it replays, across the restart,
     # to the room's totals, and its rounds' deals are kept with it.
-    from unolan.server import history
-    from unolan.server.replay import Replay
-
-    with trio.fail_after(5):
-        while not history.list_matches(reader := history.open_history(db)):
-            await trio.sleep(0.05)
     (kept,) = history.list_matches(reader)
     match = history.load_match(reader, kept.id)
     assert Replay(match).final.scores == room.match.scores == kept.scores
