@@ -410,23 +410,25 @@ def test_a_rounds_title_line_never_wraps_a_dash_alone() -> None:
         assert "—" not in lines and " ".join(lines) == line, (width, lines)
 
 
-def test_the_zh_hant_penalty_note_of_an_eight_player_room_is_read_whole_at_80x24() -> None:
+@pytest.mark.parametrize(("language", "direction"), [("zh_Hant", "↻ 順時針"), ("en", "↻ clockwise")])
+def test_the_penalty_note_of_an_eight_player_room_is_read_whole_at_80x24(language: str, direction: str) -> None:
     """The other table's panel takes two rows of an 8-player room's table: the note of a
-    stacked penalty (three lines in Chinese) is shown whole under the pile all the same."""
+    stacked penalty (three lines in Chinese, four in English where the table had room)
+    is shown whole under the pile all the same, and the direction with it."""
     from unolan.client import i18n
     from unolan.client.tui.other_table import OtherTable
-    from unolan.client.tui.state import penalty_words
+    from unolan.client.tui.render import pile_info
     from unolan.engine import Rules
     from unolan.engine.rotation import table_rules
 
-    i18n.set_language("zh_Hant")
+    i18n.set_language(language)
     rules = Rules.parse("house partner_rotation=on")
     with table(f"rules: {table_rules(rules)}; hand 0: R5 G7 RD2 B4; hand 1: B1 B2 B3; hand 2: YS R9; "
                "hand 3: G1; discard: Y3 GD2 RD2; pending: 4; stack: 2; turn: 1") as t:
         t.state.names.update({1: "bot-1", 2: "bot-5", 3: "bot-3"})
         t.state.other_table = OtherTable(1, 2, "GS", ("bot-2", "bot-4", "bot-6", "bot-7"), (5, 1, 7, 2), 2)
         rows = t.screen(80, 24).splitlines()
-        assert any(row.startswith("第 2 桌") for row in rows)  # the panel is there
+        assert any(row.startswith(("第 2 桌", "table 2")) for row in rows)  # the panel is there
         foot = next(i for i, row in enumerate(rows) if "╰───────╯" in row)
         x = get_cwidth(rows[foot][:rows[foot].index("╰")])  # the pile's column, in cells
 
@@ -434,10 +436,10 @@ def test_the_zh_hant_penalty_note_of_an_eight_player_room_is_read_whole_at_80x24
             return "".join(m.group() for m in re.finditer(r"\S+(?: {1,2}\S+)*", row)
                            if x <= get_cwidth(row[:m.start()]) <= x + 2)
 
-        under = "".join(at_pile(row).replace(" ", "") for row in rows[foot + 1:foot + 5])
-        note = f"{t.state.name_of(1)}待罰：{penalty_words(t.state.view)}".replace(" ", "")  # type: ignore[arg-type]
-        assert note in under, (note, under)
-        assert "↻ 順時針" in rows[foot]  # the direction stands beside the pile's foot
+        under = "".join(at_pile(row).replace(" ", "") for row in rows[foot - 1:foot + 5])
+        note = "".join(text for _s, text, *_ in pile_info(t.state)[1])
+        assert note.startswith(("bot-1待罰", "Pending: 4 cards")) and note.replace(" ", "") in under, (note, under)
+        assert direction in " ".join(rows[foot - 1:foot + 2])
 
 
 def test_the_rules_line_names_the_preset_in_the_readers_language() -> None:
