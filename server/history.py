@@ -33,8 +33,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from unolan import engine as en
-
 from .words import N_, Said
 
 SCHEMA_VERSION = 1
@@ -101,13 +99,13 @@ class KeptMatch:
 
 
 def kept_match(room: str, name: str, rules: dict[str, Any], seats: list[tuple[str | None, bool]],
-               seed: int | str, game: en.Game) -> KeptMatch:
-    """What the history keeps of a match just over (its actions come from the store's log)."""
-    result = game.outcome()
+               seed: int | str, winner: int | None, scores: list[int]) -> KeptMatch:
+    """What the history keeps of a match just over (its actions come from the store's log):
+    ``winner`` a seat or team (a two-table match's champion, a seat), ``scores`` by seat or
+    team (a two-table match's: every seat's rotation total)."""
     return KeptMatch(match_id(room, seed), room, name, rules,
                      [SeatInfo(seat_name, bot) for seat_name, bot in seats], seed,
-                     now().isoformat(timespec="seconds"),
-                     result.match_winner if result is not None else None, list(game.scores))
+                     now().isoformat(timespec="seconds"), winner, scores)
 
 
 # -- writing (the store's thread, inside its transaction) -------------------------------
@@ -272,16 +270,20 @@ def load_match(db: sqlite3.Connection, wanted: str) -> KeptMatch:
 
 def room_receipts(db: sqlite3.Connection, room: str) -> list[tuple[str | None, int, dict[str, Any]]]:
     """Every receipt of a room's matches, kept or under way: (match id or None, seq, data).
-    ``data["names"]`` is the seats' names then (a receipt kept without them takes its
-    kept match's)."""
+    ``data["names"]`` is the seats' names then; a seat without one (its player had left
+    when the race's receipt went out, after the match's last card) takes its kept match's
+    name, as does a receipt kept without names."""
     out = []
     for mid, seq, data, seats in db.execute(
             "SELECT receipts.id, seq, data, matches.seats FROM receipts"
             " LEFT JOIN matches ON matches.id = receipts.id WHERE receipts.room = ?"
             " ORDER BY receipts.rowid", (room,)):
         record = json.loads(data)
-        if "names" not in record and seats is not None:
-            record["names"] = [name for name, _bot in json.loads(seats)]
+        if seats is not None:
+            kept = [name for name, _bot in json.loads(seats)]
+            then = record.get("names") or [None] * len(kept)
+            record["names"] = [name if name is not None else kept_name
+                               for name, kept_name in zip(then, kept, strict=False)]
         out.append((mid, seq, record))
     return out
 

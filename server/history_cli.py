@@ -121,8 +121,11 @@ def run_audit(args: argparse.Namespace, db: sqlite3.Connection) -> int:
         return 0
     for mid, seq, data in receipts:
         names = data.get("names") or []
-        print(_("match {match} seq {seq}: {seat} won").format(
-            match=mid or _("(under way)"), seq=seq, seat=seat_label(data["winner"], names)))
+        line = _("match {match} seq {seq}: {seat} won").format(
+            match=mid or _("(under way)"), seq=seq, seat=seat_label(data["winner"], names))
+        if data.get("table") is not None:  # a two-table match's race, at one of its tables
+            line += " " + _("(table {table})").format(table=data["table"])
+        print(line)
         for c in data["contenders"]:
             print("  " + _("{order}. {seat}: {result}, decided on seq {seq}, +{after} ms").format(
                 order=c["order"], seat=seat_label(c["seat"], names), result=result_label(c["result"]),

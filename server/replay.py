@@ -13,41 +13,63 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from unolan.engine.actions import Action
+from unolan.engine.rotation import Seats
 
 from unolan import engine as en
 
 from .history import KeptMatch
+from .two_tables import on_wire, play
 
 
 @dataclass(frozen=True)
 class Step:
     """One moment of a match: the action that led to it (None: the deal of round 1), its
-    events, the round it is in, and the whole table then, in the position notation."""
+    events, the round it is in, and the whole table then, in the position notation. A
+    two-table match's step has each table's room seats (in table order) and position in
+    ``tables``, and its events carry their ``table`` as the room sent them."""
 
     action: Action | None
     events: list[en.Event]
     round: int
     position: str
+    tables: tuple[tuple[Seats, str], ...] = ()
 
 
 class Replay:
-    """Every step of a kept match. Raises ``ValueError`` if a kept action does not apply
-    (the history and this engine disagree)."""
+    """Every step of a kept match: one game, or a two-table rotation (8 seats, partner
+    rotation). Raises ``ValueError`` if a kept action does not apply (the history and
+    this engine disagree)."""
 
     def __init__(self, match: KeptMatch) -> None:
         self.match = match
         self.rules = en.Rules.from_dict(dict(match.rules))
         self.players = len(match.seats)
-        game = en.Game(self.rules, self.players, match.seed)
-        self.steps = [Step(None, list(game.start_events), game.round, game.position())]
+        self.two_tables = en.two_tables(self.rules, self.players)
+        if self.two_tables:
+            rotation = en.TwoTableRotation(self.rules, match.seed)
+            self.steps = [self._rotation_step(None, rotation.start_events, rotation)]
+        else:
+            game = en.Game(self.rules, self.players, match.seed)
+            self.steps = [Step(None, list(game.start_events), game.round, game.position())]
         for n, text in enumerate(match.actions):
             action = en.parse_action(text)
             try:
-                events = game.apply(action)
-            except en.IllegalAction as exc:
-                raise ValueError(f"action {n + 1} ({text}) does not apply: {exc.reason}") from None
-            self.steps.append(Step(action, events, game.round, game.position()))
-        self.final = game
+                if self.two_tables:
+                    self.steps.append(self._rotation_step(action, play(rotation, action), rotation))
+                else:
+                    self.steps.append(Step(action, game.apply(action), game.round, game.position()))
+            except (en.IllegalAction, ValueError) as exc:
+                reason = exc.reason if isinstance(exc, en.IllegalAction) else str(exc)
+                raise ValueError(f"action {n + 1} ({text}) does not apply: {reason}") from None
+        self.final: en.Game | en.TwoTableRotation = rotation if self.two_tables else game
+
+    @staticmethod
+    def _rotation_step(action: Action | None, events: list[en.TableEvent],
+                       rotation: en.TwoTableRotation) -> Step:
+        tables = tuple((seats, game.position()) for seats, game in rotation.tables)
+        position = "\n".join(f"# table {t}: seats {' '.join(map(str, seats))}\n{text}"
+                              for t, (seats, text) in enumerate(tables))
+        return Step(action, [on_wire(e) for e in events], rotation.round, position, tables)
 
     def round_starts(self) -> list[int]:
         """The step at which each round is dealt, by round (index 0: round 1)."""
@@ -58,26 +80,47 @@ class Replay:
         return starts
 
     def view(self, step: int, seat: int | None) -> en.View:
-        """What ``seat`` knew after ``step``."""
-        return en.parse_position(self.steps[step].position).view(seat)
+        """What ``seat`` knew after ``step`` (a two-table match: of its own table, in
+        that table's order; a spectator's: table 0's)."""
+        return self.views(step, seat)[0][1]
+
+    def views(self, step: int, seat: int | None) -> list[tuple[Seats | None, en.View]]:
+        """Every table as ``seat`` saw it after ``step``: its own first, as its seat, then
+        the other as a spectator sees it; each with its room seats (None: one table)."""
+        shown = self.steps[step]
+        if not shown.tables:
+            return [(None, en.parse_position(shown.position).view(seat))]
+        out = [(seats, en.parse_position(text).view(seats.index(seat) if seat in seats else None))
+               for seats, text in shown.tables]
+        return sorted(out, key=lambda pair: seat not in (pair[0] or ()))
 
     def export(self) -> str:
         """The match in the action notation, a position at the start of each round (as a
         comment): give it to ``uno rules --new ... --actions-file FILE`` whole, or paste a
-        round's position into ``uno rules --position`` with the actions after it."""
+        round's position into ``uno rules --position`` with the actions after it. A
+        two-table match's actions name room seats and each table's position is in its own
+        seats (table order), so a table's round pastes into ``uno rules --position``."""
         m = self.match
         seats = ", ".join(f"{i} {s.name or '-'}{' (bot)' if s.bot else ''}" for i, s in enumerate(m.seats))
         lines = [f"# unolan match {m.id}: room {m.room} ({m.name}), ended {m.ended}",
                  f"# seats: {seats}",
-                 f"# scores: {' '.join(map(str, m.scores))}; winner: {m.winner}",
-                 f"# the whole match: uno rules --new --rules '{self.rules}' --players {self.players}"
-                 f" --seed {m.seed} --actions-file THIS_FILE"]
+                 f"# scores: {' '.join(map(str, m.scores))}; winner: {m.winner}"]
+        if self.two_tables:
+            lines.append("# two tables (partner rotation): the actions name room seats; each "
+                         "table's position at a deal is in that table's own seats")
+        else:
+            lines.append(f"# the whole match: uno rules --new --rules '{self.rules}' --players "
+                         f"{self.players} --seed {m.seed} --actions-file THIS_FILE")
         for step in self.steps:
             if step.action is not None:
                 lines.append(str(step.action))
             if any(e.kind == "round_started" for e in step.events):
                 lines.append(f"# round {step.round} dealt; the table now:")
-                lines.append("#   " + step.position.replace("\n", "; "))
+                if step.tables:
+                    lines += [f"#   table {t} (seats {' '.join(map(str, seats))}): " + text.replace("\n", "; ")
+                              for t, (seats, text) in enumerate(step.tables)]
+                else:
+                    lines.append("#   " + step.position.replace("\n", "; "))
         return "\n".join(lines) + "\n"
 
 

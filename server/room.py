@@ -326,7 +326,7 @@ class Room:
                 seat.program = member.bot
             if seat.held_until is not None:  # back after a restore: the turn clock starts now
                 seat.held_until = None
-                self._restart_turn_clock()
+                self._restart_turn_clock(seat.index)
             index: int | None = seat.index
         else:
             assert watcher is not None
@@ -547,9 +547,15 @@ class Room:
 
     def _kept(self) -> KeptMatch | None:
         """What the history keeps of the match just over."""
-        assert self.game is not None and self.match_seed is not None
+        assert self.game is not None
+        result = self.game.outcome()
+        return self._kept_as(result.match_winner if result is not None else None, list(self.game.scores))
+
+    def _kept_as(self, winner: int | None, scores: list[int]) -> KeptMatch:
+        """The match just over, as the history keeps it, won by ``winner`` with ``scores``."""
+        assert self.match_seed is not None
         seats = [(s.name, s.kind == "bot" or s.program) for s in self.seats]
-        return kept_match(self.id, self.name, self._rules_map, seats, self.match_seed, self.game)
+        return kept_match(self.id, self.name, self._rules_map, seats, self.match_seed, winner, scores)
 
     def _receipts(self, now: float) -> None:
         """The receipts of the races over by ``now``; then a match just over goes to the
@@ -789,11 +795,19 @@ class Room:
             game.apply(en.parse_action(text))
         self.game, self.actions = game, len(record.actions)
         self.started = game.phase is not en.Phase.MATCH_OVER
-        dealt = next((r for r in record.rounds if r["round"] == game.round and r["seed"]), None)
-        if dealt is not None and dealt["seed"] == game.seed and game.phase not in (en.Phase.ROUND_OVER, en.Phase.MATCH_OVER):
-            self.fair.dealt = FairDeal.restored(game.round, dealt)  # revealed at its end
+        self._restore_deal(record, game.round, lambda seed: seed == game.seed)
         if self.started:
             self._after_action()
+
+    def _restore_deal(self, record: RoomRecord, round: int, dealt_from: Callable[[str], bool]) -> None:
+        """The fair deal of the round under way at the restart, kept to be revealed at its
+        end as any round's is: if its record has its seed and the table was dealt from
+        it (``dealt_from``; a seeded or unfair round, say dealt by the host's seed, is not)."""
+        if self._round_is_over():
+            return
+        dealt = next((r for r in record.rounds if r["round"] == round and r["seed"]), None)
+        if dealt is not None and dealt_from(dealt["seed"]):
+            self.fair.dealt = FairDeal.restored(round, dealt)
 
     def register_tokens(self) -> None:
         """A restored room's tokens resume in it from now on."""
@@ -893,8 +907,9 @@ class Room:
             if not seat.piloted:
                 self._timeout(seat)
 
-    def _retime(self) -> None:
-        """The turn clock starts again (after a pause)."""
+    def _retime(self, table: int | None = None) -> None:
+        """The turn clock starts again (after a pause; ``table``: that table's only, in a
+        room of two)."""
         self.clocks.turn_key = None
         self._after_action()
 
@@ -903,10 +918,11 @@ class Room:
         and not before a restored seat's owner had their time to come back."""
         return max(now + self.limits.autopilot_delay, seat.held_until or now)
 
-    def _restart_turn_clock(self) -> None:
-        """Time the current turn again from now (its seat's player has just come back)."""
+    def _restart_turn_clock(self, seat: int) -> None:
+        """Time the current turn at ``seat``'s table again from now (its player has just
+        come back): the other table's clock runs on."""
         if self.started and self._has_table() and not self._round_is_over():
-            self._retime()
+            self._retime(self._table_of(seat))
 
     # -- timers ------------------------------------------------------------------------
 

@@ -112,7 +112,10 @@ class TwoTableRoom(Room):
         return self.match.over
 
     def _kept(self) -> KeptMatch | None:
-        return None  # the history keeps one-table matches only (its replay is one game)
+        """The rotation just over: its champion, and every seat's total."""
+        assert self.match is not None
+        result = self.match.outcome()
+        return self._kept_as(result.champion if result is not None else None, list(self.match.scores))
 
     def _legal(self, seat: int) -> tuple[en.Phase, list[en.Action], list[en.Card]]:
         assert self.match is not None
@@ -166,8 +169,8 @@ class TwoTableRoom(Room):
                 self._time_turn(self.turns[table], self.seats[seats[game.turn]], game.phase,
                                 self.events.moved_at(table), now)
 
-    def _retime(self) -> None:
-        for clock in self.turns:
+    def _retime(self, table: int | None = None) -> None:
+        for clock in self.turns if table is None else [self.turns[table]]:
             clock.turn_key = None
         self._after_action()
 
@@ -192,6 +195,9 @@ class TwoTableRoom(Room):
             play(match, en.parse_action(text))
         self.match, self.actions = match, len(record.actions)
         self.started = not match.over
+        # Each table is dealt from the round's seed and its number (engine/rotation.py).
+        self._restore_deal(record, match.round, lambda seed: all(
+            game.seed == f"{seed}/table {table}" for table, (_, game) in enumerate(match.tables)))
         if self.started:
             self._after_action()
 

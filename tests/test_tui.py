@@ -347,6 +347,33 @@ def test_u_on_two_cards_calls_uno_with_the_next_play() -> None:
         assert not t.state.uno_armed
 
 
+def test_an_armed_uno_call_goes_with_a_draw_and_says_so() -> None:
+    """u on two cards arms the call for the next play to one card; a draw makes the hand
+    three, which no play takes to one: the call goes, and the player is told."""
+    with table("hand 0: B5 G7; hand 1: B1 B2; draw: Y9 Y8; discard: R3") as t:
+        t.press("u")
+        assert t.state.uno_armed
+        t.press("d")
+        assert t.actions() == [Draw(0)] and t.state.uno_armed  # until the table answers
+        t.apply("0 draw")
+        assert not t.state.uno_armed and "UNO call cancelled" in t.screen()
+        assert "UNO will be called" not in t.screen()
+
+
+def test_an_armed_uno_call_on_a_multi_play_to_one_card_stays_while_the_table_moves() -> None:
+    """Three cards, two of them a pair that leaves one: in turn u arms the call, and it
+    stays armed through new views that leave the hand as it is (each event of the other
+    table of a two-table room brings one), then rides on the pair."""
+    with table("hand 0: R5 R5 G7; hand 1: B1 B2; hand 2: Y1 Y2; discard: R3") as t:
+        t.press("u")
+        assert t.state.uno_armed
+        for _i in range(3):
+            t.state.set_view(t.game.view(0))
+        assert t.state.uno_armed and "UNO will be called with this play" in t.screen()
+        t.press("1", "space", "2", "space", "enter")
+        assert t.actions() == [play(0, "R5", "R5", color="R", uno=True)] and not t.state.uno_armed
+
+
 def test_x_catches_the_player_who_forgot_uno_and_the_banner_shows_it_at_once() -> None:
     with table("hand 0: R5 G7; hand 1: B1; hand 2: G4 G5; discard: R3; turn: 2; catchable: 1") as t:
         screen = t.screen()
@@ -733,7 +760,11 @@ def test_a_card_playable_only_in_a_multi_play_is_not_shown_as_playable_alone() -
         t.press("3", "enter")
         assert t.sent == []
         assert "[B7] cannot be played alone, only after [R7]" in t.screen()
-        t.press("1", "space", "3", "space", "enter")
+        t.press("1", "space", "3", "space")
+        screen = t.screen()  # both marked, the cursor on [B7]: the advice was taken, and goes
+        assert "cannot be played alone" not in screen and "only after" not in screen
+        assert "[B7] blue 7 ·" in screen
+        t.press("enter")
         assert t.state.picker is not None  # which color continues: red or blue
 
 

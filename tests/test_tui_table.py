@@ -330,6 +330,118 @@ def test_a_two_table_room_names_every_seat_shows_the_rotation_and_every_total(wi
             assert f"{name} {11 * i}" in board, name
 
 
+def test_a_tall_two_table_rooms_scores_panel_shows_every_players_rotation_total() -> None:
+    """The side Scores panel of a tall terminal: the own table's teams, then all eight
+    players' rotation totals, as the s scoreboard has them (not only the own table's)."""
+    from unolan.client.tui.other_table import OtherTable
+    from unolan.engine import Rules
+    from unolan.engine.rotation import table_rules
+
+    rules = Rules.parse("house partner_rotation=on")
+    with table(f"rules: {table_rules(rules)}; hand 0: R5 G7; hand 1: B1 B2; hand 2: YS R9; hand 3: G1; "
+               "discard: Y3 R3") as t:
+        names = ["ann", "bot-1", "bot-2", "bot-3", "bot-4", "bot-5", "bot-6", "bot-7"]
+        t.state.other_table = OtherTable(1, 2, "GS", ("bot-2", "bot-4", "bot-6", "bot-7"), (5, 1, 7, 2), 2,
+                                         tuple((name, 100 + 11 * i) for i, name in enumerate(names)))
+        screen = t.screen(160, 50)
+        side = [line.split("│")[-1] for line in screen.splitlines() if "│" in line]
+        start = next(i for i, line in enumerate(side) if "Rotation totals" in line)
+        rows = [line.split() for line in side[start + 1:start + 9]]
+        assert [(row[0], row[-1]) for row in rows] == [(n, str(100 + 11 * i)) for i, n in enumerate(names)]
+        assert [line.split()[0] for line in side[start - 2:start]] == ["T1", "T2"]  # the own table's teams
+
+
+@pytest.mark.parametrize("language", ["en", "zh_Hant"])
+def test_the_other_tables_panel_says_it_waits_for_the_own_table_to_end_the_round(language: str) -> None:
+    """Fed a real rotation as seat 0 hears it: once the other table's round is over while
+    the own one plays on, the panel says so (whole at 80x24), and says nothing before."""
+    import random
+
+    from unolan.client import i18n
+    from unolan.client.tables import Tables
+    from unolan.client.tui.other_table import OtherTable
+    from unolan.engine import Rules, TwoTableRotation
+    from unolan.server.two_tables import on_wire
+
+    i18n.set_language(language)
+    rules = Rules.preset("house", partner_rotation=True, rounds=1)
+    rotation, rng = TwoTableRotation(rules, seed="wait"), random.Random(3)
+    tables, seq = Tables(0, rules.to_dict(), seq=0), 0
+    own = rotation.locate(0)[0]
+
+    def tell(events: list) -> OtherTable | None:
+        nonlocal seq
+        for event in map(on_wire, events):
+            seq += 1
+            tables.feed(seq, event.kind, event.data_for(0))
+        return OtherTable.of(tables, {})
+
+    panel = tell(rotation.start_events)
+    assert panel is not None and panel.waits_for is None
+    while rotation.tables[1 - own][1].phase != "round_over":  # the other table plays its round out
+        seats, game = rotation.tables[1 - own]
+        panel = tell(rotation.apply(rng.choice(rotation.legal_actions(seats[game.turn]))))
+        assert panel is not None
+        if rotation.tables[1 - own][1].phase != "round_over":
+            assert panel.waits_for is None
+    assert panel is not None and panel.waits_for == own and panel.turn is None
+    with table("hand 0: R5 G7; hand 1: B1 B2; hand 2: YS R9; hand 3: G1; discard: Y3 R3") as t:
+        t.state.other_table = panel
+        words = {"en": f"round over: waits for table {own + 1}", "zh_Hant": f"本局已結束：等第 {own + 1} 桌"}
+        assert words[language] in t.screen(80, 24)
+
+
+def test_a_rounds_title_line_never_wraps_a_dash_alone() -> None:
+    """``— round 10 · dealer: bob —`` is one cell wider than the log at 80 columns: it
+    wraps before a word, its closing dash kept with the name; at every width likewise."""
+    from unolan.client.tui.canvas import wrap
+    from unolan.client.tui.state import describe
+
+    with table("hand 0: R5 G7; hand 1: B1 B2; hand 2: YS R9; hand 3: G1; discard: Y3 R3") as t:
+        start = {"dealer": 1, "players": 4, "hand_size": 7, "scores": [0] * 4, "draw_count": 80}
+        for number in (9, 10, 12):
+            t.state.on_event("round_started", {"round": number, **start})
+        log = [line.split("│")[-1].strip() for line in t.screen(80, 24).splitlines()[2:7]]
+        assert log == ["— round 9 · dealer: bob —", "— round 10 · dealer:", "bob —",
+                       "— round 12 · dealer:", "bob —"], log
+    line, _style = describe("round_started", {"round": 10, **start}, lambda s: "bob", 0)  # type: ignore[misc]
+    for width in range(10, 30):
+        lines = [part.strip() for part in wrap(line, width)]
+        assert "—" not in lines and " ".join(lines) == line, (width, lines)
+
+
+@pytest.mark.parametrize(("language", "direction"), [("zh_Hant", "↻ 順時針"), ("en", "↻ clockwise")])
+def test_the_penalty_note_of_an_eight_player_room_is_read_whole_at_80x24(language: str, direction: str) -> None:
+    """The other table's panel takes two rows of an 8-player room's table: the note of a
+    stacked penalty (three lines in Chinese, four in English where the table had room)
+    is shown whole under the pile all the same, and the direction with it."""
+    from unolan.client import i18n
+    from unolan.client.tui.other_table import OtherTable
+    from unolan.client.tui.render import pile_info
+    from unolan.engine import Rules
+    from unolan.engine.rotation import table_rules
+
+    i18n.set_language(language)
+    rules = Rules.parse("house partner_rotation=on")
+    with table(f"rules: {table_rules(rules)}; hand 0: R5 G7 RD2 B4; hand 1: B1 B2 B3; hand 2: YS R9; "
+               "hand 3: G1; discard: Y3 GD2 RD2; pending: 4; stack: 2; turn: 1") as t:
+        t.state.names.update({1: "bot-1", 2: "bot-5", 3: "bot-3"})
+        t.state.other_table = OtherTable(1, 2, "GS", ("bot-2", "bot-4", "bot-6", "bot-7"), (5, 1, 7, 2), 2)
+        rows = t.screen(80, 24).splitlines()
+        assert any(row.startswith(("第 2 桌", "table 2")) for row in rows)  # the panel is there
+        foot = next(i for i, row in enumerate(rows) if "╰───────╯" in row)
+        x = get_cwidth(rows[foot][:rows[foot].index("╰")])  # the pile's column, in cells
+
+        def at_pile(row: str) -> str:  # the words of a row that begin in the pile's column
+            return "".join(m.group() for m in re.finditer(r"\S+(?: {1,2}\S+)*", row)
+                           if x <= get_cwidth(row[:m.start()]) <= x + 2)
+
+        under = "".join(at_pile(row).replace(" ", "") for row in rows[foot - 1:foot + 5])
+        note = "".join(text for _s, text, *_ in pile_info(t.state)[1])
+        assert note.startswith(("bot-1待罰", "Pending: 4 cards")) and note.replace(" ", "") in under, (note, under)
+        assert direction in " ".join(rows[foot - 1:foot + 2])
+
+
 def test_the_rules_line_names_the_preset_in_the_readers_language() -> None:
     from unolan.client import i18n
 

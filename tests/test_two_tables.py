@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import trio
 from test_hidden import audit_tables
-from test_server import FAST, Audit, Raw, frame, running, seat_bots
+from test_server import FAST, Audit, Raw, frame, running, seat_bots, settle
 from unolan.server import Bot, Limits, Server
 from unolan.server.eventlog import EventLog
 from unolan.server.two_tables import TwoTableRoom
@@ -117,6 +117,87 @@ async def test_a_resume_mid_cycle_restores_both_tables(tmp_path: Path) -> None:
         await trio.sleep(0.1)
         await play_room(server, tokens=tokens)  # type: ignore[arg-type]
         assert room.match is match and match.over and len(match.history) == 3
+
+
+async def test_the_round_under_way_at_a_restart_is_revealed_at_its_end_at_both_tables(tmp_path: Path) -> None:
+    """An unseeded two-table room stops mid-round; restored, it reveals that round at its
+    end as a one-table room does, and both tables were dealt from the seed revealed."""
+    from unolan.server import history
+    from unolan.server.replay import Replay
+
+    db = tmp_path / "two.db"
+    bots: list[Bot] = []
+    quick = Limits(**{**FAST.__dict__, "nonce_wait": 0.3})
+    async with trio.open_nursery() as outer:
+        server = await outer.start(partial(Server(seed=None, limits=quick, db_path=db).run, "127.0.0.1", 0))
+
+        async def stop_mid_round() -> None:
+            while "r1" not in server.rooms or server.rooms["r1"].actions < 20:
+                await trio.sleep(0.001)
+            outer.cancel_scope.cancel()
+
+        outer.start_soon(stop_mid_round)
+        await play_room(server, bots=bots, rounds=2)
+    tokens = [b.token for b in sorted(bots, key=lambda b: b.seat)]
+    frames = Audit()
+    async with running(quick, seed=None, db_path=db) as server:
+        room = server.rooms["r1"]
+        assert isinstance(room, TwoTableRoom) and room.match is not None and not room.match.round_over
+        restored = room.match.round
+        deal = room.fair.dealt
+        assert deal is not None and deal.round == restored
+        seeds = [game.seed for _, game in room.match.tables]
+        await play_room(server, frames, tokens=tokens)  # type: ignore[arg-type]
+        assert room.match.over
+        with trio.fail_after(5):  # kept once its last races are over
+            while not history.list_matches(reader := history.open_history(db)):
+                await trio.sleep(0.05)
+    reveals = [m for m in next(iter(frames.frames.values()))
+               if isinstance(m, pr.Event) and m.kind == "reveal"]
+    revealed = next(m.data for m in reveals if m.data["round"] == restored)
+    assert en.commitment(revealed["secret"], revealed["salt"]) == deal.commitment
+    assert en.round_seed(revealed["secret"], list(revealed["nonces"])) == revealed["seed"]
+    assert seeds == [f"{revealed['seed']}/table {t}" for t in range(2)]
+    # The match cut by the stop is kept whole once over: it replays, across the restart,
+    # to the room's totals, and its rounds' deals are kept with it.
+    (kept,) = history.list_matches(reader)
+    match = history.load_match(reader, kept.id)
+    assert Replay(match).final.scores == room.match.scores == kept.scores
+    assert [r["round"] for r in match.rounds] == [1, 2]
+
+
+async def test_a_seat_back_after_a_restart_restarts_its_own_tables_turn_clock_only(
+        tmp_path: Path, thread_clock: trio.abc.Clock) -> None:
+    """After a restore every turn waits for its player; one coming back has the turn
+    timer of its table start again from then, while the other table's runs on."""
+    from test_server import table
+
+    db = tmp_path / "two.db"
+    limits = Limits(deal_pause=0.0, autopilot_delay=0.5, restore_grace=15, grace=600, heartbeat=3600)
+    async with running(limits, seed=4, db_path=db) as server:
+        clients, room_id = await table(server, 8, timer=30, **ROTATION)
+        tokens = [c.token for c in clients]
+        await settle(*clients)
+    async with running(limits, seed=4, db_path=db) as server:
+        room = server.rooms[room_id]
+        assert isinstance(room, TwoTableRoom) and room.match is not None
+        match, actions = room.match, room.actions
+        assert all(clock.pilot is not None for clock in room.turns)  # held for their players
+        back: list[Raw] = []
+        times = {}
+        for table_ in (1, 0):  # table 1's player first, table 0's six seconds later
+            await trio.sleep(3 if table_ else 6)
+            seats, game = match.tables[table_]
+            client = await Raw.connect(server.port, f"again{table_}")
+            resumed = await client.reply(pr.Resume(token=tokens[seats[game.turn]], seq=room.seq, id=1))
+            assert resumed.TYPE == "joined"
+            times[table_] = trio.current_time()
+            back.append(client)
+        for table_, at in times.items():  # each table's timer runs from its own player's return
+            assert room.turns[table_].turn == pytest.approx(at + 30, abs=0.5), table_
+        assert room.actions == actions  # nobody played meanwhile: the clocks are the ones timed
+        for client in back:
+            await client.aclose()
 
 
 async def test_a_two_table_room_needs_eight_or_four_seats_and_a_version_4_client() -> None:
@@ -386,3 +467,91 @@ async def test_a_tables_turn_timer_runs_from_its_own_turn(autojump_clock: object
                 elif turned is not None and msg.data.get("table") not in (None, own):
                     others += 1  # the other table played on meanwhile
     assert others > 10 and all(abs(w - 5) < 0.1 for w in waits), (others, waits)
+
+
+# -- the match history ----------------------------------------------------------------------
+
+
+async def test_a_two_table_match_is_kept_listed_replayed_verified_audited_and_counted(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A real two-table match of a fair (unseeded) room: ann (the client library, keeping
+    what she saw) and seven bots. uno history lists it, the replay hears every event she
+    heard and ends at the room's totals, uno verify checks both tables' deals of each
+    round from her record, uno audit prints its receipts by table, uno stats counts all 8."""
+    from unolan.client.runner import play
+    from unolan.client.session import open_client
+    from unolan.client.strategies import GreedyBot
+    from unolan.client.verify import MatchRecord
+    from unolan.server import history
+    from unolan.server.replay import Replay
+
+    from unolan.cli import main
+    from unolan.replay import ReplayState
+
+    db, record = tmp_path / "s.db", tmp_path / "ann.jsonl"
+    quick = Limits(**{**FAST.__dict__, "nonce_wait": 0.3})
+    heard: list[tuple[str, Any]] = []
+    async with running(quick, seed=None, db_path=db) as server, \
+            open_client("127.0.0.1", server.port, "ann") as client:
+        client.record = MatchRecord(record)
+        joined = await client.create_room("big", seats=8, options={**ROTATION, "rounds": 2})
+
+        async def bot(i: int) -> None:
+            stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+            await Bot(stream, name=f"bot{i}", join=joined.room).run(stop_after_match=True)
+
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                for i in range(1, 8):
+                    nursery.start_soon(bot, i)
+                while sum(s.ready for s in server.rooms[joined.room].seats) < 7:
+                    await trio.sleep(0.01)
+                await client.start()
+                await play(client, GreedyBot(), matches=1, on_event=lambda k, d: heard.append((k, d)))
+            room = server.rooms[joined.room]
+            assert isinstance(room, TwoTableRoom) and room.match is not None and room.match.over
+            while not history.list_matches(reader := history.open_history(db)):
+                await trio.sleep(0.05)
+            while sum(k == "reveal" for k, _ in heard) < 2 and client.verifier is not None \
+                    and len(client.verifier.verdicts) < 2:
+                await trio.sleep(0.02)
+        outcome = room.match.outcome()
+    assert outcome is not None
+    (kept,) = history.list_matches(reader)
+    assert len(kept.seats) == 8 and kept.scores == list(outcome.scores) and kept.winner == outcome.champion
+    match = history.load_match(reader, kept.id)
+    assert sorted({r["round"] for r in match.rounds}) == [1, 2] and all(r["seed"] for r in match.rounds)
+    # the replay: every event ann heard, told again in her seat's view, to the same totals
+    replay = Replay(match)
+    assert replay.two_tables and replay.final.scores == room.match.scores
+    kinds = {*en.EVENT_KINDS, *en.rotation.ROTATION_KINDS}
+    again = [(e.kind, json.loads(json.dumps(e.data_for(0)))) for step in replay.steps for e in step.events]
+    assert [(k, json.loads(json.dumps(d))) for k, d in heard if k in kinds] == again
+    screen = ReplayState(replay, seat=0)
+    screen.to(replay.round_starts()[1])  # round 2's deal: both tables dealt, each said by its mark
+    lines = [text for _, text in screen.lines()]
+    assert any(line.startswith("  table 0 · ") for line in lines)
+    assert any(line.startswith("  table 1 · ") for line in lines)
+    assert sum(line.startswith(" table ") and " · seats " in line for line in lines) == 2
+    # the commands
+    assert main(["history", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert kept.id in out and "r1        ann, bot" in out and f"won by {kept.seats[kept.winner].name}" in out
+    assert main(["replay", kept.id, "--export", "--db", str(db)]) == 0
+    export = capsys.readouterr().out
+    assert export.count("#   table 0 (seats") == export.count("#   table 1 (seats") == 2
+    assert len([line for line in export.splitlines() if not line.startswith("#")]) == len(match.actions)
+    assert main(["verify", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "round 1: deal verified" in out and "round 2: deal verified" in out
+    assert main(["stats", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines()[1:] if line.strip()]
+    assert len(rows) == 8 and all(line.split()[-5] == "1" for line in rows)  # one match each
+    assert main(["audit", joined.room, "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    receipts = history.room_receipts(reader, joined.room)  # each race at its table, under the match
+    assert all(mid == kept.id and data["table"] in (0, 1) for mid, _, data in receipts)
+    assert out.count(" won (table ") == len(receipts) and (receipts or "no race receipts" in out)
+    names = [s.name for s in kept.seats]  # every seat named, a bot gone after the match too
+    assert all(f"seat {data['winner']} ({names[data['winner']]}) won" in out for _, _, data in receipts)

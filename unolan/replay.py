@@ -77,20 +77,26 @@ class ReplayState:
         def name_of(who: int | None) -> str:
             return seat_name(who, seat, names)
 
-        for event in step.events:  # each in the words of the table's log
+        for event in step.events:  # each in the words of the table's log (and its table's mark)
             data = event.data if self.seat == ALL else event.data_for(seat)
             text, _style = event_line(event.kind, data, name_of, seat)
-            out.append(("", "  " + text))
+            table = data.get("table")
+            mark = "" if table is None else _("table {table}").format(table=table) + " · "
+            out.append(("", "  " + mark + text))
         out.append(("", ""))
         if self.seat == ALL:
             out += [("class:table", line) for line in step.position.splitlines()]
         else:
-            view = r.view(self.step, seat)
-            data = view.to_dict()
-            for key, label in VIEW_FIELDS.items():
-                value = data[key]
-                shown = " ".join(map(str, value)) if isinstance(value, (list, tuple)) else value
-                out.append(("class:table", _("{field}: {value}").format(field=_(label), value=shown)))
+            for seats, view in r.views(self.step, seat):
+                if seats is not None:  # a two-table match: which table, and its seats in order
+                    out.append(("class:title", " " + _("table {table} · seats {seats}").format(
+                        table=[s for s, _text in step.tables].index(seats),
+                        seats=", ".join(name_of(s) for s in seats)) + " "))
+                data = view.to_dict()
+                for key, label in VIEW_FIELDS.items():
+                    value = data[key]
+                    shown = " ".join(map(str, value)) if isinstance(value, (list, tuple)) else value
+                    out.append(("class:table", _("{field}: {value}").format(field=_(label), value=shown)))
         out.append(("", ""))
         out.append(("class:keys", _("→/← step · ]/[ round · 1-9 round N · Home/End · v view · q quit")))
         return out

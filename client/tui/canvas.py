@@ -11,6 +11,7 @@ the UI fits its words with them.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -112,7 +113,11 @@ def wrap(text: str, width: int, indent: int = 2, start: int = 0) -> tuple[str, .
     """``text`` in lines of at most ``width`` cells, broken between words or between two
     wide (CJK) characters, which a line may break between as between words (a narrow word
     wider than a line is cut, never broken inside: a card label stays whole); lines after
-    the first are indented by ``indent``, and the first begins ``start`` cells in."""
+    the first are indented by ``indent``, and the first begins ``start`` cells in. A
+    title's dashes (``— round 2 · dealer: bob —``) stay with its words: no line is a
+    dash alone."""
+    if text.startswith("— ") or text.endswith(" —"):
+        text = _TITLE_DASHES.sub(lambda m: m.group().replace(" ", _NO_BREAK), text)
     lines: list[str] = []
     line, used = "", 0
     for word, glued in _pieces(text):
@@ -128,7 +133,12 @@ def wrap(text: str, width: int, indent: int = 2, start: int = 0) -> tuple[str, .
             w = get_cwidth(word)
         line, used = (line + " " * gap + word, used + gap + w)
     lines.append(line)
+    lines = [part.replace(_NO_BREAK, " ") for part in lines]
     return (lines[0], *(" " * indent + rest for rest in lines[1:]))
+
+
+_NO_BREAK = "\u00a0"  # inside a piece: a space that wrap does not break at
+_TITLE_DASHES = re.compile(r"^— | —$")
 
 
 def wrapped(lines: list[tuple[str, str]], width: int) -> Fragments:

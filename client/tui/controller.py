@@ -53,7 +53,8 @@ class Controller:
         self._send(command)
 
     def act(self, action: Action) -> None:
-        self.state.uno_armed = False
+        if isinstance(action, Play):  # an armed UNO call rides on the play (or not) and is spent
+            self.state.uno_armed = False
         self.state.show_scores = False  # playing on: the last round's scores make way
         self.send(Act(action))
 
@@ -84,6 +85,7 @@ class Controller:
             s.marked.remove(s.cursor)
         else:
             s.marked.append(s.cursor)
+        s.drop_notices("play")  # why the last choice could not be played: a new choice now
 
     def _chosen(self) -> list[str]:
         s, hand = self.state, self.state.hand()
@@ -109,7 +111,7 @@ class Controller:
         plays = [a for a in s.legal() if isinstance(a, Play)
                  and Counter(c.text for c in a.cards) == want]
         if not plays:
-            s.notify(self._why_not(chosen))
+            s.notify(self._why_not(chosen), topic="play")
             return
         first = [a for a in plays if a.cards[0].text == chosen[0]]
         self._finish(first or plays)

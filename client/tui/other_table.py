@@ -1,8 +1,10 @@
 """The other table of a two-table room: a compact panel under the player's own table.
 
 In a room of 8 seats under partner rotation the player's own table is drawn as any
-table; the other one is shown here in two lines: its number, the round and its top card,
-then each of its players with the cards they hold, the one in turn marked. The
+table; the other one is shown here in two lines: its number, the round and its top card
+(once its round is over while the own table plays on, instead of the card: that it waits
+for it, both tables being dealt the next round together), then each of its players with the cards they hold,
+the one in turn marked. The
 networking side fills :class:`OtherTable` from the client's tables (hidden cards are not
 in it: the other table is seen as a spectator sees it).
 """
@@ -31,6 +33,7 @@ class OtherTable:
     counts: tuple[int, ...]
     turn: int | None  # the player in turn (table order); None between rounds
     totals: tuple[tuple[str, int], ...] = ()  # every player's rotation total, by room seat
+    waits_for: int | None = None  # its round is over: the table (0 or 1) still playing it
 
     @classmethod
     def of(cls, tables: Tables, names: Mapping[int, str]) -> OtherTable | None:
@@ -39,10 +42,14 @@ class OtherTable:
         seats, mirror = tables.seats[other], tables.mirrors[other]
         if seats is None or not mirror.started:
             return None
-        playing = mirror.phase not in ("round_over", "match_over")
+        over = ("round_over", "match_over")
+        playing = mirror.phase not in over
+        own = tables.mirrors[tables.own]
+        waits = not playing and own.started and own.round == mirror.round and own.phase not in over
         return cls(other, mirror.round, mirror.top, tuple(_name(names, s) for s in seats),
                    tuple(mirror.counts), mirror.turn if playing else None,
-                   tuple((_name(names, s), total) for s, total in enumerate(tables.scores)))
+                   tuple((_name(names, s), total) for s, total in enumerate(tables.scores)),
+                   tables.own if waits else None)
 
 
 def _name(names: Mapping[int, str], seat: int) -> str:
@@ -54,10 +61,15 @@ def panel(state: UIState, width: int) -> StyleAndTextTuples:
     other = state.other_table
     if other is None:
         return []
-    out: StyleAndTextTuples = [("class:hint", _("table {table} · round {round} · top ").format(
-        table=other.table + 1, round=other.round))]
-    if other.top is not None:
-        out.append((card_style(other.top), card_label(other.top)))
+    if other.waits_for is not None:  # the next round is dealt at both tables at once
+        out: StyleAndTextTuples = [("class:hint", _("table {table} · round {round}").format(
+            table=other.table + 1, round=other.round) + " · " + _(
+            "round over: waits for table {table}").format(table=other.waits_for + 1))]
+    else:
+        out = [("class:hint", _("table {table} · round {round} · top ").format(
+            table=other.table + 1, round=other.round))]
+        if other.top is not None:
+            out.append((card_style(other.top), card_label(other.top)))
     out.append(("", "\n"))
     room = max(4, width // 4 - 5)
     for i, (name, count) in enumerate(zip(other.names, other.counts, strict=True)):

@@ -181,6 +181,11 @@ def standings(state: UIState, width: int = 54) -> Fragments:
                if len(v.scores) < len(v.counts) else state.name_of(unit))
         label = f"{team_word(unit)} {who}" if len(v.scores) < len(v.counts) else who
         out.append(("class:score", f" {fit(label, max(width - 12, 10))} {total:>6}\n"))
+    other = state.other_table
+    if other is not None and other.totals:  # partner rotation: each player's total, both tables
+        out.append(("class:pane.title", " " + _("Rotation totals, both tables") + "\n"))
+        out.extend(("class:score", f" {fit(name, max(width - 12, 10))} {total:>6}\n")
+                   for name, total in other.totals)
     result = state.round_result
     if result is not None and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
         out.append(("class:hint", f" {round_line(state, result, ended=False)} · s\n"))
@@ -397,7 +402,7 @@ def _hint(state: UIState, brief: bool = False) -> Fragments:
     about = f"{card_label(chosen)} {card_name(chosen)} · " if chosen and not brief else ""
     if chosen and not brief and v.seat is not None and state.my_turn:
         leads = multi_leads(state.legal(), chosen)
-        if leads:
+        if leads and not any(cards[i] in leads for i in state.marked if i < len(cards)):  # else done
             about = _("{card} {name}, only after {lead}").format(
                 card=card_label(chosen), name=card_name(chosen), lead=card_label(leads[0])) + " · "
     if v.phase is Phase.MATCH_OVER:

@@ -353,8 +353,12 @@ class UIState:
         if view.drawn and view.drawn in new and view.turn == view.seat:
             self.cursor = new.index(view.drawn)
         self.cursor = max(0, min(self.cursor, len(new) - 1))
-        if len(new) != 2:
+        if self.uno_armed and old != new and len(new) != 2 and not any(
+                isinstance(a, Play) and a.uno for a in self.legal()):
+            # The call rode on a play to one card of the hand it was armed on: a hand
+            # changed (a draw, a penalty) that no play takes to one card lets it go.
             self.uno_armed = False
+            self.notify(_("UNO call cancelled"), "info", 3, topic="uno")
         if self.picker is not None and not self._picker_still_valid():
             self.picker = None
 
@@ -445,8 +449,12 @@ class UIState:
         ``lasting``: it stays its time even when the table moves; ``topic``: it replaces
         the last one about the same thing instead of piling up."""
         if topic:
-            self.notices = deque((n for n in self.notices if n.topic != topic), maxlen=self.notices.maxlen)
+            self.drop_notices(topic)
         self.notices.append(Notice(text, style, self.clock() + seconds, lasting, topic))
+
+    def drop_notices(self, topic: str) -> None:
+        """The notices about ``topic`` go (what they said no longer holds)."""
+        self.notices = deque((n for n in self.notices if n.topic != topic), maxlen=self.notices.maxlen)
 
     def current_notices(self) -> list[Notice]:
         now = self.clock()
@@ -758,6 +766,10 @@ def event_line(
         n = data.get("count", 0)
         return _("{who} holds {what}").format(
             who=who, what=ngettext("{n} card", "{n} cards", n).format(n=n)), ""
+    if kind == "table_seated":  # a two-table match's new block, as a reader of both tables sees it
+        a, b, c, d = (name_of(seat) for seat in data.get("seats", (None,) * 4))
+        return "— " + _("seated {a}, {b}, {c}, {d}: partners {a} and {c}, {b} and {d}").format(
+            a=a, b=b, c=c, d=d) + " —", "info"
     if kind == "dealer_draw":
         draws = ", ".join(f"{name_of(seat)} {card_label(card)}" for seat, card in data.get("draws", ()))
         return _("draw for dealer: {draws}; dealer: {dealer}").format(

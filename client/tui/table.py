@@ -16,6 +16,7 @@ here. Running :mod:`motion` effects are drawn last, over the picture, at their s
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
@@ -258,7 +259,9 @@ def seat_line(state: UIState, seat: int, width: int, catchable: set[int]) -> Fra
 
 def picture(state: UIState, width: int, height: int, info: list[Fragments]) -> Fragments:
     """The table in ``width`` x ``height`` cells; ``info``: the lines under the pile (the
-    direction, the penalty, the clock, the rules), each cut to the pile's area."""
+    direction, the penalty, the clock, the rules), each wrapped to the pile's area; when
+    they are more than its rows hold, the first (the direction) stands beside the pile, or
+    the pile rises into the spacer row under the top seats."""
     v = state.view
     if v is None or width < 20 or height < 6:
         return []
@@ -272,11 +275,9 @@ def picture(state: UIState, width: int, height: int, info: list[Fragments]) -> F
 
     now = state.clock()
     effects = state.motion.active(now)
-    cx, cy, cw, ch = layout.center
-    room = ch - len(info)
-    card_w, card_h = (17, 11) if room >= 15 and cw >= 40 else (13, 9) if room >= 11 and cw >= 30 else (9, 5)
-    pile_x = cx + max(0, (cw - card_w - 1 - 9) // 2)
-    pile_y = cy + max(0, (ch - card_h - len(info)) // 2)
+    _cx, cy, _cw, ch = layout.center
+    pile = place_pile(layout.center, info)
+    card_w, card_h, pile_x, pile_y = pile.card_w, pile.card_h, pile.x, pile.y
     flying = [e for e in effects if e.kind is Kind.FLIGHT and now - e.start < FLIGHT]
     landed = [e for e in effects if e.kind is Kind.FLIGHT and now - e.start >= FLIGHT]
     if v.top is not None:
@@ -285,16 +286,12 @@ def picture(state: UIState, width: int, height: int, info: list[Fragments]) -> F
     else:  # the dealer is being drawn for: no pile yet
         canvas.put(pile_x, pile_y + 1, [("class:hint", "—")])
     canvas.block(pile_x + card_w + 1, pile_y + card_h // 2 - 1, cards.back_pile(v.draw_count))
-    y = pile_y + card_h
-    room = cx + cw - pile_x
-    for line in info:  # each wrapped to the pile's area, in the style it begins with
-        text = "".join(text for _style, text, *_rest in line)
-        longest = max((get_cwidth(word) for word in text.split(" ")), default=0)
-        for part in wrap(text, room, indent=2 if longest <= room - 2 else 0):  # words kept whole
-            if y >= cy + ch:
-                break
-            canvas.put(pile_x, y, [(line[0][0], part)] if line else [])
-            y += 1
+    if pile.beside:
+        canvas.put(pile.beside, pile_y + card_h - 1, info[0])
+    for y, line in enumerate(pile.under, pile_y + card_h):
+        if y >= cy + ch:
+            break
+        canvas.put(pile_x, y, line)
 
     home = Place(2, height - 1)
     for effect in effects:
@@ -311,6 +308,58 @@ def picture(state: UIState, width: int, height: int, info: list[Fragments]) -> F
             lines = wrap(effect.text, layout.tile_w - 2, indent=0)[:layout.tile_h]
             canvas.block(where.x, where.y, [[(effect.style, fit(f" {line} ", layout.tile_w))] for line in lines])
     return canvas.fragments()
+
+
+class PilePlace(NamedTuple):
+    """Where the pile goes in the table's center: its face's size and top left corner,
+    the lines under it, and the column where the first info line stands beside the
+    face's foot instead (0: it is under the face with the others)."""
+
+    card_w: int
+    card_h: int
+    x: int
+    y: int
+    under: list[Fragments]
+    beside: int
+
+
+def place_pile(center: tuple[int, int, int, int], info: list[Fragments]) -> PilePlace:
+    """The largest face that leaves room for the info lines, once wrapped (two passes:
+    sized for the entries, then for the lines they wrap to). Short of rows, in turn: the
+    first line (the direction) stands beside the face's foot, the pile rises into the
+    spacer row under the top seats, the wrapped lines go unindented."""
+    cx, cy, cw, ch = center
+    rows = len(info)
+    for _pass in range(2):
+        room = ch - rows
+        card_w, card_h = (17, 11) if room >= 15 and cw >= 40 else (13, 9) if room >= 11 and cw >= 30 else (9, 5)
+        x = cx + max(0, (cw - card_w - 1 - 9) // 2)
+        under = _info_lines(info, cx + cw - x)
+        rows = len(under)
+    beside = x + card_w + 1  # right of the face, under the draw pile: a free row
+    below = info
+    if card_h + rows > ch and info and width_of(info[0]) <= cx + cw - beside:
+        below = info[1:]
+        under = _info_lines(below, cx + cw - x)
+    else:
+        beside = 0
+    rise = card_h + len(under) > ch and cy > 0
+    if card_h + len(under) > ch + rise:
+        under = _info_lines(below, cx + cw - x, indent=0)
+    top = cy - 1 if rise else cy
+    return PilePlace(card_w, card_h, x, top + max(0, (ch - card_h - len(under)) // 2), under, beside)
+
+
+def _info_lines(info: list[Fragments], room: int, indent: int = 2) -> list[Fragments]:
+    """The lines under the pile: each entry wrapped to ``room`` cells (words kept whole),
+    in the style it begins with, its next lines indented by ``indent`` where its words fit."""
+    out: list[Fragments] = []
+    for line in info:
+        text = "".join(text for _style, text, *_rest in line)
+        longest = max((get_cwidth(word) for word in text.split(" ")), default=0)
+        out += [[(line[0][0], part)] if line else []
+                for part in wrap(text, room, indent=indent if longest <= room - indent else 0)]
+    return out
 
 
 def _draw_flight(canvas: Canvas, effect: Effect, now: float, start: Place, end: Place) -> None:
