@@ -164,14 +164,18 @@ def write_receipt(db: sqlite3.Connection, room: str, match: int, seq: int, data:
 
 def write_match(db: sqlite3.Connection, record: KeptMatch, match: int, keep: Keep) -> None:
     """A finished match: its row, and its actions copied from the store's log of the
-    room's ``match``-th match; then what ``keep`` no longer keeps goes."""
+    room's ``match``-th match; then what ``keep`` no longer keeps goes. A match kept
+    already is left as it is (a restored room keeps its finished match again, not
+    knowing whether the server stopped before or after keeping it)."""
+    if db.execute("SELECT 1 FROM history.matches WHERE id = ?", (record.id,)).fetchone():
+        return
     if keep.matches <= 0:
         for table in ("rounds", "receipts"):
             db.execute(f"DELETE FROM history.{table} WHERE room = ? AND match = ? AND id IS NULL",
                        (record.room, match))
         return
     db.execute(
-        "INSERT OR REPLACE INTO history.matches (id, room, name, rules, seats, seed, ended, winner,"
+        "INSERT INTO history.matches (id, room, name, rules, seats, seed, ended, winner,"
         " scores) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (record.id, record.room, record.name, json.dumps(record.rules),
          json.dumps([[s.name, s.bot] for s in record.seats]), json.dumps(record.seed),

@@ -796,8 +796,15 @@ class Room:
         self.game, self.actions = game, len(record.actions)
         self.started = game.phase is not en.Phase.MATCH_OVER
         self._restore_deal(record, game.round, lambda seed: seed == game.seed)
+        self._restore_finish()
+
+    def _restore_finish(self) -> None:
+        """A restored match plays on; one that was over is kept in the history now: the
+        server may have stopped before its last races settled, when it is kept."""
         if self.started:
             self._after_action()
+        elif self.store is not None and (kept := self._kept()) is not None:
+            self.store.finished(kept, self.matches)
 
     def _restore_deal(self, record: RoomRecord, round: int, dealt_from: Callable[[str], bool]) -> None:
         """The fair deal of the round under way at the restart, kept to be revealed at its

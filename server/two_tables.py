@@ -198,8 +198,7 @@ class TwoTableRoom(Room):
         # Each table is dealt from the round's seed and its number (engine/rotation.py).
         self._restore_deal(record, match.round, lambda seed: all(
             game.seed == f"{seed}/table {table}" for table, (_, game) in enumerate(match.tables)))
-        if self.started:
-            self._after_action()
+        self._restore_finish()
 
 
 def room_class(rules: en.Rules, seats: int) -> type[Room]:

@@ -6,6 +6,7 @@ import dataclasses
 import inspect
 import re
 import socket
+import sqlite3
 import struct
 from collections.abc import Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -968,6 +969,38 @@ async def test_a_restarted_server_resumes_its_rooms_from_the_database(tmp_path: 
         # a new room does not take the restored room's id
         other = await Raw.connect(server.port, "q")
         assert (await other.reply(pr.CreateRoom(name="u", seats=2, id=1))).room != room_id  # type: ignore[attr-defined]
+
+
+async def test_a_match_over_when_the_server_stopped_is_kept_in_the_history_once(tmp_path: Path) -> None:
+    """A match is kept once its last races settle; a server stopped before that keeps it
+    when it restarts (and a match kept already is not kept twice)."""
+    from unolan.server import history
+
+    db = tmp_path / "server.db"
+    limits = Limits(deal_pause=0.0, autopilot_delay=600, grace=600, heartbeat=3600,
+                    request_rate=1e6, request_burst=1e6)
+    async with running(limits, seed=4, db_path=db) as server:
+        clients, room_id = await table(server, 2, "official", target_score=30)
+        room = server.rooms[room_id]
+        with trio.fail_after(30):
+            await _act_legally(room, clients, 10_000)
+        assert room.game.phase == "match_over"
+        scores = list(room.game.scores)
+        await settle(*clients)
+    with history.open_history(db) as reader:
+        (kept,) = history.list_matches(reader)
+        assert kept.room == room_id and kept.scores == scores
+    # As if the server had stopped before keeping it: the history has no such match.
+    with sqlite3.connect(history.history_path(db)) as writer:
+        for name in ("matches", "actions"):
+            writer.execute(f"DELETE FROM {name}")
+    for _restart in range(2):
+        async with running(limits, seed=4, db_path=db) as server:
+            assert not server.rooms[room_id].started
+        with history.open_history(db) as reader:
+            (again,) = history.list_matches(reader)
+            assert again.id == kept.id and again.scores == scores
+            assert len(history.load_match(reader, kept.id).actions) == room.actions
 
 
 async def test_the_store_keeps_settings_tokens_and_hashed_passwords(tmp_path: Path) -> None:
