@@ -930,10 +930,14 @@ def _to_message(action: en.Action, seq: int) -> pr.Message:
     return dataclasses.replace(to_message(action, seq), id=77)  # type: ignore[type-var]
 
 
+# Limits for the restart tests: play goes as fast as the test drives it, nothing times out.
+RESTART_LIMITS = Limits(deal_pause=0.0, autopilot_delay=600, grace=600, heartbeat=3600,
+                        request_rate=1e6, request_burst=1e6)
+
+
 async def test_a_restarted_server_resumes_its_rooms_from_the_database(tmp_path: Path) -> None:
     db = tmp_path / "server.db"
-    limits = Limits(deal_pause=0.0, autopilot_delay=600, grace=600, heartbeat=3600,
-                    request_rate=1e6, request_burst=1e6)
+    limits = RESTART_LIMITS
     async with running(limits, seed=4, db_path=db) as server:
         clients, room_id = await table(server, 3, "party", target_score=60)
         room = server.rooms[room_id]
@@ -977,8 +981,7 @@ async def test_a_match_over_when_the_server_stopped_is_kept_in_the_history_once(
     from unolan.server import history
 
     db = tmp_path / "server.db"
-    limits = Limits(deal_pause=0.0, autopilot_delay=600, grace=600, heartbeat=3600,
-                    request_rate=1e6, request_burst=1e6)
+    limits = RESTART_LIMITS
     async with running(limits, seed=4, db_path=db) as server:
         clients, room_id = await table(server, 2, "official", target_score=30)
         room = server.rooms[room_id]
