@@ -358,6 +358,8 @@ class Store:
         self.failing = False
         self._attempts = 0  # failed attempts at the transaction in a row
         self._noted = -_NOTE_EVERY  # when the log last said that saving fails
+        # The store's thread's: (room, match) -> the log's row of the match's first action.
+        self._first_rows: dict[tuple[str, int], int] = {}
         self.server_id: str | None = None  # the file's identity, once opened
 
     # -- the store's task and thread --------------------------------------------------
@@ -555,7 +557,7 @@ class Store:
         if db is None:
             raise sqlite3.OperationalError("the database is closed")
         if prepared is not None:
-            db.execute(*prepared)
+            self._note_first_rows(ops, db.execute(*prepared).lastrowid)
             return
         try:
             db.execute("BEGIN")
@@ -565,11 +567,11 @@ class Store:
                     actions.append(op)
                     continue
                 if actions:
-                    _insert_actions(db, actions)
+                    self._insert(db, actions)
                     actions = []
                 self._apply(db, op)
             if actions:
-                _insert_actions(db, actions)
+                self._insert(db, actions)
             db.execute("COMMIT")
         except sqlite3.Error:
             with contextlib.suppress(sqlite3.Error):
@@ -580,7 +582,7 @@ class Store:
         """One operation, in the transaction under way (the store's thread)."""
         match op:
             case ActionRow():
-                _insert_actions(db, [op])
+                self._insert(db, [op])
             case RoomSeq(room, seq):
                 db.execute("UPDATE rooms SET seq = ? WHERE id = ?", (seq, room))
             case SaveRoom(record):
@@ -600,15 +602,38 @@ class Store:
             case Receipt(room, match, seq, data):
                 history.write_receipt(db, room, match, seq, data)
             case KeepMatch(record, match):
-                history.write_match(db, record, match, self.keep)
+                since = self._first_rows.pop((record.room, match), 0)
+                history.write_match(db, record, match, self.keep, since)
             case Sweep():
                 db.execute(_SWEEP)
             case DeleteRoom(room):
                 _delete_room(db, room)
+                self._forget_first_rows(room)
             case SetAside(room, reason):
                 _set_aside(db, room, reason)
+                self._forget_first_rows(room)
             case _:
                 assert_never(op)
+
+    def _insert(self, db: sqlite3.Connection, rows: Sequence[ActionRow]) -> None:
+        for start in range(0, len(rows), _ACTIONS_PER_INSERT):
+            chunk = rows[start:start + _ACTIONS_PER_INSERT]
+            self._note_first_rows(chunk, db.execute(*_actions_statement(chunk)).lastrowid)
+
+    def _note_first_rows(self, rows: Sequence[Op], last: int | None) -> None:
+        """Where each match begun in ``rows`` (one INSERT: its rows are numbered in
+        order, the last one ``last``) starts in the log, for the copy to the history
+        at its end."""
+        if last is None:
+            return
+        first = last - len(rows) + 1
+        for i, row in enumerate(rows):
+            if isinstance(row, ActionRow) and row.n == 0:
+                self._first_rows[row.room, row.match] = first + i
+
+    def _forget_first_rows(self, room: str) -> None:
+        for key in [key for key in self._first_rows if key[0] == room]:
+            del self._first_rows[key]
 
     # -- queueing (called from room tasks; never waits) --------------------------------
 
@@ -738,11 +763,6 @@ def _actions_statement(rows: Sequence[tuple[Any, ...]]) -> tuple[str, list[Any]]
     """One INSERT of these actions (at most _ACTIONS_PER_INSERT)."""
     return (_INSERT_ACTIONS + ", ".join([_ACTION_VALUES] * len(rows)),
             [value for row in rows for value in row])
-
-
-def _insert_actions(db: sqlite3.Connection, rows: Sequence[tuple[Any, ...]]) -> None:
-    for start in range(0, len(rows), _ACTIONS_PER_INSERT):
-        db.execute(*_actions_statement(rows[start:start + _ACTIONS_PER_INSERT]))
 
 
 # -- the operations' statements (the store's thread) ------------------------------------
