@@ -22,7 +22,10 @@ Reported per server: actions/s; server CPU microseconds per action (utime + stim
 server process from /proc/<pid>/stat over the measuring window); p50/p99 latency from an
 action sent to the last of the 4 room members receiving its event; server RSS per
 connected client (VmRSS with everyone connected minus VmRSS before, over the clients);
-clients dropped; refusals; the generators' CPU share. Then the ratios server / baseline.
+clients dropped; refusals; the generators' CPU share (all of them, and the busiest one's)
+and their lag (how late a 10 ms timer of theirs wakes, p50 and p99): a lag near the
+latencies says the generators, or the machine they share with the server, set them, not
+the server. Then the ratios server / baseline.
 
 Fairness: both servers get the same generator processes (rooms dealt round-robin, one
 process connecting after another, since the baseline groups rooms by arrival) with the
@@ -200,6 +203,34 @@ class Meter:
 _TURN_PHASES = ("play", "drawn", "color")
 
 
+# The load generators' socket calls, the same for both servers. They must cost far less
+# than what they measure (at 1000 clients they share the machine with the server), so
+# they go to the descriptor as the server does: the stream's own receive_some tries a
+# read first, which mostly finds nothing and costs more than the read, and send_all a
+# task switch where one write nearly always takes the whole frame.
+
+
+async def _receive(stream: trio.SocketStream) -> bytes:
+    """What the server sent next (b"": it closed), read when the socket is readable."""
+    fd = stream.socket.fileno()
+    while True:
+        await trio.lowlevel.wait_readable(fd)
+        try:
+            return os.read(fd, 65536)
+        except BlockingIOError:
+            continue
+
+
+async def _send(stream: trio.SocketStream, data: bytes) -> None:
+    """Straight into the socket; what it does not take, through the stream."""
+    try:
+        sent = os.write(stream.socket.fileno(), data)
+    except BlockingIOError:
+        sent = 0
+    if sent < len(data):
+        await stream.send_all(data[sent:])
+
+
 async def _game_bot(port: int, room: int, think: float, meter: Meter, host: bool,
                     room_id: list[str], joined: trio.Event) -> None:
     """One bench client of the game server: plays its own seat from its own mirror of the
@@ -214,17 +245,17 @@ async def _game_bot(port: int, room: int, think: float, meter: Meter, host: bool
     stream = await trio.open_tcp_stream("127.0.0.1", port)
     conn = pr.Connection(pr.CLIENT)
     try:
-        await stream.send_all(conn.hello("bench", client="bench"))
+        await _send(stream, conn.hello("bench", client="bench"))
         while (msg := conn.next_event()) is pr.NEED_DATA:
-            conn.receive_data(await stream.receive_some(65536))
+            conn.receive_data(await _receive(stream))
         if not isinstance(msg, pr.Welcome):
             return
         if host:
-            await stream.send_all(conn.send(pr.CreateRoom(name=f"bench{room}", seats=4,
+            await _send(stream, conn.send(pr.CreateRoom(name=f"bench{room}", seats=4,
                                                           preset="house")))
         else:
             await joined.wait()
-            await stream.send_all(conn.send(pr.Join(room=room_id[0])))
+            await _send(stream, conn.send(pr.Join(room=room_id[0])))
         frames = _Frames()
         frames.buffer = bytes(conn._data[conn._start:])  # anything read past the welcome
         mirror: Mirror | None = None
@@ -247,7 +278,7 @@ async def _game_bot(port: int, room: int, think: float, meter: Meter, host: bool
                 return
             acted = seq
             meter.start((room, seq + 1))
-            await stream.send_all(conn.send(to_message(action, seq)))
+            await _send(stream, conn.send(to_message(action, seq)))
 
         data = b""
         while True:
@@ -261,7 +292,7 @@ async def _game_bot(port: int, room: int, think: float, meter: Meter, host: bool
                     try:
                         mirror.feed(seq, m["kind"], m["data"])
                     except SeqGap:
-                        await stream.send_all(conn.send(pr.Sync()))
+                        await _send(stream, conn.send(pr.Sync()))
                         continue
                     if m["kind"] == "turn":
                         await act()
@@ -272,7 +303,7 @@ async def _game_bot(port: int, room: int, think: float, meter: Meter, host: bool
                     if host:
                         room_id.append(m["room"])
                         joined.set()
-                    await stream.send_all(conn.send(pr.Ready()))
+                    await _send(stream, conn.send(pr.Ready()))
                 elif t == "seats":
                     if mirror is not None and not mirror.rules:
                         mirror.set_rules(m["rules"])
@@ -283,9 +314,9 @@ async def _game_bot(port: int, room: int, think: float, meter: Meter, host: bool
                         if not starting and all(s["kind"] != "empty" and (s["ready"] or s["seat"] == seat)
                                                 for s in seats):
                             starting = True
-                            await stream.send_all(conn.send(pr.Start()))
+                            await _send(stream, conn.send(pr.Start()))
                     elif 0 <= seat < len(seats) and not seats[seat]["ready"]:
-                        await stream.send_all(conn.send(pr.Ready()))  # a new match
+                        await _send(stream, conn.send(pr.Ready()))  # a new match
                 elif t == "snapshot":
                     if mirror is not None:
                         mirror.load(m["view"], m["seq"])
@@ -297,10 +328,10 @@ async def _game_bot(port: int, room: int, think: float, meter: Meter, host: bool
                     if m["code"] == "not_ready":
                         starting = False
                     elif mirror is not None and mirror.started:
-                        await stream.send_all(conn.send(pr.Sync()))
+                        await _send(stream, conn.send(pr.Sync()))
                 elif t == "ping":
-                    await stream.send_all(conn.send(pr.Pong(id=m["id"])))
-            data = await stream.receive_some(65536)
+                    await _send(stream, conn.send(pr.Pong(id=m["id"])))
+            data = await _receive(stream)
             if not data:
                 return
     except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
@@ -333,9 +364,9 @@ async def _baseline_load(port: int, rooms: list[int], think: float, meter: Meter
         try:
             if seat == 0:
                 await trio.sleep(0.5)
-                await _send(stream, room, 0, meter)
+                await _play(stream, room, 0, meter)
             while True:
-                data = await stream.receive_some(65536)
+                data = await _receive(stream)
                 if not data:
                     break
                 for msg in frames.feed(data):
@@ -343,7 +374,7 @@ async def _baseline_load(port: int, rooms: list[int], think: float, meter: Meter
                     if msg["data"]["next"] == seat:
                         if think:
                             await trio.sleep(think)
-                        await _send(stream, room, msg["seq"], meter)
+                        await _play(stream, room, msg["seq"], meter)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass
         finally:
@@ -360,10 +391,10 @@ async def _baseline_load(port: int, rooms: list[int], think: float, meter: Meter
         await trio.sleep_forever()
 
 
-async def _send(stream: trio.SocketStream, room: int, seq: int, meter: Meter) -> None:
+async def _play(stream: trio.SocketStream, room: int, seq: int, meter: Meter) -> None:
     meter.start((room, seq + 1))
     body = msgpack.packb({"type": "play", "seq": seq, "cards": ["R7"]})
-    await stream.send_all(HEADER.pack(len(body)) + body)
+    await _send(stream, HEADER.pack(len(body)) + body)
 
 
 def _generator(kind: str, port: int, rooms: list[int], think: float, conn: Any) -> None:
@@ -374,9 +405,20 @@ def _generator(kind: str, port: int, rooms: list[int], think: float, conn: Any) 
     gc.set_threshold(20_000, 10, 10)
     meter = Meter()
     connected = [0]
+    lags: list[float] = []
+
+    async def lag() -> None:
+        """How late the generator wakes for a timer: its own lateness, which every
+        latency it measures includes (a busy generator or a busy machine)."""
+        while True:
+            t0 = time.perf_counter()
+            await trio.sleep(_LAG_TICK)
+            if meter.measuring:
+                lags.append(time.perf_counter() - t0 - _LAG_TICK)
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:
+            nursery.start_soon(lag)
             await trio.to_thread.run_sync(conn.recv)  # connect
             load = _game_load if kind == "server" else _baseline_load
             nursery.start_soon(load, port, rooms, think, meter, connected)
@@ -390,11 +432,14 @@ def _generator(kind: str, port: int, rooms: list[int], think: float, conn: Any) 
             meter.measuring = False
             conn.send({"latencies": meter.latencies, "actions": meter.actions,
                        "cpu": time.process_time() - cpu0,
-                       "dropped": meter.dropped, "refused": meter.refused})
+                       "dropped": meter.dropped, "refused": meter.refused, "lags": lags})
             await trio.to_thread.run_sync(conn.recv)  # quit
             nursery.cancel_scope.cancel()
 
     trio.run(main)
+
+
+_LAG_TICK = 0.01  # seconds
 
 
 def run_one(kind: str, rooms: int, think_ms: float, warmup: float, duration: float,
@@ -445,6 +490,7 @@ def run_one(kind: str, rooms: int, think_ms: float, warmup: float, duration: flo
             proc.kill()
     actions = sum(r["actions"] for r in reports)
     lat = sorted(x for r in reports for x in r["latencies"]) or [float("nan")]
+    lags = sorted(x for r in reports for x in r["lags"]) or [float("nan")]
     return dict(
         clients=clients, actions=actions,
         actions_per_s=actions / (t1 - t0),
@@ -456,6 +502,9 @@ def run_one(kind: str, rooms: int, think_ms: float, warmup: float, duration: flo
         dropped=sum(r["dropped"] for r in reports),
         refused=sum(r["refused"] for r in reports),
         generator_cpu_share=sum(r["cpu"] for r in reports) / (t1 - t0),
+        generator_busiest=max(r["cpu"] for r in reports) / (t1 - t0),
+        generator_lag_p50_ms=statistics.median(lags) * 1000,
+        generator_lag_p99_ms=lags[min(len(lags) - 1, int(len(lags) * 0.99))] * 1000,
     )
 
 
@@ -490,7 +539,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"rooms={args.rooms} clients={4 * args.rooms} think={args.think:g} ms "
           f"window={args.duration:g} s generator processes={procs} rounds={args.rounds}")
     keys = ["clients", "actions_per_s", "cpu_us_per_action", "server_cpu_share", "p50_ms",
-            "p99_ms", "rss_per_client_kib", "dropped", "refused", "generator_cpu_share"]
+            "p99_ms", "rss_per_client_kib", "dropped", "refused", "generator_cpu_share",
+            "generator_busiest", "generator_lag_p50_ms", "generator_lag_p99_ms"]
     print(f"{'':<22}" + "".join(f"{name:>16}" for name in rows))
     for key in keys:
         print(f"{key:<22}" + "".join(f"{row[key]:>16.1f}" if isinstance(row[key], float)

@@ -162,11 +162,14 @@ def write_receipt(db: sqlite3.Connection, room: str, match: int, seq: int, data:
                (room, match, seq, json.dumps(data)))
 
 
-def write_match(db: sqlite3.Connection, record: KeptMatch, match: int, keep: Keep) -> None:
+def write_match(db: sqlite3.Connection, record: KeptMatch, match: int, keep: Keep,
+                since: int = 0) -> None:
     """A finished match: its row, and its actions copied from the store's log of the
-    room's ``match``-th match; then what ``keep`` no longer keeps goes. A match kept
-    already is left as it is (a restored room keeps its finished match again, not
-    knowing whether the server stopped before or after keeping it)."""
+    room's ``match``-th match (from the log's row ``since`` on: where the match's first
+    action is, when the store knows it, so that the copy does not read the whole log);
+    then what ``keep`` no longer keeps goes. A match kept already is left as it is (a
+    restored room keeps its finished match again, not knowing whether the server stopped
+    before or after keeping it)."""
     if db.execute("SELECT 1 FROM history.matches WHERE id = ?", (record.id,)).fetchone():
         return
     if keep.matches <= 0:
@@ -180,9 +183,9 @@ def write_match(db: sqlite3.Connection, record: KeptMatch, match: int, keep: Kee
         (record.id, record.room, record.name, json.dumps(record.rules),
          json.dumps([[s.name, s.bot] for s in record.seats]), json.dumps(record.seed),
          record.ended, record.winner, json.dumps(record.scores)))
-    db.execute("DELETE FROM history.actions WHERE id = ?", (record.id,))
     db.execute("INSERT INTO history.actions (id, n, action, seq) SELECT ?, n, action, seq"
-               " FROM main.actions WHERE room = ? AND match = ?", (record.id, record.room, match))
+               " FROM main.actions WHERE rowid >= ? AND room = ? AND match = ?",
+               (record.id, since, record.room, match))
     for table in ("rounds", "receipts"):
         db.execute(f"UPDATE history.{table} SET id = ? WHERE room = ? AND match = ? AND id IS NULL",
                    (record.id, record.room, match))

@@ -55,8 +55,9 @@ class Limits:
     # (clients retry every few seconds: this covers a retry or two).
     restore_grace: float = 15.0
     linger: float = 1.0  # after the last frame to a closing client, read what it still sends
-    # The store gathers writes for up to this long after the first, until commit_batch are
-    # queued, before committing them: a transaction costs far more than a row in it.
+    # A first write after a quiet spell waits up to this long for others (until
+    # commit_batch are queued) before its transaction: a transaction costs far more than a
+    # row in it. While one is under way, writes join the next, which follows at once.
     commit_window: float = 0.002
     commit_batch: int = 16
     # Python's thread switch interval while the server keeps a database. The store's

@@ -33,9 +33,14 @@ opened. The server holds the file's lock while it runs (``locking_mode=EXCLUSIVE
 second server on the same file stops at once instead of writing over the first one.
 
 Writes are write-ahead and group-committed. The room task never touches the disk: it
-calls the ``Store`` methods, which only queue an operation and wake the writer task. The
-writer gathers writes for a moment (``window``), then runs everything queued since its
-last wake-up, for every room, in one transaction on the store's own thread; :attr:`Store.ticket` names that transaction before it starts, and the
+calls the ``Store`` methods, which only queue an operation (a typed value, :data:`Op`).
+The database lives in one thread of its own, and a transaction costs that thread a few
+takings of the GIL whatever its size, so the store hands it work as seldom as it can:
+one job per transaction (everything queued so far, for every room) and one wake-up of
+the event loop back when it is on disk. While a transaction is under way, what is queued
+joins the next one, handed over the moment the thread is done (so the commit window
+adapts to the load); a first write after a quiet spell waits ``window`` for others.
+:attr:`Store.ticket` names the transaction that will hold what is queued now, and the
 store's listener hears :meth:`StoreListener.committed` once it is on disk, which is when
 the server lets the frames that depend on it go out. A transaction that fails is rolled
 back and retried, with what was queued meanwhile, until it succeeds; the listener hears
@@ -58,11 +63,11 @@ import queue
 import secrets
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar, assert_never
 
 import outcome
 import platformdirs
@@ -220,6 +225,108 @@ RETRY_DELAYS = (0.25, 0.5, 1.0, 2.0, 4.0)  # between attempts at a failed transa
 _NOTE_EVERY = 60.0  # while saving fails, the log repeats it this often (seconds)
 
 
+# -- the operations: what the rooms queue, one typed value each ---------------------------
+
+
+class SaveRoom(NamedTuple):
+    """A room's settings, seats and spectators, as when it was created or reloaded."""
+
+    record: RoomRecord
+
+
+class SaveSeats(NamedTuple):
+    room: str
+    host: int | None
+    seats: list[SeatRecord]
+
+
+class SaveSpectator(NamedTuple):
+    room: str
+    token_hash: str
+    name: str | None
+
+
+class DropSpectator(NamedTuple):
+    room: str
+    token_hash: str
+
+
+class StartMatch(NamedTuple):
+    room: str
+    matches: int
+    seed: str  # JSON
+    seq: int
+
+
+class ActionRow(NamedTuple):
+    """One row of the action log, its fields in the table's order (the usual transaction
+    is nothing but these, and goes as one statement: :func:`_actions_statement`)."""
+
+    room: str
+    match: int
+    n: int
+    action: str
+    seq: int
+
+
+class RoomSeq(NamedTuple):
+    room: str
+    seq: int
+
+
+class RoundRecord(NamedTuple):
+    room: str
+    match: int
+    round: int
+    data: dict[str, Any]
+
+
+class Receipt(NamedTuple):
+    room: str
+    match: int
+    seq: int
+    data: dict[str, Any]
+
+
+class KeepMatch(NamedTuple):
+    record: history.KeptMatch
+    match: int
+
+
+class DeleteRoom(NamedTuple):
+    room: str
+
+
+class SetAside(NamedTuple):
+    room: str
+    reason: str
+
+
+class Sweep(NamedTuple):
+    """Drop the actions of finished matches and of rooms that are gone."""
+
+
+Op = (SaveRoom | SaveSeats | SaveSpectator | DropSpectator | StartMatch | ActionRow | RoomSeq
+      | RoundRecord | Receipt | KeepMatch | DeleteRoom | SetAside | Sweep)
+"""What a transaction is made of."""
+
+
+# What goes to the store's thread: a transaction, or a call whose outcome a task awaits.
+
+
+@dataclass(slots=True)
+class _Transaction:
+    ops: list[Op]
+    prepared: tuple[str, list[Any]] | None  # the whole transaction as one statement
+    ticket: int
+
+
+@dataclass(slots=True)
+class _Call:
+    fn: Callable[[], Any]
+    task: trio.lowlevel.Task
+
+
 class Store:
     """One SQLite file. Build, then ``await nursery.start(store.run)`` (which opens the
     file and raises :class:`StoreError` if it cannot be used); read the rooms with
@@ -228,9 +335,9 @@ class Store:
     def __init__(self, path: str | os.PathLike[str], listener: StoreListener | None = None,
                  *, window: float = 0.0, batch: int = 16, lock_timeout: float = 1.0,
                  keep: history.Keep | None = None) -> None:
-        """``window``: how long the writer may gather writes after the first one, until
-        ``batch`` are queued, before its transaction (a transaction costs far more than a
-        row in it)."""
+        """``window``: how long a first write after a quiet spell may wait for others,
+        until ``batch`` are queued, before its transaction (a transaction costs far more
+        than a row in it)."""
         self.path = Path(path)
         self.listener = listener
         self.window = window
@@ -238,16 +345,24 @@ class Store:
         self.lock_timeout = lock_timeout  # how long to wait for another program's lock at open
         self.keep = keep or history.Keep()  # how much match history the host keeps
         self._db: sqlite3.Connection | None = None
-        self._ops: list[tuple[str, tuple[Any, ...]]] = []
-        self._wake = trio.Event()
-        self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()  # for the writer thread
+        self._ops: list[Op] = []  # queued, not yet handed to the thread
+        self._wake = trio.Event()  # for the store's task: a first write, or a retry
+        self._jobs: queue.SimpleQueue[_Transaction | _Call | None] = queue.SimpleQueue()
+        self._busy = False  # a transaction is in the thread
+        self._over = trio.Event()  # set (and renewed) whenever a transaction ends
+        self._crashed: BaseException | None = None  # a transaction failed for a bug, not the disk
         self.queued = 0  # operations queued so far (a change tells a caller it wrote)
         self._appended = 0  # actions queued since the last sweep
         self.ticket = 1  # the transaction that will hold what is queued now
+        self.saved = 0  # the last transaction on disk
         self.failing = False
+        self._attempts = 0  # failed attempts at the transaction in a row
+        self._noted = -_NOTE_EVERY  # when the log last said that saving fails
+        # The store's thread's: (room, match) -> the log's row of the match's first action.
+        self._first_rows: dict[tuple[str, int], int] = {}
         self.server_id: str | None = None  # the file's identity, once opened
 
-    # -- the writer task -------------------------------------------------------------
+    # -- the store's task and thread --------------------------------------------------
 
     async def run(self, *, task_status: trio.TaskStatus[Store] = trio.TASK_STATUS_IGNORED) -> None:
         thread = threading.Thread(target=self._serve_jobs, args=(trio.lowlevel.current_trio_token(),),
@@ -257,89 +372,119 @@ class Store:
             await self._in_thread(self._open)
             task_status.started(self)
             while True:
-                if not self._ops:
-                    await self._wake.wait()  # set by the first write
+                await self._wake.wait()  # a first write after a quiet spell, or a failure
                 self._wake = trio.Event()
-                if self.window and len(self._ops) < self.batch:
+                if self._crashed is not None:
+                    raise self._crashed
+                if self._attempts:
+                    await trio.sleep(RETRY_DELAYS[min(self._attempts, len(RETRY_DELAYS)) - 1])
+                elif self.window and len(self._ops) < self.batch:
                     # Let more rooms' writes join this transaction, for a moment at most
                     # (the batch-th write ends it early).
                     with trio.move_on_after(self.window):
                         await self._wake.wait()
                     self._wake = trio.Event()
-                await self._commit(retry=True)
+                self._hand_over()
         finally:
             with trio.CancelScope(shield=True):
+                await self._settled()
                 if self._ops and self._db is not None:
-                    await self._commit(retry=False)
+                    self._hand_over()
+                    await self._settled()
+                    if self._ops:
+                        log.error("stopping with %d changes unsaved", len(self._ops))
                 await self._in_thread(self._close)
                 self._jobs.put(None)
 
-    # The database lives in one thread of its own for the store's life: a job goes to it
-    # and its outcome comes back through the Trio token (cheaper than a worker thread per
-    # transaction, and the connection never changes threads).
+    # The database lives in one thread of its own for the store's life (the connection
+    # never changes threads). A job goes to it through a queue and its outcome comes back
+    # through the Trio token: one of each per transaction.
 
     def _serve_jobs(self, token: trio.lowlevel.TrioToken) -> None:
         while (job := self._jobs.get()) is not None:
-            fn, args, deliver = job
-            result = outcome.capture(fn, *args)
+            match job:
+                case _Transaction(ops, prepared):
+                    result = outcome.capture(self._write, ops, prepared)
+                    deliver: Callable[..., object] = self._done
+                    target: object = job
+                case _Call(fn, task):
+                    result = outcome.capture(fn)
+                    deliver, target = trio.lowlevel.reschedule, task
             with contextlib.suppress(trio.RunFinishedError):
-                token.run_sync_soon(deliver, result)
+                token.run_sync_soon(deliver, target, result)
 
     async def _in_thread(self, fn: Callable[..., _T], *args: Any) -> _T:
-        """``fn(*args)`` in the store's thread. Not cancellable: a transaction under way
-        is waited out (it takes milliseconds)."""
-        task = trio.lowlevel.current_task()
-        self._jobs.put((fn, args, partial(trio.lowlevel.reschedule, task)))
+        """``fn(*args)`` in the store's thread (after any transaction under way). Not
+        cancellable: a transaction under way is waited out (it takes milliseconds)."""
+        self._jobs.put(_Call(partial(fn, *args), trio.lowlevel.current_task()))
         result: _T = await trio.lowlevel.wait_task_rescheduled(lambda _: trio.lowlevel.Abort.FAILED)
         return result
 
+    def _hand_over(self) -> None:
+        """Everything queued goes to the thread as one transaction, unless one is under
+        way: then it waits for that one (and what comes meanwhile joins it)."""
+        if self._busy or not self._ops:
+            return
+        ops, self._ops = self._ops, []
+        prepared = None
+        if len(ops) <= _ACTIONS_PER_INSERT and all(type(op) is ActionRow for op in ops):
+            prepared = _actions_statement(ops)
+        self._busy = True
+        self._jobs.put(_Transaction(ops, prepared, self.ticket))
+        self.ticket += 1
+
+    def _done(self, job: _Transaction, result: outcome.Outcome[None]) -> None:
+        """On the event loop: the thread is done with ``job``. On disk: the next
+        transaction (what was queued meanwhile) goes at once, then the listener hears it.
+        Failed: its writes go first again, after a pause (the store's task)."""
+        self._busy = False
+        self._over.set()
+        self._over = trio.Event()
+        if isinstance(result, outcome.Error):
+            error = result.error
+            if not isinstance(error, sqlite3.Error):
+                self._crashed = error  # a bug: the store's task raises it
+                self._wake.set()
+                return
+            self._ops[:0] = job.ops  # rolled back: they go again, first
+            now = trio.current_time()
+            if not self.failing or now - self._noted >= _NOTE_EVERY:
+                self._noted = now
+                log.error("cannot save to %s: %s; the rooms are paused and the server keeps "
+                          "trying%s", self.path, _describe(error),
+                          f" ({self._attempts} attempts so far)" if self._attempts else "")
+            self._attempts += 1
+            if not self.failing:
+                self.failing = True
+                if self.listener is not None:
+                    self.listener.saving_failed(_describe(error))
+            self._wake.set()
+            return
+        self._hand_over()
+        self.saved = job.ticket
+        if self.failing:
+            self.failing = False
+            log.warning("saving to %s works again (after %d failed attempts); play resumes",
+                        self.path, self._attempts)
+            if self.listener is not None:
+                self.listener.saving_works()
+        self._attempts = 0
+        if self.listener is not None:
+            self.listener.committed(job.ticket)
+
+    async def _settled(self) -> None:
+        """Wait until no transaction is under way."""
+        while self._busy:
+            await self._over.wait()
+
     async def flush(self) -> None:
         """Write everything queued so far (retrying until it is written)."""
-        if self._ops:
-            await self._commit(retry=True)
-
-    async def _commit(self, retry: bool) -> None:
-        """One transaction with everything queued; on failure, roll back and try again
-        (with what was queued meanwhile) until it succeeds, or once if not ``retry``."""
-        attempt = 0
-        noted = trio.current_time()
-        while True:
-            if not self._ops:
-                return  # a flush wrote them meanwhile: nothing is waiting for an empty one
-            ops, self._ops = self._ops, []
-            ticket = self.ticket
-            self.ticket += 1
-            prepared = None
-            if len(ops) <= _ACTIONS_PER_INSERT and all(op == "action" for op, _ in ops):
-                prepared = _actions_statement([args for _, args in ops])
-            try:
-                await self._in_thread(self._write, ops, prepared)
-            except sqlite3.Error as exc:
-                self._ops[:0] = ops  # rolled back: they go again, first
-                if not self.failing or trio.current_time() - noted >= _NOTE_EVERY:
-                    noted = trio.current_time()
-                    log.error("cannot save to %s: %s; the rooms are paused and the server keeps "
-                              "trying%s", self.path, _describe(exc),
-                              f" ({attempt} attempts so far)" if attempt else "")
-                if not self.failing:
-                    self.failing = True
-                    if self.listener is not None:
-                        self.listener.saving_failed(_describe(exc))
-                if not retry:
-                    log.error("stopping with %d changes unsaved", len(self._ops))
-                    return
-                await trio.sleep(RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)])
-                attempt += 1
-                continue
-            if self.failing:
-                self.failing = False
-                log.warning("saving to %s works again (after %d failed attempts); play resumes",
-                            self.path, attempt)
-                if self.listener is not None:
-                    self.listener.saving_works()
-            if self.listener is not None:
-                self.listener.committed(ticket)
-            return
+        last = self.ticket if self._ops else self.ticket - 1  # the transaction of the last write
+        if not self.failing:
+            self._hand_over()
+        # A transaction that fails puts its writes back first: the next one on disk holds them.
+        while self.saved < last:
+            await self._over.wait()
 
     def _open(self) -> None:
         path = self.path
@@ -402,8 +547,7 @@ class Store:
             self._db.close()
             self._db = None
 
-    def _write(self, ops: list[tuple[str, tuple[Any, ...]]],
-               prepared: tuple[str, list[Any]] | None = None) -> None:
+    def _write(self, ops: list[Op], prepared: tuple[str, list[Any]] | None = None) -> None:
         """One transaction. This thread takes the GIL back after every statement, and each
         time it may wait for the event loop to let go of it, so statements are what a
         transaction costs: the actions queued one after another go in one statement, and
@@ -413,166 +557,153 @@ class Store:
         if db is None:
             raise sqlite3.OperationalError("the database is closed")
         if prepared is not None:
-            db.execute(*prepared)
+            self._note_first_rows(ops, db.execute(*prepared).lastrowid)
             return
         try:
             db.execute("BEGIN")
-            actions: list[tuple[Any, ...]] = []
-            for op, args in ops:
-                if op == "action":
-                    actions.append(args)
+            actions: list[ActionRow] = []
+            for op in ops:
+                if type(op) is ActionRow:
+                    actions.append(op)
                     continue
                 if actions:
-                    _insert_actions(db, actions)
+                    self._insert(db, actions)
                     actions = []
-                getattr(self, "_do_" + op)(db, *args)
+                self._apply(db, op)
             if actions:
-                _insert_actions(db, actions)
+                self._insert(db, actions)
             db.execute("COMMIT")
         except sqlite3.Error:
             with contextlib.suppress(sqlite3.Error):
                 db.execute("ROLLBACK")
             raise
 
+    def _apply(self, db: sqlite3.Connection, op: Op) -> None:
+        """One operation, in the transaction under way (the store's thread)."""
+        match op:
+            case ActionRow():
+                self._insert(db, [op])
+            case RoomSeq(room, seq):
+                db.execute("UPDATE rooms SET seq = ? WHERE id = ?", (seq, room))
+            case SaveRoom(record):
+                _save_room(db, record)
+            case SaveSeats(room, host, seats):
+                _save_seats(db, room, host, seats)
+            case SaveSpectator(room, token, name):
+                db.execute("INSERT OR REPLACE INTO spectators (room, token_hash, name) VALUES (?, ?, ?)",
+                           (room, token, name))
+            case DropSpectator(room, token):
+                db.execute("DELETE FROM spectators WHERE room = ? AND token_hash = ?", (room, token))
+            case StartMatch(room, matches, seed, seq):
+                db.execute("UPDATE rooms SET matches = ?, match_seed = ?, seq = ? WHERE id = ?",
+                           (matches, seed, seq, room))
+            case RoundRecord(room, match, round, data):
+                history.write_round(db, room, match, round, data)
+            case Receipt(room, match, seq, data):
+                history.write_receipt(db, room, match, seq, data)
+            case KeepMatch(record, match):
+                since = self._first_rows.pop((record.room, match), 0)
+                history.write_match(db, record, match, self.keep, since)
+            case Sweep():
+                db.execute(_SWEEP)
+            case DeleteRoom(room):
+                _delete_room(db, room)
+                self._forget_first_rows(room)
+            case SetAside(room, reason):
+                _set_aside(db, room, reason)
+                self._forget_first_rows(room)
+            case _:
+                assert_never(op)
+
+    def _insert(self, db: sqlite3.Connection, rows: Sequence[ActionRow]) -> None:
+        for start in range(0, len(rows), _ACTIONS_PER_INSERT):
+            chunk = rows[start:start + _ACTIONS_PER_INSERT]
+            self._note_first_rows(chunk, db.execute(*_actions_statement(chunk)).lastrowid)
+
+    def _note_first_rows(self, rows: Sequence[Op], last: int | None) -> None:
+        """Where each match begun in ``rows`` (one INSERT: its rows are numbered in
+        order, the last one ``last``) starts in the log, for the copy to the history
+        at its end."""
+        if last is None:
+            return
+        first = last - len(rows) + 1
+        for i, row in enumerate(rows):
+            if isinstance(row, ActionRow) and row.n == 0:
+                self._first_rows[row.room, row.match] = first + i
+
+    def _forget_first_rows(self, room: str) -> None:
+        for key in [key for key in self._first_rows if key[0] == room]:
+            del self._first_rows[key]
+
     # -- queueing (called from room tasks; never waits) --------------------------------
 
-    def _put(self, op: str, *args: Any) -> None:
+    def _put(self, op: Op) -> None:
         ops = self._ops
-        ops.append((op, args))
+        ops.append(op)
         self.queued += 1
-        if len(ops) == 1 or len(ops) == self.batch:  # the writer waits for these two
-            self._wake.set()
+        if not self._busy and (len(ops) == 1 or len(ops) == self.batch):
+            self._wake.set()  # the store's task waits for these two
 
     def save_room(self, record: RoomRecord) -> None:
         """A room's settings (and its seats), as when it was created or reloaded."""
-        self._put("room", record)
+        self._put(SaveRoom(record))
 
     def save_seats(self, room: str, host: int | None, seats: list[SeatRecord]) -> None:
-        self._put("seats", room, host, seats)
+        self._put(SaveSeats(room, host, seats))
 
     def save_spectator(self, room: str, token_hash: str, name: str | None) -> None:
-        self._put("spectator", room, token_hash, name)
+        self._put(SaveSpectator(room, token_hash, name))
 
     def drop_spectator(self, room: str, token_hash: str) -> None:
-        self._put("drop_spectator", room, token_hash)
+        self._put(DropSpectator(room, token_hash))
 
     def start_match(self, room: str, matches: int, seed: int | str, seq: int) -> None:
         """A new match (the ``matches``-th): its seed; the previous match's actions are
         left to the sweep."""
-        self._put("match", room, matches, json.dumps(seed), seq)
+        self._put(StartMatch(room, matches, json.dumps(seed), seq))
 
     def action(self, room: str, match: int, n: int, action: str, seq: int) -> None:
         """The ``n``-th action applied in the room's ``match`` (from 0); ``seq``: the room's
         seq after its events (the room's stored seq is the larger of its own and its
-        current match's last action's)."""
-        self._put("action", room, match, n, action, seq)
+        current match's last action's, so the action's row stands for a room's seq
+        queued just before it)."""
+        self._unseq(room)
+        self._put(ActionRow(room, match, n, action, seq))
         self._appended += 1
         if self._appended >= SWEEP_EVERY:
             self._appended = 0
-            self._put("sweep")
+            self._put(Sweep())
 
     def seq(self, room: str, seq: int) -> None:
         """The room's last seq, after an event that is not an action's (chat, presence)."""
-        self._put("seq", room, seq)
+        self._unseq(room)
+        self._put(RoomSeq(room, seq))
+
+    def _unseq(self, room: str) -> None:
+        """A room's seq queued last goes: what the room queues now carries a later one."""
+        ops = self._ops
+        if ops and type(last := ops[-1]) is RoomSeq and last.room == room:
+            ops.pop()
 
     def round_record(self, room: str, match: int, round: int, data: dict[str, Any]) -> None:
         """A round's fair deal for the history: its commitment (with the secret and salt),
         then its nonces and seed."""
-        self._put("history_round", room, match, round, data)
+        self._put(RoundRecord(room, match, round, data))
 
     def receipt(self, room: str, match: int, seq: int, data: dict[str, Any]) -> None:
         """A race's receipt, for the history."""
-        self._put("history_receipt", room, match, seq, data)
+        self._put(Receipt(room, match, seq, data))
 
     def finished(self, record: history.KeptMatch, match: int) -> None:
         """A match ended: keep it (with the actions of the room's ``match``-th match)."""
-        self._put("history_match", record, match)
+        self._put(KeepMatch(record, match))
 
     def delete_room(self, room: str) -> None:
-        self._put("delete", room)
+        self._put(DeleteRoom(room))
 
     def set_aside(self, room: str, reason: str) -> None:
         """Move a room's rows to the ``*_aside`` tables (it could not be restored)."""
-        self._put("aside", room, reason)
-
-    # -- the operations (worker thread) -----------------------------------------------
-
-    @staticmethod
-    def _do_room(db: sqlite3.Connection, r: RoomRecord) -> None:
-        db.execute(
-            "INSERT OR REPLACE INTO rooms (id, name, preset, rules, seats, timer, password, host,"
-            " seed, matches, match_seed, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (r.id, r.name, r.preset, json.dumps(r.rules), r.seats, r.timer, r.password, r.host,
-             json.dumps(r.seed), r.matches,
-             None if r.match_seed is None else json.dumps(r.match_seed), r.seq))
-        Store._do_seats(db, r.id, r.host, r.seat_records)
-        db.execute("DELETE FROM spectators WHERE room = ?", (r.id,))
-        db.executemany("INSERT INTO spectators (room, token_hash, name) VALUES (?, ?, ?)",
-                       [(r.id, token, name) for token, name in r.spectators])
-
-    @staticmethod
-    def _do_seats(db: sqlite3.Connection, room: str, host: int | None,
-                  seats: list[SeatRecord]) -> None:
-        db.execute("UPDATE rooms SET host = ? WHERE id = ?", (host, room))
-        db.execute("DELETE FROM seats WHERE room = ?", (room,))
-        db.executemany(
-            "INSERT INTO seats (room, seat, kind, name, level, token_hash, ready)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(room, s.seat, s.kind, s.name, s.level, s.token_hash, int(s.ready)) for s in seats])
-
-    @staticmethod
-    def _do_spectator(db: sqlite3.Connection, room: str, token: str, name: str | None) -> None:
-        db.execute("INSERT OR REPLACE INTO spectators (room, token_hash, name) VALUES (?, ?, ?)",
-                   (room, token, name))
-
-    @staticmethod
-    def _do_drop_spectator(db: sqlite3.Connection, room: str, token: str) -> None:
-        db.execute("DELETE FROM spectators WHERE room = ? AND token_hash = ?", (room, token))
-
-    @staticmethod
-    def _do_match(db: sqlite3.Connection, room: str, matches: int, seed: str, seq: int) -> None:
-        db.execute("UPDATE rooms SET matches = ?, match_seed = ?, seq = ? WHERE id = ?",
-                   (matches, seed, seq, room))
-
-    @staticmethod
-    def _do_history_round(db: sqlite3.Connection, room: str, match: int, round: int,
-                          data: dict[str, Any]) -> None:
-        history.write_round(db, room, match, round, data)
-
-    @staticmethod
-    def _do_history_receipt(db: sqlite3.Connection, room: str, match: int, seq: int,
-                            data: dict[str, Any]) -> None:
-        history.write_receipt(db, room, match, seq, data)
-
-    def _do_history_match(self, db: sqlite3.Connection, record: history.KeptMatch, match: int) -> None:
-        history.write_match(db, record, match, self.keep)
-
-    @staticmethod
-    def _do_sweep(db: sqlite3.Connection) -> None:
-        """Drop the actions of finished matches and of rooms that are gone."""
-        db.execute(_SWEEP)
-
-    @staticmethod
-    def _do_seq(db: sqlite3.Connection, room: str, seq: int) -> None:
-        db.execute("UPDATE rooms SET seq = ? WHERE id = ?", (seq, room))
-
-    @staticmethod
-    def _do_delete(db: sqlite3.Connection, room: str) -> None:
-        """The room's rows (its actions are left to the sweep)."""
-        for table, key in (("spectators", "room"), ("seats", "room"), ("rooms", "id")):
-            db.execute(f"DELETE FROM {table} WHERE {key} = ?", (room,))
-
-    @staticmethod
-    def _do_aside(db: sqlite3.Connection, room: str, reason: str) -> None:
-        now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-        db.execute("INSERT OR REPLACE INTO rooms_aside SELECT *, ?, ? FROM rooms WHERE id = ?",
-                   (reason, now, room))
-        for table in ("seats", "spectators"):
-            db.execute(f"INSERT OR REPLACE INTO {table}_aside SELECT * FROM {table} WHERE room = ?",
-                       (room,))
-        db.execute("INSERT INTO actions_aside SELECT a.* FROM actions a JOIN rooms r"
-                   " ON r.id = a.room AND r.matches = a.match WHERE a.room = ?", (room,))
-        Store._do_delete(db, room)
+        self._put(SetAside(room, reason))
 
     # -- reading (at start-up) ----------------------------------------------------------
 
@@ -628,15 +759,53 @@ _PAGE_SIZE = 1024
 CACHE_KIB = 256  # the page cache of the store's file and of the history's, each
 
 
-def _actions_statement(rows: list[tuple[Any, ...]]) -> tuple[str, list[Any]]:
+def _actions_statement(rows: Sequence[tuple[Any, ...]]) -> tuple[str, list[Any]]:
     """One INSERT of these actions (at most _ACTIONS_PER_INSERT)."""
     return (_INSERT_ACTIONS + ", ".join([_ACTION_VALUES] * len(rows)),
             [value for row in rows for value in row])
 
 
-def _insert_actions(db: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> None:
-    for start in range(0, len(rows), _ACTIONS_PER_INSERT):
-        db.execute(*_actions_statement(rows[start:start + _ACTIONS_PER_INSERT]))
+# -- the operations' statements (the store's thread) ------------------------------------
+
+
+def _save_room(db: sqlite3.Connection, r: RoomRecord) -> None:
+    db.execute(
+        "INSERT OR REPLACE INTO rooms (id, name, preset, rules, seats, timer, password, host,"
+        " seed, matches, match_seed, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (r.id, r.name, r.preset, json.dumps(r.rules), r.seats, r.timer, r.password, r.host,
+         json.dumps(r.seed), r.matches,
+         None if r.match_seed is None else json.dumps(r.match_seed), r.seq))
+    _save_seats(db, r.id, r.host, r.seat_records)
+    db.execute("DELETE FROM spectators WHERE room = ?", (r.id,))
+    db.executemany("INSERT INTO spectators (room, token_hash, name) VALUES (?, ?, ?)",
+                   [(r.id, token, name) for token, name in r.spectators])
+
+
+def _save_seats(db: sqlite3.Connection, room: str, host: int | None, seats: list[SeatRecord]) -> None:
+    db.execute("UPDATE rooms SET host = ? WHERE id = ?", (host, room))
+    db.execute("DELETE FROM seats WHERE room = ?", (room,))
+    db.executemany(
+        "INSERT INTO seats (room, seat, kind, name, level, token_hash, ready)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(room, s.seat, s.kind, s.name, s.level, s.token_hash, int(s.ready)) for s in seats])
+
+
+def _delete_room(db: sqlite3.Connection, room: str) -> None:
+    """The room's rows (its actions are left to the sweep)."""
+    for table, key in (("spectators", "room"), ("seats", "room"), ("rooms", "id")):
+        db.execute(f"DELETE FROM {table} WHERE {key} = ?", (room,))
+
+
+def _set_aside(db: sqlite3.Connection, room: str, reason: str) -> None:
+    now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+    db.execute("INSERT OR REPLACE INTO rooms_aside SELECT *, ?, ? FROM rooms WHERE id = ?",
+               (reason, now, room))
+    for table in ("seats", "spectators"):
+        db.execute(f"INSERT OR REPLACE INTO {table}_aside SELECT * FROM {table} WHERE room = ?",
+                   (room,))
+    db.execute("INSERT INTO actions_aside SELECT a.* FROM actions a JOIN rooms r"
+               " ON r.id = a.room AND r.matches = a.match WHERE a.room = ?", (room,))
+    _delete_room(db, room)
 
 
 def _room_record(row: tuple[Any, ...]) -> RoomRecord:

@@ -86,6 +86,42 @@ async def test_a_kept_match_replays_to_the_same_game_and_its_deals_are_kept(tmp_
     assert oct(history.history_path(db).stat().st_mode & 0o777) == "0o600"
 
 
+async def test_a_match_kept_after_the_next_began_copies_its_own_actions(tmp_path: Path) -> None:
+    """The store copies a finished match's actions from where it knows the match began in
+    its log: another room's rows, the room's next match begun before the keep, and a
+    restart (which knows no beginnings: the whole log is read) change nothing."""
+    db = tmp_path / "server.db"
+    (first, _, game1, seed1), (second, _, game2, seed2) = play_fair_match(1), play_fair_match(2)
+    async with trio.open_nursery() as nursery:
+        store = await nursery.start(Store(db).run)
+        for rid in ("k3f9", "other"):
+            store.save_room(RoomRecord(rid, "Friday", "house", RULES.to_dict(), 3, 0, None, 0, None,
+                                       0, None, 0))
+        store.start_match("k3f9", 1, seed1, 0)
+        store.start_match("other", 1, 9, 0)
+        for n, action in enumerate(first):
+            store.action("other", 1, n, "0 draw", n + 10)
+            store.action("k3f9", 1, n, action, n + 10)
+            if n % 7 == 0:
+                await store.flush()  # rows of several transactions
+        store.start_match("k3f9", 2, seed2, 500)
+        store.action("k3f9", 2, 0, second[0], 501)  # the next match began...
+        store.finished(kept("k3f9", seed1, game1, ["ann", "bot-greedy", "cy"]), 1)  # ...then the keep
+        await store.flush()
+        nursery.cancel_scope.cancel()
+    async with trio.open_nursery() as nursery:  # restarted: the store knows no beginnings
+        store = await nursery.start(Store(db).run)
+        for n, action in enumerate(second[1:], 1):
+            store.action("k3f9", 2, n, action, n + 501)
+        store.finished(kept("k3f9", seed2, game2, ["ann", "bot-greedy", "cy"]), 2)
+        await store.flush()
+        nursery.cancel_scope.cancel()
+    reader = history.open_history(db)
+    kept_ids = {m.seed: m.id for m in history.list_matches(reader)}
+    assert history.load_match(reader, kept_ids[seed1]).actions == first
+    assert history.load_match(reader, kept_ids[seed2]).actions == second
+
+
 async def test_the_cap_keeps_the_newest_matches_and_zero_keeps_none(tmp_path: Path) -> None:
     await store_matches(tmp_path / "a.db", 3, history.Keep(matches=2))
     reader = history.open_history(tmp_path / "a.db")

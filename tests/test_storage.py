@@ -20,7 +20,7 @@ import pytest
 import trio
 from test_server import FAST, Raw, _act_legally, running, settle, table, wire
 from unolan.server import Limits
-from unolan.server.store import SCHEMA_VERSION, Store, token_hash
+from unolan.server.store import SCHEMA_VERSION, ActionRow, Op, Store, token_hash
 
 from unolan import engine as en
 from unolan import protocol as pr
@@ -116,11 +116,11 @@ async def test_writes_are_group_committed_and_frames_wait_for_them(
     gate.set()
     write = Store._write
 
-    def gated(self: Store, ops: list[tuple[str, tuple[Any, ...]]], *prepared: Any) -> None:
+    def gated(self: Store, ops: list[Op], *prepared: Any) -> None:
         entered.set()
         gate.wait()
         write(self, ops, *prepared)
-        batches.append([op for op, _ in ops])
+        batches.append([type(op).__name__ for op in ops])
 
     monkeypatch.setattr(Store, "_write", gated)
     db = tmp_path / "g.db"
@@ -139,7 +139,7 @@ async def test_writes_are_group_committed_and_frames_wait_for_them(
             await mover.send(pr.Draw(seq=room.seq, id=3))
             movers.append(mover)
         assert server.store is not None
-        while [op for op, _ in server.store._ops].count("action") < 2:
+        while [type(op) for op in server.store._ops].count(ActionRow) < 2:
             await trio.sleep(0.01)
         await settle(*movers)
         assert not [m for c in movers for m in c.seen if getattr(m, "id", None) == 3]
@@ -147,7 +147,7 @@ async def test_writes_are_group_committed_and_frames_wait_for_them(
         gate.set()
         for mover in movers:
             await mover.expect("ok", id=3)
-    assert ["action", "action"] in batches, batches
+    assert ["ActionRow", "ActionRow"] in batches, batches
 
 
 # -- rooms that cannot be restored --------------------------------------------------------
