@@ -396,23 +396,32 @@ class LegalActions(State):
         return self._extend(_ONE[top.code], hand) if rules.multi_play else [_ONE[top.code]]
 
     def _play_groups(self, hand: list[Card]) -> list[tuple[Card, ...]]:
-        """Each group of cards the hand may play on the discard, no penalty pending."""
+        """Each group of cards the hand may play on the discard, no penalty pending.
+
+        Which cards were met and which kinds come twice are bits of an int (a card's bit
+        is its ``code``, a kind's its ``kind_code``; there are fewer than 62 of each, so
+        compiled they stay machine integers): each distinct card once, in hand order, with
+        no list built or searched per listing."""
         playable = self._playable()
         rules = self.rules
-        multi = rules.multi_play and not rules.all_wild
-        # multi_play: how many cards of each kind the hand holds, counted once for all.
-        of_kind = [0] * _KINDS if multi else []
-        if multi:
+        twins = 0  # multi_play: the kinds of which the hand holds more than one card
+        if rules.multi_play and not rules.all_wild:
+            kinds = 0
             for card in hand:
-                of_kind[card.kind_code] += 1
+                bit = 1 << card.kind_code
+                twins |= kinds & bit
+                kinds |= bit
         groups: list[tuple[Card, ...]] = []
-        for i, card in enumerate(hand):  # each distinct card once, in hand order
-            if not playable[card.code] or hand.index(card) < i:  # by identity, in C
+        met = 0  # the cards met so far
+        for card in hand:
+            code = card.code
+            if met >> code & 1 or not playable[code]:
                 continue
-            if multi and not card.is_wild and of_kind[card.kind_code] > 1:
-                groups += self._extend(_ONE[card.code], hand)
+            met |= 1 << code
+            if twins >> card.kind_code & 1 and not card.is_wild:
+                groups += self._extend(_ONE[code], hand)
             else:  # what _extend gives for a card with none of its kind beside it
-                groups.append(_ONE[card.code])
+                groups.append(_ONE[code])
         return groups
 
     def _extend(self, start: tuple[Card, ...], hand: list[Card]) -> list[tuple[Card, ...]]:
@@ -482,7 +491,6 @@ _NO_TARGET: Final[tuple[int | None, ...]] = (None,)
 # as any length: compiled, a tuple of fixed length is unboxed and boxed anew when used).
 _ONE: Final[tuple[tuple[Card, ...], ...]] = tuple((card,) for card in ALL_CARDS)
 _ORDER: Final = attrgetter("order")  # a card's place in the sort order
-_KINDS: Final = len(Kind)  # a card's kind_code is below it
 # The actions that are the same value every time, made once per seat (there are at most 10).
 _SEATS: Final = range(10)
 _DRAW: Final = tuple(Draw(s) for s in _SEATS)
