@@ -429,7 +429,8 @@ class LegalActions(State):
         first = start[0]
         rest = [c for c in hand if c.kind is first.kind and not c.is_wild]
         rest.remove(first)
-        rest.sort(key=_ORDER)
+        if len(rest) > 1:  # (a sort by key costs a key list and a call even for one card)
+            rest.sort(key=_ORDER)
         # Each card of ``rest`` extends every group so far, but a card identical to the one
         # before it (sorted, twins are neighbours) only the groups that card made: any other
         # group with it added was already made with its twin. So no group comes twice, and
@@ -440,7 +441,8 @@ class LegalActions(State):
             made = [(*group, card) for group in (made if card is previous else groups)]
             groups += made
             previous = card
-        groups.sort(key=len)
+        if len(rest) > 1:  # with one card beside the start, the two groups are in order
+            groups.sort(key=len)
         return groups
 
     def _answer_groups(self, hand: list[Card]) -> list[tuple[Card, ...]]:

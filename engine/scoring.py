@@ -9,9 +9,13 @@ from .schedule import cycle_length
 from .state import State
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class RoundResult:
-    """What a round came to. ``scores`` are per team when the rules have teams."""
+    """What a round came to. ``scores`` are per team when the rules have teams.
+
+    Immutable by convention, as actions and events are: one is made every round, and a
+    frozen dataclass's ``__init__`` (Python even when compiled, one ``object.__setattr__``
+    per field) costs several times this one, which stores its fields straight."""
 
     round: int
     winner: int
@@ -22,6 +26,25 @@ class RoundResult:
     finished: tuple[int, ...]
     match_over: bool
     match_winner: int | None
+
+    def __init__(self, round: int, winner: int, points: int, hand_points: tuple[int, ...],
+                 hands: tuple[tuple[str, ...], ...], scores: tuple[int, ...], finished: tuple[int, ...],
+                 match_over: bool, match_winner: int | None) -> None:
+        self.round = round
+        self.winner = winner
+        self.points = points
+        self.hand_points = hand_points
+        self.hands = hands
+        self.scores = scores
+        self.finished = finished
+        self.match_over = match_over
+        self.match_winner = match_winner
+
+    def __reduce__(self) -> tuple[type[RoundResult], tuple[object, ...]]:
+        """Pickled as the call that builds it, as actions are (compiled, an object is not
+        restored field by field)."""
+        return (RoundResult, (self.round, self.winner, self.points, self.hand_points, self.hands,
+                              self.scores, self.finished, self.match_over, self.match_winner))
 
     def to_data(self) -> dict[str, Any]:
         return {
