@@ -489,6 +489,7 @@ class LegalActions(State):
 
 
 _NO_TARGET: Final[tuple[int | None, ...]] = (None,)
+_NO_COLOR: Final[tuple[Color | None, ...]] = (None,)
 # Each card as a group of one, by its code: made once, not a new tuple per listing (typed
 # as any length: compiled, a tuple of fixed length is unboxed and boxed anew when used).
 _ONE: Final[tuple[tuple[Card, ...], ...]] = tuple((card,) for card in ALL_CARDS)
@@ -505,10 +506,12 @@ _CHOOSE_COLOR: Final = tuple(tuple(ChooseColor(s, c) for c in COLORS) for s in _
 
 
 def _build_variants(seat: int, cards: tuple[Card, ...], targets: tuple[int | None, ...],
-                    uno: bool, all_wild: bool) -> tuple[Play, ...]:
+                    uno: bool, all_wild: bool) -> list[Play]:
+    """Every play of ``cards`` by ``seat``: each color it may name, each target, UNO or
+    not. A list, added straight to the listing (no tuple copied from it per group)."""
     first = cards[0]
     if all_wild:
-        colors: tuple[Color | None, ...] = (None,)
+        colors = _NO_COLOR
     elif first.is_wild:
         colors = COLORS
     elif len(cards) > 1:  # each color of the cards once, in their order
@@ -518,14 +521,14 @@ def _build_variants(seat: int, cards: tuple[Card, ...], targets: tuple[int | Non
                 named.append(card.color)
         colors = tuple(named)
     else:
-        colors = (None,)
+        colors = _NO_COLOR
     plays: list[Play] = []
     for color in colors:
         for target in targets:
             plays.append(Play(seat, cards, color, target))
             if uno:
                 plays.append(Play(seat, cards, color, target, True))
-    return tuple(plays)
+    return plays
 
 
 
@@ -559,7 +562,7 @@ _EVERY_CARD: Final = (True,) * len(ALL_CARDS)
 # card), seat and card's code: what ``_build_variants`` gives for them, made once and shared.
 _SINGLES: Final[tuple[tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...], ...]] = tuple(
     tuple(
-        tuple(tuple(_build_variants(seat, (card,), _NO_TARGET, uno, all_wild) for card in ALL_CARDS)
+        tuple(tuple(tuple(_build_variants(seat, (card,), _NO_TARGET, uno, all_wild)) for card in ALL_CARDS)
               for seat in _SEATS)
         for uno in (False, True))
     for all_wild in (False, True))
