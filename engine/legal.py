@@ -438,7 +438,7 @@ class LegalActions(State):
         groups, made = [start], [start]
         previous = None
         for card in rest:
-            made = [(*group, card) for group in (made if card is previous else groups)]
+            made = [group + _ONE[card.code] for group in (made if card is previous else groups)]
             groups += made
             previous = card
         if len(rest) > 1:  # with one card beside the start, the two groups are in order
