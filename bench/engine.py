@@ -29,8 +29,10 @@ ours are longer, since they hold UNO calls, challenges, separate draws and passe
 With ``--compiled PYTHON`` the same run also times the engine of another environment,
 whose interpreter is PYTHON, in a worker process fed slice by slice: typically the
 compiled engine (``build/venv/bin/python``, see README.md) beside this environment's
-pure one, or an earlier commit's engine installed elsewhere. Each engine is labelled by
-what it is (``pure`` or ``compiled``; ``(other)`` when both are alike).
+pure one, or an earlier commit's engine installed elsewhere. It may be given more than
+once (this build's compiled engine beside an earlier commit's, in one run). Each engine
+is labelled by what it is (``pure`` or ``compiled``), numbered in the order given when
+two are alike (``compiled #2``).
 
 Rates are per CPU second of this process (``time.process_time``), and the measurements
 are cut into interleaved slices (``--slices``), so that other load on the machine skews
@@ -180,9 +182,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="interleaved slices per measurement (default: %(default)s)")
     parser.add_argument("--vs-rlcard", action="store_true",
                         help="also time RLCard's UnoGame and print the ratios")
-    parser.add_argument("--compiled", metavar="PYTHON",
+    parser.add_argument("--compiled", metavar="PYTHON", action="append", default=[],
                         help="also time the engine of the environment of this interpreter "
-                             "(e.g. build/venv/bin/python, with the compiled engine)")
+                             "(e.g. build/venv/bin/python, with the compiled engine); "
+                             "may be given more than once")
     parser.add_argument("--profile", metavar="PRESET",
                         help="run cProfile on PRESET instead and print the top functions")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -201,12 +204,13 @@ def main(argv: list[str] | None = None) -> None:
         return
 
     presets = args.presets.split(",")
-    worker = Worker(args.compiled) if args.compiled else None
-    engines = [engine_label(COMPILED)]
-    if worker is not None:
-        engines.append(engine_label(worker.compiled))
-        if engines[0] == engines[1]:
-            engines[1] += " (other)"
+    workers = [Worker(python) for python in args.compiled]
+    engines = []
+    for compiled in (COMPILED, *(worker.compiled for worker in workers)):
+        label = engine_label(compiled)
+        alike = sum(engine.split(" #")[0] == label for engine in engines)
+        engines.append(f"{label} #{alike + 1}" if alike else label)
+    by_engine = dict(zip(engines[1:], workers, strict=True))
     measured = [(engine, preset) for preset in presets for engine in engines]
     names = [*measured, *((r, "") for r in RLCARD)] if args.vs_rlcard else measured
     totals: dict[tuple[str, str], Totals] = {name: [0, 0, 0.0] for name in names}
@@ -222,13 +226,12 @@ def main(argv: list[str] | None = None) -> None:
             elif what == engines[0]:
                 done = bench_engine(preset, args.players, seconds, slice_seed)
             else:
-                assert worker is not None
-                done = worker.ask({"preset": preset, "players": args.players, "seconds": seconds,
+                done = by_engine[what].ask({"preset": preset, "players": args.players, "seconds": seconds,
                                    "seed": slice_seed})
             assert isinstance(done, (list, tuple))
             for k in range(3):
                 totals[name][k] += done[k]
-    if worker is not None:
+    for worker in workers:
         worker.close()
     rates = {}
     for name, (count, actions, spent) in totals.items():
@@ -243,11 +246,11 @@ def main(argv: list[str] | None = None) -> None:
             rate = rates[engine, preset]
             print(f"ratio {engine:9} {preset:10} {rate / driven:5.2f}x RLCard driven  "
                   f"{rate / bare:5.2f}x RLCard bare  (games/s)")
-    if worker is not None:
-        for preset in presets:
-            print(f"ratio {engines[1]} / {engines[0]} {preset:10} "
-                  f"{rates[engines[1], preset] / rates[engines[0], preset]:5.2f}x (games/s)")
-
+    for later, engine in enumerate(engines[1:], 1):
+        for earlier in engines[:later]:
+            for preset in presets:
+                print(f"ratio {engine} / {earlier} {preset:10} "
+                      f"{rates[engine, preset] / rates[earlier, preset]:5.2f}x (games/s)")
 
 if __name__ == "__main__":
     main()

@@ -45,7 +45,7 @@ from .events import Event, closing_data
 from .kinds import _NO_EFFECT, _plain
 from .legal import FAULT_CODES, LegalActions
 from .notation import read_position
-from .phases import COLOR, DEALER_DRAW, DEALT, DRAWN, MATCH_OVER, OVER, PLAY, ROUND_OVER
+from .phases import COLOR, DEALER_DRAW, DEALT, DRAWN, MATCH_OVER, OVER, PLAY, ROUND_OVER, Phase
 from .rules import Rules
 from .scoring import RoundResult, score_round
 from .shuffle import _exact_shuffle, _shuffle, _shuffle_step
@@ -55,6 +55,7 @@ from .view import View
 _SKIPS: Final = {SKIP: 1, WILD_SKIP: 1, WILD_SKIP_TWO: 2}
 _REVERSES: Final = frozenset({REVERSE, WILD_REVERSE})
 _COLOR_TEXT: Final[dict[Color | None, str | None]] = {None: None, **{c: c.value for c in COLORS}}
+_PHASE_TEXT: Final[dict[Phase, str]] = {phase: phase.value for phase in Phase}
 
 
 class Game(LegalActions):
@@ -135,7 +136,7 @@ class Game(LegalActions):
         return (
             self.turn,
             self.direction,
-            self.phase._value_,  # the plain string (``.value`` costs several times as much)
+            _PHASE_TEXT[self.phase],  # the plain string (an enum's attribute costs more)
             self.pending,
             self.stack,
             self.pair,

@@ -396,23 +396,32 @@ class LegalActions(State):
         return self._extend(_ONE[top.code], hand) if rules.multi_play else [_ONE[top.code]]
 
     def _play_groups(self, hand: list[Card]) -> list[tuple[Card, ...]]:
-        """Each group of cards the hand may play on the discard, no penalty pending."""
+        """Each group of cards the hand may play on the discard, no penalty pending.
+
+        Which cards were met and which kinds come twice are bits of an int (a card's bit
+        is its ``code``, a kind's its ``kind_code``; there are fewer than 62 of each, so
+        compiled they stay machine integers): each distinct card once, in hand order, with
+        no list built or searched per listing."""
         playable = self._playable()
         rules = self.rules
-        multi = rules.multi_play and not rules.all_wild
-        # multi_play: how many cards of each kind the hand holds, counted once for all.
-        of_kind = [0] * _KINDS if multi else []
-        if multi:
+        twins = 0  # multi_play: the kinds of which the hand holds more than one card
+        if rules.multi_play and not rules.all_wild:
+            kinds = 0
             for card in hand:
-                of_kind[card.kind_code] += 1
+                bit = 1 << card.kind_code
+                twins |= kinds & bit
+                kinds |= bit
         groups: list[tuple[Card, ...]] = []
-        for i, card in enumerate(hand):  # each distinct card once, in hand order
-            if not playable[card.code] or hand.index(card) < i:  # by identity, in C
+        met = 0  # the cards met so far
+        for card in hand:
+            code = card.code
+            if met >> code & 1 or not playable[code]:
                 continue
-            if multi and not card.is_wild and of_kind[card.kind_code] > 1:
-                groups += self._extend(_ONE[card.code], hand)
+            met |= 1 << code
+            if twins >> card.kind_code & 1 and not card.is_wild:
+                groups += self._extend(_ONE[code], hand)
             else:  # what _extend gives for a card with none of its kind beside it
-                groups.append(_ONE[card.code])
+                groups.append(_ONE[code])
         return groups
 
     def _extend(self, start: tuple[Card, ...], hand: list[Card]) -> list[tuple[Card, ...]]:
@@ -420,7 +429,8 @@ class LegalActions(State):
         first = start[0]
         rest = [c for c in hand if c.kind is first.kind and not c.is_wild]
         rest.remove(first)
-        rest.sort(key=_ORDER)
+        if len(rest) > 1:  # (a sort by key costs a key list and a call even for one card)
+            rest.sort(key=_ORDER)
         # Each card of ``rest`` extends every group so far, but a card identical to the one
         # before it (sorted, twins are neighbours) only the groups that card made: any other
         # group with it added was already made with its twin. So no group comes twice, and
@@ -428,10 +438,11 @@ class LegalActions(State):
         groups, made = [start], [start]
         previous = None
         for card in rest:
-            made = [(*group, card) for group in (made if card is previous else groups)]
+            made = [group + _ONE[card.code] for group in (made if card is previous else groups)]
             groups += made
             previous = card
-        groups.sort(key=len)
+        if len(rest) > 1:  # with one card beside the start, the two groups are in order
+            groups.sort(key=len)
         return groups
 
     def _answer_groups(self, hand: list[Card]) -> list[tuple[Card, ...]]:
@@ -478,11 +489,11 @@ class LegalActions(State):
 
 
 _NO_TARGET: Final[tuple[int | None, ...]] = (None,)
+_NO_COLOR: Final[tuple[Color | None, ...]] = (None,)
 # Each card as a group of one, by its code: made once, not a new tuple per listing (typed
 # as any length: compiled, a tuple of fixed length is unboxed and boxed anew when used).
 _ONE: Final[tuple[tuple[Card, ...], ...]] = tuple((card,) for card in ALL_CARDS)
 _ORDER: Final = attrgetter("order")  # a card's place in the sort order
-_KINDS: Final = len(Kind)  # a card's kind_code is below it
 # The actions that are the same value every time, made once per seat (there are at most 10).
 _SEATS: Final = range(10)
 _DRAW: Final = tuple(Draw(s) for s in _SEATS)
@@ -495,10 +506,12 @@ _CHOOSE_COLOR: Final = tuple(tuple(ChooseColor(s, c) for c in COLORS) for s in _
 
 
 def _build_variants(seat: int, cards: tuple[Card, ...], targets: tuple[int | None, ...],
-                    uno: bool, all_wild: bool) -> tuple[Play, ...]:
+                    uno: bool, all_wild: bool) -> list[Play]:
+    """Every play of ``cards`` by ``seat``: each color it may name, each target, UNO or
+    not. A list, added straight to the listing (no tuple copied from it per group)."""
     first = cards[0]
     if all_wild:
-        colors: tuple[Color | None, ...] = (None,)
+        colors = _NO_COLOR
     elif first.is_wild:
         colors = COLORS
     elif len(cards) > 1:  # each color of the cards once, in their order
@@ -508,14 +521,14 @@ def _build_variants(seat: int, cards: tuple[Card, ...], targets: tuple[int | Non
                 named.append(card.color)
         colors = tuple(named)
     else:
-        colors = (None,)
+        colors = _NO_COLOR
     plays: list[Play] = []
     for color in colors:
         for target in targets:
             plays.append(Play(seat, cards, color, target))
             if uno:
                 plays.append(Play(seat, cards, color, target, True))
-    return tuple(plays)
+    return plays
 
 
 
@@ -549,7 +562,7 @@ _EVERY_CARD: Final = (True,) * len(ALL_CARDS)
 # card), seat and card's code: what ``_build_variants`` gives for them, made once and shared.
 _SINGLES: Final[tuple[tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...], ...]] = tuple(
     tuple(
-        tuple(tuple(_build_variants(seat, (card,), _NO_TARGET, uno, all_wild) for card in ALL_CARDS)
+        tuple(tuple(tuple(_build_variants(seat, (card,), _NO_TARGET, uno, all_wild)) for card in ALL_CARDS)
               for seat in _SEATS)
         for uno in (False, True))
     for all_wild in (False, True))

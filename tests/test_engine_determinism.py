@@ -40,3 +40,21 @@ def test_legal_action_order_is_the_same_across_processes_and_hash_seeds() -> Non
     assert len(first) == 40
     assert _digest("2") == first
     assert _digest("random") == first
+
+
+def test_round_results_pickle_as_the_values_they_are() -> None:
+    """A round's result crosses processes (the arena's pool) as an equal value, pure or
+    compiled (where an object is not restored field by field)."""
+    import pickle
+    import random
+
+    from unolan.engine import Game, Phase, Rules
+
+    game, rng = Game(Rules.preset("house"), 4, 3), random.Random(3)
+    while game.phase is not Phase.ROUND_OVER and game.phase is not Phase.MATCH_OVER:
+        game.apply(rng.choice(game.legal_actions(game.turn)))
+    result = game.outcome()
+    assert result is not None and result.points > 0
+    copy = pickle.loads(pickle.dumps(result))
+    assert copy == result and copy is not result
+    assert hash(copy) == hash(result)
