@@ -144,7 +144,7 @@ class Game(LegalActions):
             self.wd4_offender is not None and self._challengeable(),  # mostly None: no call
             tuple(sorted(self.catchable)) if self.catchable else (),
             len(self.discard) == 1 and self.reshuffles == 0,  # opening, without a property's call
-            tuple(self.called),
+            self.called,  # a tuple, replaced on a change: shared, not copied
         )
 
     def _apply_deal(self, action: Deal, events: list[Event]) -> None:
@@ -226,7 +226,7 @@ class Game(LegalActions):
         if fault := self._uno_fault(action):
             raise self._illegal(action, *fault)
         if len(self.hands[seat]) == 1:
-            self.called[seat] = True
+            self._set_called(seat, True)
             self.catchable.discard(seat)
             events.append(Event("uno", (seat,)))
             return
@@ -278,7 +278,7 @@ class Game(LegalActions):
         events.append(Event("played", (seat, cards, _COLOR_TEXT[self.color], play.target, jump)))
         left = len(hand)
         if left == 1:  # UNO: called with the play, or the seat may be caught
-            self.called[seat] = play.uno
+            self._set_called(seat, play.uno)
             if play.uno:
                 events.append(Event("uno", (seat,)))
             else:
@@ -438,7 +438,7 @@ class Game(LegalActions):
         hand = self.hands[seat]
         hand += cards
         if cards:
-            self.called[seat] = False
+            self._set_called(seat, False)
             self.catchable.discard(seat)
         events.append(Event("drew", (seat, len(cards), reason, cards)))
         limit = self.rules.mercy_limit
@@ -458,9 +458,10 @@ class Game(LegalActions):
         events.append(Event("reshuffled", (len(cards),)))
 
     def _swap(self, a: int, b: int, events: list[Event]) -> None:
-        hands, called = self.hands, self.called
+        hands, called = self.hands, list(self.called)
         hands[a], hands[b] = hands[b], hands[a]
         called[a], called[b] = called[b], called[a]
+        self.called = tuple(called)
         events.append(Event("swapped", ([a, b],)))
         self._hands_moved((a, b), events)
 
@@ -470,10 +471,11 @@ class Game(LegalActions):
         if self.direction < 0:
             seats.reverse()
         old_hands = [self.hands[s] for s in seats]
-        old_called = [self.called[s] for s in seats]
+        old_called, called = [self.called[s] for s in seats], list(self.called)
         for i, s in enumerate(seats):
             self.hands[s] = old_hands[i - 1]
-            self.called[s] = old_called[i - 1]
+            called[s] = old_called[i - 1]
+        self.called = tuple(called)
         events.append(Event("rotated", (self.direction,)))
         self._hands_moved(seats, events)
 
