@@ -27,7 +27,7 @@ from .actions import (
 )
 from .cards import Card, Color, Kind, all_wild_deck, classic_deck, format_cards, parse_cards
 from .errors import IllegalAction, NotationError, RulesError
-from .events import EVENT_KINDS, FACTS, Event, EventKind
+from .events import EVENT_KINDS, FACTS, Event, EventKind, Events
 from .fairness import commitment, deal_batch, round_seed
 from .fold import ViewFold
 from .game import Game, check_table, parse_position
@@ -66,6 +66,7 @@ __all__ = [
     "Draw",
     "Event",
     "EventKind",
+    "Events",
     "Game",
     "IllegalAction",
     "Kind",

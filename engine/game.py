@@ -3,7 +3,8 @@
 A :class:`Game` is a pure function of ``(rules, players, seed, actions)``: chance comes
 only from ``random.Random`` instances seeded from ``seed`` and a counter, so a position
 plus its seed fully determines what follows. Its state is a :class:`~.state.State`.
-:meth:`Game.apply` validates an action, changes the state and returns the events (their
+:meth:`Game.apply` validates an action, changes the state and returns the events, an
+:class:`~.events.Events` sequence made from the records the machine keeps (their
 private fields and what each kind means are in :data:`~.events.EVENT_KINDS`; every batch
 ends with an event that carries the facts of the table, :meth:`Game._facts`); an illegal
 action raises :class:`IllegalAction` and changes nothing. The fold of those events into a
