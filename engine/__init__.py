@@ -3,7 +3,7 @@
 >>> from unolan.engine import Game, Rules
 >>> game = Game(Rules.preset("official"), players=4, seed=7)
 >>> action = game.legal_actions(game.turn)[0]
->>> events = game.apply(action)
+>>> events = game.apply(action)  # Events: a sequence of Event, each made when first read
 
 The same source runs as pure Python or compiled by mypyc (``UNOLAN_COMPILE=1`` when
 installing, see README.md); :data:`COMPILED` says which this is.
