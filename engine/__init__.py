@@ -3,7 +3,7 @@
 >>> from unolan.engine import Game, Rules
 >>> game = Game(Rules.preset("official"), players=4, seed=7)
 >>> action = game.legal_actions(game.turn)[0]
->>> events = game.apply(action)
+>>> events = game.apply(action)  # Events: a sequence of Event, each made when first read
 
 The same source runs as pure Python or compiled by mypyc (``UNOLAN_COMPILE=1`` when
 installing, see README.md); :data:`COMPILED` says which this is.
@@ -27,7 +27,7 @@ from .actions import (
 )
 from .cards import Card, Color, Kind, all_wild_deck, classic_deck, format_cards, parse_cards
 from .errors import IllegalAction, NotationError, RulesError
-from .events import EVENT_KINDS, FACTS, Event, EventKind
+from .events import EVENT_KINDS, FACTS, Event, EventKind, Events
 from .fairness import commitment, deal_batch, round_seed
 from .fold import ViewFold
 from .game import Game, check_table, parse_position
@@ -66,6 +66,7 @@ __all__ = [
     "Draw",
     "Event",
     "EventKind",
+    "Events",
     "Game",
     "IllegalAction",
     "Kind",

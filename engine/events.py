@@ -12,8 +12,9 @@ keeps a list of their own.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeAlias, overload
 
 from .cards import Card
 
@@ -33,9 +34,9 @@ CLOSING_FIELDS: Final = ("seat", *FACTS)
 """What every closing event carries: the seat in turn, then the facts."""
 
 
-def closing_data(values: tuple[Any, ...]) -> dict[str, Any]:
-    """The map of :data:`CLOSING_FIELDS` to their ``values``."""
-    return dict(zip(CLOSING_FIELDS, values, strict=True))
+def closing_data(record: Record) -> dict[str, Any]:
+    """The map of :data:`CLOSING_FIELDS` to their values in a closing event's ``record``."""
+    return dict(zip(CLOSING_FIELDS, record[1:], strict=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,14 +99,19 @@ EVENT_KINDS: Final[dict[str, EventKind]] = {
 have no private fields and neither move the table nor close a batch."""
 
 
+Record: TypeAlias = tuple[Any, ...]
+"""One event as the engine records it: its kind, then the values of the kind's fields in
+order (cards as :class:`~.cards.Card` values, the last optional fields left out)."""
+
+
 class Event:
     """One thing that happened, told to everyone; :meth:`data_for` leaves out what a
     member may not see.
 
     ``Event(kind, data)`` with ``data`` its map; the engine gives instead the values of
-    the kind's fields in order (a tuple, cards as :class:`~.cards.Card` values, the last
-    optional fields left out), and the map is made when first read: most events of a
-    simulation are never read, so they cost one small object each.
+    the kind's fields in order (a tuple, as in a :data:`Record`), and the map is made when
+    first read. The engine's batches are :class:`Events`, which make their events only
+    when read: most events of a simulation are never read.
 
     Events are values: compared by their fields, and immutable by convention (nothing
     assigns to an event after the engine made it; its data is never changed either).
@@ -181,6 +187,56 @@ class Event:
             hidden = [f"{k}={_text(v)}" for k, v in self.data.items() if k not in public]
             text += f" | seat {owner} only: " + " ".join(hidden)
         return text
+
+
+class Events(Sequence[Event]):
+    """The events of one batch, in order: a sequence of :class:`Event`.
+
+    The engine records each as a :data:`Record` (or, for a few rare kinds, an
+    :class:`Event` already); the events are made from the records when first read, so a
+    batch nobody reads costs its records alone. Equal to any sequence of the same events.
+    """
+
+    __slots__ = ("_events", "_records")
+
+    _records: list[Record | Event]
+    _events: list[Event] | None  # None until first read
+
+    def __init__(self, records: list[Record | Event]) -> None:
+        self._records = records
+        self._events = None
+
+    def _made(self) -> list[Event]:
+        events = self._events
+        if events is None:
+            events = self._events = [
+                record if isinstance(record, Event) else Event(record[0], record[1:])
+                for record in self._records
+            ]
+        return events
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Event]: ...
+    def __getitem__(self, index: int | slice) -> Event | list[Event]:
+        return self._made()[index]
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._made())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return self._made() == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # as Event's: a batch is not hashable
+
+    def __repr__(self) -> str:
+        return f"Events({self._made()!r})"
 
 
 def _notation(value: Card | list[Card] | tuple[Card, ...]) -> str | list[str]:

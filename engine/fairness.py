@@ -61,4 +61,4 @@ def deal_batch(rules: Rules, players: int, seed: int | str, round: int, dealer: 
           "round": round - 1, "turn": dealer, "dealer": dealer}
     if scores is not None:
         at["scores"] = list(scores)
-    return Game(at=at).apply(Deal(dealer, seed))
+    return list(Game(at=at).apply(Deal(dealer, seed)))

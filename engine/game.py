@@ -3,7 +3,8 @@
 A :class:`Game` is a pure function of ``(rules, players, seed, actions)``: chance comes
 only from ``random.Random`` instances seeded from ``seed`` and a counter, so a position
 plus its seed fully determines what follows. Its state is a :class:`~.state.State`.
-:meth:`Game.apply` validates an action, changes the state and returns the events (their
+:meth:`Game.apply` validates an action, changes the state and returns the events, an
+:class:`~.events.Events` sequence made from the records the machine keeps (their
 private fields and what each kind means are in :data:`~.events.EVENT_KINDS`; every batch
 ends with an event that carries the facts of the table, :meth:`Game._facts`); an illegal
 action raises :class:`IllegalAction` and changes nothing. The fold of those events into a
@@ -41,7 +42,7 @@ from .cards import (
     classic_deck,
 )
 from .errors import public_reason
-from .events import Event, closing_data
+from .events import Event, Events, Record, closing_data
 from .kinds import _NO_EFFECT, _plain
 from .legal import FAULT_CODES, LegalActions
 from .notation import read_position
@@ -65,14 +66,14 @@ class Game(LegalActions):
     __slots__ = ("results", "start_events")
 
     results: list[RoundResult]  # every round's result, in order
-    start_events: list[Event]  # the events of setting up the match and dealing round 1
+    start_events: Events  # the events of setting up the match and dealing round 1
 
     def __init__(self, rules: Rules | None = None, players: int = 4, seed: int | str = 0, *,
                  at: dict[str, Any] | None = None) -> None:
         """``at``: instead, the fields of a state to start at (a position's, read by
         :func:`parse_position`); its history starts there."""
         self.results = []
-        self.start_events = []
+        self.start_events = Events([])
         if at is not None:
             super().__init__(at["rules"], at["players"])
             for name, value in at.items():  # not __init__(**at): compiled, that loses them
@@ -83,9 +84,11 @@ class Game(LegalActions):
         rules = rules or Rules()
         check_table(rules, players)
         super().__init__(rules, players, seed)  # a match about to start
-        self.dealer = self._choose_dealer(self.start_events, self._dealer_deck())
-        self.start_events += self._start_round()
-        self._settle(self.start_events)
+        events: list[Record | Event] = []
+        self.dealer = self._choose_dealer(events, self._dealer_deck())
+        events += self._start_round()
+        self._settle(events)
+        self.start_events = Events(events)
 
     # -- queries -------------------------------------------------------------------
 
@@ -103,12 +106,12 @@ class Game(LegalActions):
 
     # -- applying actions ----------------------------------------------------------
 
-    def apply(self, action: Action) -> list[Event]:
+    def apply(self, action: Action) -> Events:
         """Apply a legal action and return its events; raise IllegalAction otherwise."""
         if (not 0 <= action.seat < self.players or self.phase is MATCH_OVER) and (
                 fault := self._fault(action)):
             raise self._illegal(action, *fault)  # no such seat, or no match to play
-        events: list[Event] = []
+        events: list[Record | Event] = []  # made Events when read (Events)
         match action:
             case Play():
                 self._apply_play(action, events)
@@ -128,12 +131,14 @@ class Game(LegalActions):
                 self._apply_deal(action, events)
         if self.phase not in OVER:
             self._settle(events)
-        return events
+        return Events(events)
 
-    def _facts(self) -> tuple[Any, ...]:
-        """What every closing event carries, as the values of ``events.CLOSING_FIELDS``:
-        the seat in turn and the public facts that say what each seat may do now."""
+    def _facts(self, kind: str) -> Record:
+        """The record of a closing event of ``kind`` with what every closing event carries,
+        the values of ``events.CLOSING_FIELDS``: the seat in turn and the public facts that
+        say what each seat may do now (the rest of a kind's fields follow them)."""
         return (
+            kind,
             self.turn,
             self.direction,
             _PHASE_TEXT[self.phase],  # the plain string (an enum's attribute costs more)
@@ -144,10 +149,10 @@ class Game(LegalActions):
             self.wd4_offender is not None and self._challengeable(),  # mostly None: no call
             tuple(sorted(self.catchable)) if self.catchable else (),
             len(self.discard) == 1 and self.reshuffles == 0,  # opening, without a property's call
-            tuple(self.called),
+            self.called,  # a tuple, replaced on a change: shared, not copied
         )
 
-    def _apply_deal(self, action: Deal, events: list[Event]) -> None:
+    def _apply_deal(self, action: Deal, events: list[Record | Event]) -> None:
         if fault := self._deal_fault(action):
             raise self._illegal(action, *fault)
         if self.phase is DEALT:  # the hands are dealt: turn up the first card
@@ -162,14 +167,14 @@ class Game(LegalActions):
             self.dealer = action.seat
         events += self._start_round()
 
-    def _apply_color(self, action: ChooseColor, events: list[Event]) -> None:
+    def _apply_color(self, action: ChooseColor, events: list[Record | Event]) -> None:
         if fault := self._color_fault(action):
             raise self._illegal(action, *fault)
         self.color = action.color
         self.phase = PLAY
-        events.append(Event("color_chosen", (action.seat, action.color.value)))
+        events.append(("color_chosen", action.seat, action.color.value))
 
-    def _apply_draw(self, action: Draw, events: list[Event]) -> None:
+    def _apply_draw(self, action: Draw, events: list[Record | Event]) -> None:
         """Take the pending penalty, or draw for the turn: one card (draw_until_playable:
         until one may be played at once; drawn_action_stays: one with no action), which
         may then be played."""
@@ -198,21 +203,21 @@ class Game(LegalActions):
                 break
         self._advance(self.next_seat(seat))
 
-    def _apply_pass(self, action: Pass, events: list[Event]) -> None:
+    def _apply_pass(self, action: Pass, events: list[Record | Event]) -> None:
         if fault := self._pass_fault(action):
             raise self._illegal(action, *fault)
-        events.append(Event("passed", (action.seat,)))
+        events.append(("passed", action.seat))
         self._advance(self.next_seat(action.seat))
 
-    def _apply_challenge(self, action: Challenge, events: list[Event]) -> None:
+    def _apply_challenge(self, action: Challenge, events: list[Record | Event]) -> None:
         if fault := self._challenge_fault(action):
             raise self._illegal(action, *fault)
         seat, offender = action.seat, self.wd4_offender
         assert offender is not None
         self.catchable.clear()
         guilty = self.wd4_bluff
-        events.append(Event("challenged", (seat, offender, guilty)))
-        events.append(Event("revealed", (offender, seat, list(self.hands[offender]))))
+        events.append(("challenged", seat, offender, guilty))
+        events.append(("revealed", offender, seat, list(self.hands[offender])))
         amount = self._serve_penalty()
         if guilty:
             self._give(offender, amount, "challenge", events)
@@ -221,29 +226,29 @@ class Game(LegalActions):
             self._give(seat, amount + 2, "challenge", events)
             self._advance(self.next_seat(seat))
 
-    def _apply_uno(self, action: CallUno, events: list[Event]) -> None:
+    def _apply_uno(self, action: CallUno, events: list[Record | Event]) -> None:
         seat = action.seat
         if fault := self._uno_fault(action):
             raise self._illegal(action, *fault)
         if len(self.hands[seat]) == 1:
-            self.called[seat] = True
+            self._set_called(seat, True)
             self.catchable.discard(seat)
-            events.append(Event("uno", (seat,)))
+            events.append(("uno", seat))
             return
         penalty = self.rules.uno_penalty
-        events.append(Event("false_uno", (seat, penalty)))
+        events.append(("false_uno", seat, penalty))
         self._give(seat, penalty, "false_uno", events)
 
-    def _apply_catch(self, action: Catch, events: list[Event]) -> None:
+    def _apply_catch(self, action: Catch, events: list[Record | Event]) -> None:
         if fault := self._catch_fault(action):
             raise self._illegal(action, *fault)
         target = action.target
         self.catchable.discard(target)
         penalty = self.rules.uno_penalty
-        events.append(Event("caught", (action.seat, target, penalty)))
+        events.append(("caught", action.seat, target, penalty))
         self._give(target, penalty, "caught", events)
 
-    def _apply_play(self, play: Play, events: list[Event]) -> None:
+    def _apply_play(self, play: Play, events: list[Record | Event]) -> None:
         """Judge a play (``_check_play``) and do what its cards do."""
         seat, cards, rules = play.seat, play.cards, self.rules
         fault, reason, jump = self._check_play(play)
@@ -251,7 +256,7 @@ class Game(LegalActions):
             if fault != "rules" or not rules.misplay_penalty:
                 raise self._illegal(play, reason, FAULT_CODES[fault])
             penalty = 2  # a misplay: the cards stay in hand
-            events.append(Event("misplay", (seat, penalty, public_reason(reason))))
+            events.append(("misplay", seat, penalty, public_reason(reason)))
             self._give(seat, penalty, "misplay", events)
             return
         if self.catchable:  # a play closes the window to catch anyone
@@ -275,17 +280,17 @@ class Game(LegalActions):
             self.color = play.color
         else:
             self.color = cards[-1].color
-        events.append(Event("played", (seat, cards, _COLOR_TEXT[self.color], play.target, jump)))
+        events.append(("played", seat, cards, _COLOR_TEXT[self.color], play.target, jump))
         left = len(hand)
         if left == 1:  # UNO: called with the play, or the seat may be caught
-            self.called[seat] = play.uno
+            self._set_called(seat, play.uno)
             if play.uno:
-                events.append(Event("uno", (seat,)))
+                events.append(("uno", seat))
             else:
                 self.catchable.add(seat)
         elif play.uno and left > 1 and rules.false_uno_penalty:
             penalty = rules.uno_penalty
-            events.append(Event("false_uno", (seat, penalty)))
+            events.append(("false_uno", seat, penalty))
             self._give(seat, penalty, "false_uno", events)
         times = 1 if rules.pair_single_effect else len(cards)
         if first.penalty:
@@ -299,7 +304,7 @@ class Game(LegalActions):
         if not left:
             self._go_out(seat, events)
 
-    def _act(self, play: Play, kind: Kind, times: int, going_out: bool, events: list[Event]) -> None:
+    def _act(self, play: Play, kind: Kind, times: int, going_out: bool, events: list[Record | Event]) -> None:
         """What an action card just played does (``times`` over), but a penalty's."""
         seat = play.seat
         if kind in _SKIPS:
@@ -310,7 +315,7 @@ class Game(LegalActions):
             else:
                 if times % 2:
                     self.direction = -self.direction
-                    events.append(Event("reversed", (self.direction,)))
+                    events.append(("reversed", self.direction))
                 self._advance(self.next_seat(seat))
         elif kind is WILD_TARGETED_DRAW_TWO:
             assert play.target is not None
@@ -327,13 +332,13 @@ class Game(LegalActions):
             self._swap(seat, play.target, events)
             self._advance(self.next_seat(seat))
 
-    def _go_out(self, seat: int, events: list[Event]) -> None:
+    def _go_out(self, seat: int, events: list[Record | Event]) -> None:
         """A seat played its last card: it wins the round, or under elimination finishes."""
         if self.rules.elimination:
             self.out[seat] = True
             self.finished.append(seat)
             self.catchable.discard(seat)
-            events.append(Event("out", (seat, "finished", 0)))
+            events.append(("out", seat, "finished", 0))
             return
         if self.pending:  # a last Draw Two or Wild Draw Four still hits before scoring
             amount, self.pending = self.pending, 0
@@ -352,7 +357,7 @@ class Game(LegalActions):
         return any(playable[c.code] for c in others if not c.is_wild)
 
     def _play_penalty(self, play: Play, times: int, answering: bool, bluff: bool,
-                      events: list[Event]) -> None:
+                      events: list[Record | Event]) -> None:
         seat, first = play.seat, play.cards[0]
         if not answering:
             self.pending = self.stack = 0
@@ -382,31 +387,31 @@ class Game(LegalActions):
             return True
         return self._challengeable()
 
-    def _deflect(self, seat: int, kind: Kind, events: list[Event]) -> None:
+    def _deflect(self, seat: int, kind: Kind, events: list[Record | Event]) -> None:
         if self.active == 2:
             owner = self.next_seat(seat)
         elif kind is SKIP:
             skipped = self.next_seat(seat)
-            events.append(Event("skipped", (skipped,)))
+            events.append(("skipped", skipped))
             owner = self.next_seat(skipped)
         else:
             self.direction = -self.direction
-            events.append(Event("reversed", (self.direction,)))
+            events.append(("reversed", self.direction))
             owner = self.next_seat(seat)
         events.append(self._penalty_event(owner))
         self._advance(owner)
 
-    def _penalty_event(self, owner: int) -> Event:
+    def _penalty_event(self, owner: int) -> Record:
         """The penalty now pending, owed by ``owner``, and whether they may challenge it."""
-        return Event("penalty", (owner, self.pending, self.stack, self.pair, self._challengeable()))
+        return ("penalty", owner, self.pending, self.stack, self.pair, self._challengeable())
 
-    def _skip_from(self, seat: int, skips: int, events: list[Event]) -> None:
+    def _skip_from(self, seat: int, skips: int, events: list[Record | Event]) -> None:
         """Skip ``skips`` players after ``seat``; skipping every other player (the most
         there is to skip: the player is never skipped) gives the player another turn."""
         nxt = seat
         for _ in range(min(skips, self.active - 1)):
             nxt = self.next_seat(nxt)
-            events.append(Event("skipped", (nxt,)))
+            events.append(("skipped", nxt))
         self._advance(self.next_seat(nxt))
 
     def _serve_penalty(self) -> int:
@@ -424,7 +429,7 @@ class Game(LegalActions):
 
     # -- hands ---------------------------------------------------------------------
 
-    def _give(self, seat: int, count: int, reason: str, events: list[Event]) -> list[Card]:
+    def _give(self, seat: int, count: int, reason: str, events: list[Record | Event]) -> list[Card]:
         """Deal ``count`` cards from the draw pile to ``seat``; as many as there are."""
         pile = self.draw_pile
         if len(pile) < count:
@@ -438,15 +443,15 @@ class Game(LegalActions):
         hand = self.hands[seat]
         hand += cards
         if cards:
-            self.called[seat] = False
+            self._set_called(seat, False)
             self.catchable.discard(seat)
-        events.append(Event("drew", (seat, len(cards), reason, cards)))
+        events.append(("drew", seat, len(cards), reason, cards))
         limit = self.rules.mercy_limit
         if limit and len(hand) >= limit and not self.out[seat]:
             self._mercy_out(seat, events)
         return cards
 
-    def _reshuffle(self, events: list[Event]) -> None:
+    def _reshuffle(self, events: list[Record | Event]) -> None:
         """Shuffle the discards but the top card under the draw pile."""
         if len(self.discard) <= 1:
             return
@@ -455,29 +460,31 @@ class Game(LegalActions):
         self.reshuffles += 1
         _shuffle(self._rng("reshuffle", self.reshuffles), cards)
         self.draw_pile[:0] = cards
-        events.append(Event("reshuffled", (len(cards),)))
+        events.append(("reshuffled", len(cards)))
 
-    def _swap(self, a: int, b: int, events: list[Event]) -> None:
-        hands, called = self.hands, self.called
+    def _swap(self, a: int, b: int, events: list[Record | Event]) -> None:
+        hands, called = self.hands, list(self.called)
         hands[a], hands[b] = hands[b], hands[a]
         called[a], called[b] = called[b], called[a]
-        events.append(Event("swapped", ([a, b],)))
+        self.called = tuple(called)
+        events.append(("swapped", [a, b]))
         self._hands_moved((a, b), events)
 
-    def _rotate(self, events: list[Event]) -> None:
+    def _rotate(self, events: list[Record | Event]) -> None:
         """Every hand passes to the next seat in the direction of play."""
         seats = [s for s in range(self.players) if not self.out[s]]
         if self.direction < 0:
             seats.reverse()
         old_hands = [self.hands[s] for s in seats]
-        old_called = [self.called[s] for s in seats]
+        old_called, called = [self.called[s] for s in seats], list(self.called)
         for i, s in enumerate(seats):
             self.hands[s] = old_hands[i - 1]
-            self.called[s] = old_called[i - 1]
-        events.append(Event("rotated", (self.direction,)))
+            called[s] = old_called[i - 1]
+        self.called = tuple(called)
+        events.append(("rotated", self.direction))
         self._hands_moved(seats, events)
 
-    def _hands_moved(self, seats: tuple[int, ...] | list[int], events: list[Event]) -> None:
+    def _hands_moved(self, seats: tuple[int, ...] | list[int], events: list[Record | Event]) -> None:
         """UNO state follows the hand; each new holder learns its hand."""
         self.catchable.difference_update(seats)
         for s in seats:
@@ -486,7 +493,7 @@ class Game(LegalActions):
                 self.catchable.add(s)
             events.append(_hand_event(s, hand, self.called[s]))
 
-    def _mercy_out(self, seat: int, events: list[Event]) -> None:
+    def _mercy_out(self, seat: int, events: list[Record | Event]) -> None:
         """The seat is out of the round; its hand goes back into the draw pile."""
         cards = self.hands[seat]
         self.mercy_points += sum(c.points for c in cards)
@@ -495,7 +502,7 @@ class Game(LegalActions):
         self.catchable.discard(seat)
         self.draw_pile[:0] = cards
         _shuffle(self._rng("mercy", seat), self.draw_pile)
-        events.append(Event("out", (seat, "mercy", len(cards))))
+        events.append(("out", seat, "mercy", len(cards)))
 
     # -- turn flow -----------------------------------------------------------------
 
@@ -504,7 +511,7 @@ class Game(LegalActions):
         self.phase = PLAY
         self.drawn = None
 
-    def _settle(self, events: list[Event]) -> None:
+    def _settle(self, events: list[Record | Event]) -> None:
         """After an action: end a round with one player left, move a turn off a seat that
         left; close the batch with the turn event (in phase drawn it names the card the seat
         in turn just drew and may play, its own)."""
@@ -519,10 +526,10 @@ class Game(LegalActions):
         if out[self.turn]:  # knocked out in turn (mercy): a penalty it owed lapses
             self._drop_penalty()
             self._advance(self.next_seat(self.turn))
-        facts, drawn = self._facts(), self.drawn
-        events.append(Event("turn", facts if drawn is None or self.phase is not DRAWN else (*facts, drawn)))
+        facts, drawn = self._facts("turn"), self.drawn
+        events.append(facts if drawn is None or self.phase is not DRAWN else (*facts, drawn))
 
-    def _end_round(self, winner: int, events: list[Event]) -> None:
+    def _end_round(self, winner: int, events: list[Record | Event]) -> None:
         """Score the round; the winner deals the next one (or the match is over)."""
         result = score_round(self, winner)
         self.results.append(result)
@@ -532,12 +539,12 @@ class Game(LegalActions):
         self.catchable.clear()
         self._drop_penalty()
         self.phase = ROUND_OVER
-        events.append(Event("round_over", result.to_data() | closing_data(self._facts())))
+        events.append(Event("round_over", result.to_data() | closing_data(self._facts("round_over"))))
         if result.match_over:
             self.phase = MATCH_OVER
             events.append(Event("match_over", {"winner": result.match_winner,
                                                "scores": list(self.scores),
-                                               **closing_data(self._facts())}))
+                                               **closing_data(self._facts("match_over"))}))
 
     # -- starting rounds -----------------------------------------------------------
 
@@ -566,7 +573,7 @@ class Game(LegalActions):
 
         return draw
 
-    def _choose_dealer(self, events: list[Event], draw: Callable[[], Card | None]) -> int:
+    def _choose_dealer(self, events: list[Record | Event], draw: Callable[[], Card | None]) -> int:
         """Each player draws; the highest number deals (actions and wilds count 0); ties
         redraw. ``draw`` gives the next card, None when there is none left."""
         contenders = list(range(self.players))
@@ -588,13 +595,13 @@ class Game(LegalActions):
         events.append(Event("dealer_draw", {"draws": draws, "dealer": dealer}))
         return dealer
 
-    def _start_round(self) -> list[Event]:
+    def _start_round(self) -> list[Record | Event]:
         """Deal a round and turn up its first card."""
         events = self._deal()
         self._turn_up_first_card(events)
         return events
 
-    def _deal(self) -> list[Event]:
+    def _deal(self) -> list[Record | Event]:
         """Shuffle a fresh deck and deal the hands; the dealer is to turn up the first card."""
         self.round += 1
         rules, n, dealer = self.rules, self.players, self.dealer
@@ -616,12 +623,12 @@ class Game(LegalActions):
                       phase=DEALT, round=self.round, dealer=dealer, scores=self.scores)
         for name in FIELDS:
             setattr(self, name, getattr(fresh, name))
-        events = [Event("round_started", (self.round, self.dealer, n, rules.hand_size, list(self.scores),
-                                          len(deck)))]
+        events: list[Record | Event] = [("round_started", self.round, self.dealer, n, rules.hand_size,
+                                         list(self.scores), len(deck))]
         events += [_hand_event(s, self.hands[s], False) for s in range(n)]
         return events
 
-    def _turn_up_first_card(self, events: list[Event]) -> None:
+    def _turn_up_first_card(self, events: list[Record | Event]) -> None:
         """The dealer turns up the first card (a Wild Draw Four, or in the All Wild deck
         any card but a plain Wild, goes back and the pile is shuffled), and it acts."""
         pile, tries = self.draw_pile, 0
@@ -644,7 +651,7 @@ class Game(LegalActions):
             _shuffle(self._rng("first", tries), pile)
         self.discard.append(card)
         self.color = card.color
-        events.append(Event("first_card", (card, _COLOR_TEXT[card.color])))
+        events.append(("first_card", card, _COLOR_TEXT[card.color]))
         first = self.next_seat(self.dealer)
         self.phase = PLAY
         self.turn = first
@@ -656,15 +663,15 @@ class Game(LegalActions):
             self.served = True
             self.turn = self.next_seat(first)
         elif kind is SKIP:
-            events.append(Event("skipped", (first,)))
+            events.append(("skipped", first))
             self.turn = self.next_seat(first)
         elif kind is REVERSE:
             if self.players == 2:  # two players: the Reverse acts as a Skip
-                events.append(Event("skipped", (first,)))
+                events.append(("skipped", first))
                 self.turn = self.dealer
             else:  # the player on the dealer's right starts
                 self.direction = -1
-                events.append(Event("reversed", (-1,)))
+                events.append(("reversed", -1))
                 self.turn = self.next_seat(self.dealer)
 
 
@@ -689,8 +696,8 @@ def check_table(rules: Rules, players: int) -> None:
                          "to turn up a first card")
 
 
-def _hand_event(seat: int, hand: list[Card], called: bool) -> Event:
+def _hand_event(seat: int, hand: list[Card], called: bool) -> Record:
     """A seat's whole hand, after a deal or a swap: its count (and whether its UNO call
     stands) for everyone, the cards for that seat alone."""
-    return Event("hand", (seat, len(hand), called, list(hand)))
+    return ("hand", seat, len(hand), called, list(hand))
 

@@ -143,7 +143,7 @@ def _read(fields: dict[str, str]) -> dict[str, Any]:
         "discard": discard, "color": color, "direction": direction, "turn": turn, "phase": phase,
         "pending": pending, "stack": stack, "pair": pair, "wd4_offender": wd4_offender,
         "wd4_bluff": wd4_bluff, "served": served, "drawn": drawn,
-        "called": [s in called for s in range(players)], "catchable": set(catchable),
+        "called": tuple(s in called for s in range(players)), "catchable": set(catchable),
         "out": [s in outs for s in range(players)], "finished": finished,
         "mercy_points": mercy_points, "reshuffles": reshuffles, "round": round_number,
         "dealer": dealer, "scores": scores,

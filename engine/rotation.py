@@ -29,7 +29,7 @@ left in both their hands, under ``chips`` both take their team's net. After the 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -289,7 +289,7 @@ class TwoTableRotation:
             out.append(TableEvent(None, Event("rotation_over", result.to_data())))
         return out
 
-    def _tag(self, table: int, events: list[Event]) -> list[TableEvent]:
+    def _tag(self, table: int, events: Sequence[Event]) -> list[TableEvent]:
         """Table events with global seats (and the rotation's round numbers)."""
         seats = self.tables[table][0]
         offset = self.round - self.tables[table][1].round  # block start, less one

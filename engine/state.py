@@ -61,7 +61,8 @@ class State:
     wd4_bluff: bool  # whether that Wild Draw Four broke wd4_rule
     served: bool  # the top penalty card's penalty has been drawn
     drawn: Card | None  # the card just drawn, which may be played now
-    called: list[bool]  # the seat has called UNO for its current one-card hand
+    called: tuple[bool, ...]  # the seat has called UNO for its current one-card hand (replaced
+    # on a change, never changed in place: every closing event shares it as it is)
     catchable: set[int]  # seats that may be caught now (one card, no call)
     out: list[bool]  # out of the round (elimination finish or mercy)
     finished: list[int]  # finishing order under elimination
@@ -91,7 +92,7 @@ class State:
         wd4_bluff: bool = False,
         served: bool = False,
         drawn: Card | None = None,
-        called: list[bool] | None = None,
+        called: tuple[bool, ...] | None = None,
         catchable: set[int] | None = None,
         out: list[bool] | None = None,
         finished: list[int] | None = None,
@@ -118,7 +119,7 @@ class State:
         self.wd4_bluff = wd4_bluff
         self.served = served
         self.drawn = drawn
-        self.called = [False] * players if called is None else called
+        self.called = (False,) * players if called is None else called
         self.catchable = set() if catchable is None else catchable
         self.out = [False] * players if out is None else out
         self.finished = [] if finished is None else finished
@@ -166,6 +167,12 @@ class State:
             and self.discard[-1].kind is WILD_DRAW_FOUR
             and self.wd4_offender is not None
         )
+
+    def _set_called(self, seat: int, called: bool) -> None:
+        """Record whether ``seat`` has called UNO: a new tuple, and only on a change."""
+        old = self.called
+        if old[seat] != called:
+            self.called = (*old[:seat], called, *old[seat + 1:])
 
     def _holds_one(self, seat: int) -> bool:
         return len(self.hands[seat]) == 1

@@ -62,7 +62,7 @@ class View:
             turn=game.turn,
             phase=game.phase,
             pending=game.pending,
-            called=tuple(game.called),
+            called=game.called,
             catchable=tuple(sorted(game.catchable)),
             scores=tuple(game.scores),
             draw_count=len(game.draw_pile),
@@ -166,7 +166,7 @@ class _ViewTable(LegalActions):
             turn=view.turn, phase=view.phase, pending=view.pending, stack=view.stack,
             pair=view.pair, served=view.served,
             drawn=Card.parse(view.drawn) if view.drawn else None,
-            called=list(view.called), catchable=set(view.catchable), out=list(view.out),
+            called=tuple(view.called), catchable=set(view.catchable), out=list(view.out),
         )
         self.counts = view.counts
         self.challengeable = view.challengeable

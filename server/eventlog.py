@@ -28,6 +28,7 @@ after its seq, never because the other table did.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from typing import Any
 
 from unolan.protocol.framing import encode_frame
@@ -79,7 +80,7 @@ class EventLog:
         self.entries.append(frame)
         return frame
 
-    def add(self, events: list[en.Event], seats: int, table: int | None = None) -> list[LogEntry]:
+    def add(self, events: Sequence[en.Event], seats: int, table: int | None = None) -> list[LogEntry]:
         """One batch of engine events, each with its own seq, logged; their entries
         (``table``: the batch is that table's, and moves that table only).
 

@@ -9,7 +9,7 @@ reads back; :func:`player_stats` sums the history up per player.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from unolan.engine.actions import Action
@@ -29,7 +29,7 @@ class Step:
     ``tables``, and its events carry their ``table`` as the room sent them."""
 
     action: Action | None
-    events: list[en.Event]
+    events: Sequence[en.Event]
     round: int
     position: str
     tables: tuple[tuple[Seats, str], ...] = ()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import trio
@@ -696,12 +696,12 @@ class Room:
         """The table a seat plays at (None: the room has one)."""
         return None
 
-    def _apply(self, action: en.Action) -> list[en.Event]:
+    def _apply(self, action: en.Action) -> Sequence[en.Event]:
         """Apply an action to the match; its events (``IllegalAction`` if refused)."""
         assert self.game is not None
         return self.game.apply(action)
 
-    def _new_match(self, seed: int | str) -> list[en.Event]:
+    def _new_match(self, seed: int | str) -> Sequence[en.Event]:
         """Build the match from its seed; its first events."""
         self.game = en.Game(self.rules, len(self.seats), seed=seed)
         return self.game.start_events
@@ -728,7 +728,7 @@ class Room:
         """The last action ended a round (or the match)."""
         return self.game is not None and self.game.phase in (en.Phase.ROUND_OVER, en.Phase.MATCH_OVER)
 
-    def _applied(self, action: en.Action, events: list[en.Event]) -> int:
+    def _applied(self, action: en.Action, events: Sequence[en.Event]) -> int:
         """An applied action: its events out, then into the game log (every applied action,
         in order; the store writes it later), then the timers for what comes next. The seq
         of its last event."""
@@ -1019,7 +1019,7 @@ class Room:
         for member, _ in self._members():
             member.push(frame)
 
-    def _emit(self, events: list[en.Event]) -> None:
+    def _emit(self, events: Sequence[en.Event]) -> None:
         """One action's engine events to the members, each member its own frame of each
         (see :meth:`.eventlog.EventLog.add`)."""
         members = self._members()

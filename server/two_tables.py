@@ -20,6 +20,7 @@ it is a :class:`~.room.Room`; what differs is here:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import groupby
 from typing import Any
 
@@ -92,11 +93,11 @@ class TwoTableRoom(Room):
         table = self._table_of(seat)
         return {} if table is None else {"table": table}
 
-    def _new_match(self, seed: int | str) -> list[en.Event]:
+    def _new_match(self, seed: int | str) -> Sequence[en.Event]:
         self.match = en.TwoTableRotation(self.rules, seed)
         return [on_wire(e) for e in self.match.start_events]
 
-    def _apply(self, action: en.Action) -> list[en.Event]:
+    def _apply(self, action: en.Action) -> Sequence[en.Event]:
         assert self.match is not None
         return [on_wire(e) for e in play(self.match, action)]
 
@@ -125,7 +126,7 @@ class TwoTableRoom(Room):
 
     # -- sending -------------------------------------------------------------------------
 
-    def _emit(self, events: list[en.Event]) -> None:
+    def _emit(self, events: Sequence[en.Event]) -> None:
         """Each table's run of events is a batch of that table (it moves that table only)."""
         members = self._members()
         for table, batch in groupby(events, key=lambda e: e.data.get("table")):

@@ -15,9 +15,9 @@ challenges and misplays are played too, not only what a bot would do.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import random
-import sys
 
 from unolan.engine import Deal, Game, Phase, Rules
 
@@ -55,7 +55,12 @@ def digest(matches: int) -> str:
 
 
 def main() -> None:
-    print(digest(int(sys.argv[1]) if len(sys.argv) > 1 else 150))
+    parser = argparse.ArgumentParser(
+        description="Print one hash of everything the engine says over random matches "
+                    "(it must not change with a change meant only for speed, pure or compiled).")
+    parser.add_argument("matches", nargs="?", type=int, default=150,
+                        help="random matches per preset (default: 150)")
+    print(digest(parser.parse_args().matches))
 
 
 if __name__ == "__main__":
