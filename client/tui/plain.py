@@ -313,7 +313,9 @@ class PlainUI:
         s = self.state
         if self.bell is not None and self.bell.ring(s):
             self.write(BELL)
-        if s.round_result is not None and id(s.round_result) != self._scored and s.show_scores:
+        if s.round_result is not None and id(s.round_result) != self._scored and s.show_scores and (
+                s.other_table is None or s.totals_round == s.round_result.get("round")):
+            # (a two-table room's: once both tables are over, with the rotation's new totals)
             self._scored = id(s.round_result)
             for line in text_of(render.scoreboard(s)):
                 self.write(line)
