@@ -347,6 +347,19 @@ def test_u_on_two_cards_calls_uno_with_the_next_play() -> None:
         assert not t.state.uno_armed
 
 
+def test_an_armed_uno_call_says_this_play_only_when_a_play_can_leave_one_card() -> None:
+    """Two cards, none playable (or a penalty to take): armed, the call waits for a
+    later play; "with this play" would promise what no play of this turn can do."""
+    for scenario in ("hand 0: G9 GS; hand 1: B1 B2; discard: Y5",
+                     "hand 0: R5 G7; hand 1: B1 W4; discard: R3 W4; color: R; pending: 4; challengeable: 1"):
+        with table(scenario) as t:
+            t.press("u")
+            assert t.state.uno_armed
+            screen = t.screen()
+            assert "UNO will be called with this play" not in screen
+            assert "UNO will be called with your next play that leaves you one card" in screen
+
+
 def test_an_armed_uno_call_goes_with_a_draw_and_says_so() -> None:
     """u on two cards arms the call for the next play to one card; a draw makes the hand
     three, which no play takes to one: the call goes, and the player is told."""

@@ -435,8 +435,7 @@ def test_a_two_table_rooms_log_says_the_partners_the_rounds_and_the_champion() -
     mine = [line for line in lines if "is over at both tables: you +" in line]
     assert len(mine) == 5 and mine[-1].endswith(f"{rotation.scores[0]} in all")
     champion = rotation.outcome().champion  # type: ignore[union-attr]
-    name = "you" if champion == 0 else f"p{champion}"
-    assert lines[-1] == f"{name} is the champion!"
+    assert lines[-1] == ("you are the champion!" if champion == 0 else f"p{champion} is the champion!")
 
 
 def _lan_address() -> str | None:

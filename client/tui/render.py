@@ -252,8 +252,8 @@ def banners(state: UIState) -> Fragments:
         add("class:banner.catch", "⚠ " + _("CATCH {who}: press x!").format(who=state.name_of(target)))
     if state.can_call_uno():
         add("class:banner.uno", "☝ " + _("ONE CARD: press u to call UNO!"))
-    elif state.uno_armed and state.my_turn:
-        add("class:banner.uno", _("UNO will be called with this play"))
+    elif state.uno_armed and state.my_turn and any(isinstance(a, Play) and a.uno for a in state.legal()):
+        add("class:banner.uno", _("UNO will be called with this play"))  # a play to one card is open
     elif state.uno_armed:
         add("class:banner.uno", _("UNO will be called with your next play that leaves you one card"))
     elif state.my_turn and len(v.hand) == 2 and any(
