@@ -167,7 +167,7 @@ def match_rules(state: UIState) -> object:
 
 def players(state: UIState, width: int = 54, height: int = 16) -> Fragments:
     """The table pane: the other seats around the pile, this player at the bottom."""
-    return table.picture(state, width, height, pile_info(state))
+    return table.picture(state, width, height, pile_info(state), pile_info(state, brief=True))
 
 
 def standings(state: UIState, width: int = 54) -> Fragments:
@@ -192,16 +192,19 @@ def standings(state: UIState, width: int = 54) -> Fragments:
     return out
 
 
-def pile_info(state: UIState) -> list[Fragments]:
+def pile_info(state: UIState, brief: bool = False) -> list[Fragments]:
     """The lines under the pile: the direction of play, the pending penalty, the turn's
-    clock and the rules (the pile's count is on the picture)."""
+    clock and the rules (the pile's count is on the picture); ``brief``: the penalty as
+    its count alone (what it is stays on the hint line), for a table short of rows."""
     v = state.view
     assert v is not None
     out: list[Fragments] = [[("class:direction", _("↻ clockwise") if v.direction == 1 else
                               _("↺ counter-clockwise"))]]
     if v.pending:
+        penalty = (ngettext("{count} card", "{count} cards", v.pending).format(count=v.pending)
+                   if brief else penalty_words(v))
         out.append([("class:pending", _("Pending: {penalty} for {who}").format(
-            penalty=penalty_words(v), who=state.name_of(v.turn)))])
+            penalty=penalty, who=state.name_of(v.turn)))])
     left = state.seconds_left()
     if left is not None and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
         style = "class:timer.low" if left <= 5 else "class:timer"
