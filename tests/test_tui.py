@@ -825,6 +825,15 @@ def test_the_header_shows_the_whole_reason_for_reconnecting(width: int, reason: 
         assert "Friday night at the lab" in t.screen(width=width).splitlines()[0]
 
 
+def test_the_header_while_reconnecting_keeps_the_rooms_name_at_80_columns() -> None:
+    with table(BASIC) as t:
+        t.state.room = {"name": "ann's table", "room": "r1"}
+        t.state.set_status("reconnecting", "the server closed the connection")
+        line = t.screen(80, 24).splitlines()[0]
+        assert "ann's table" in line and "reconnecting: the server closed the connection" in line
+        assert line.endswith("? keys")
+
+
 def test_an_autopilot_seat_is_taken_back_with_b() -> None:
     with table(BASIC) as t:
         t.state.on_event("connection", {"seat": 0, "state": "autopilot"})

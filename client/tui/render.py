@@ -104,15 +104,15 @@ def deal_mark(state: UIState) -> list[tuple[str, str]]:
 
 def header(state: UIState, width: int = 80) -> Fragments:
     """The top line; the connection's status is never lost: where the line is too long
-    the address, the fairness warning, the room's name and the round give way to it, in
-    that order (cut, or left out)."""
+    the address, the fairness warning, the rules and round, and the room's name give way
+    to it, in that order (cut, or left out): while reconnecting, which room it is for."""
     parts: list[tuple[int, str, str]] = [(9, "class:header.title", " unolan ")]  # (give way: 0 first)
     room = state.room
     if room:
-        parts.append((2, "class:header", f" {cut(str(room.get('name', state.room_id)), 24)} "))
+        parts.append((3, "class:header", f" {cut(str(room.get('name', state.room_id)), 24)} "))
     if state.view is not None:
         preset = state.view.rules.get("preset", "")
-        parts.append((3, "class:header", "· " + _("{preset} · round {round}").format(
+        parts.append((2, "class:header", "· " + _("{preset} · round {round}").format(
             preset=rule_word(preset), round=state.view.round) + " "))
         parts += [(1, style, text) for style, text in deal_mark(state)]
     if state.address and sum(get_cwidth(t) for *_, t in parts) + get_cwidth(state.address) + 40 <= width:
