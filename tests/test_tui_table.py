@@ -560,3 +560,24 @@ def test_drawing_over_half_of_a_wide_character_blanks_its_other_half() -> None:
     canvas.put(4, 0, [("", "│")])  # the left half of 說: its right half goes
     row = "".join(text for _style, text, *_ in canvas.fragments())
     assert row == " │則│   " and get_cwidth(row) == 8
+
+
+def test_a_tile_at_the_tables_right_edge_keeps_a_cell_off_the_border() -> None:
+    position = "hand 0: R5 G7; hand 1: B1; hand 2: B3 R2; hand 3: G1 G2 G3 G4 G5 G6 G7; discard: R3"
+    with table(position) as t:
+        row = next(row for row in t.screen(80, 24).splitlines() if "7 cards" in row)
+        assert "7 cards │" in row, row
+
+
+def test_the_room_screens_title_wraps_between_words_at_80x24() -> None:
+    from unolan.engine import Rules
+
+    with table(BASIC) as t:
+        t.state.view, t.state.my_seat = None, 0
+        t.state.room = {"name": "ann's table", "room": "k3f9", "host": 0, "timer": 30, "started": False,
+                        "rules": Rules.parse("house partner_rotation=on rounds=5").to_dict(),
+                        "spectators": 0, "seats": [{"seat": i, "name": f"bot-{i}", "kind": "bot",
+                                                    "ready": True, "state": "connected"} for i in range(8)]}
+        rows = t.screen(80, 24).splitlines()
+        assert any("partner_rotation=on" in row for row in rows), rows[:4]
+        assert any("timer 30s" in row for row in rows)

@@ -649,7 +649,7 @@ def lobby(state: UIState, width: int = 80) -> Fragments:
     if state.form is not None:
         return create_form(state)
     if state.room is not None:
-        return room(state)
+        return room(state, width)
     out: Fragments = [("class:pane.title", " " + _("Rooms on {address}").format(
         address=state.address or _("the server")) + "\n\n")]
     if state.status != "connected":
@@ -759,14 +759,17 @@ def _form_rules(f: create.CreateForm) -> str:
         return " ".join([f.preset, *(f"{k}={create.shown(k, v)}" for k, v in f.options.items())])
 
 
-def room(state: UIState) -> Fragments:
+def room(state: UIState, width: int = 80) -> Fragments:
+    """The room's seats; its title and rules wrapped by words to ``width`` cells."""
     r = state.room
     assert r is not None
     rules = rules_text(r.get("rules"))
     timer = "  " + _("timer {seconds}s").format(seconds=r.get("timer")) if r.get("timer") else ""
-    out: Fragments = [("class:pane.title", " " + _("Room {name}").format(name=r.get("name"))
-                       + f"  ({r.get('room')})"),
-                      ("class:label", f"  {rules}{timer}\n\n")]
+    title = " " + _("Room {name}").format(name=r.get("name")) + f"  ({r.get('room')})"
+    first, *more = wrap(f"{rules}{timer}", max(width - 1, 20), indent=3, start=get_cwidth(title) + 2)
+    out: Fragments = [("class:pane.title", title), ("class:label", f"  {first}\n")]
+    out += [("class:label", f"{line}\n") for line in more]
+    out.append(("", "\n"))
     for entry in r.get("seats", ()):
         seat = entry["seat"]
         if entry.get("kind") == "empty":
