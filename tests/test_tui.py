@@ -948,3 +948,34 @@ def test_a_two_table_room_shows_the_other_table_in_a_panel_at_80x24() -> None:
         assert " eve 5   fay 1  ▶gus 7   hal 2" in screen
         assert "R3" in pile(screen) and "red" in pile(screen)  # the own table as ever
         assert hand_of(screen) == ["R2", "R5", "G7", "W4"]
+
+
+def test_a_turn_begins_with_the_cursor_on_a_card_that_can_be_played() -> None:
+    with table("hand 0: R9 Y4 G6; hand 1: Y1 B2; discard: Y3; turn: 1") as t:
+        assert t.state.hand()[t.state.cursor] == "R9"  # not the turn yet: where it was
+        t.apply("1 play Y1")
+        assert t.state.my_turn and t.state.hand()[t.state.cursor] == "Y4"
+        assert "[Y4] yellow 4" in t.screen().splitlines()[-1]
+
+
+def test_the_scores_panel_says_what_s_does_with_the_last_round() -> None:
+    with table(BASIC) as t:
+        t.state.round_result = {"round": 1, "winner": 1, "points": 142, "scores": [0, 142, 0, 0]}
+        assert "Last round (1): bob won +142 · s shows it" in t.screen(160, 50)
+
+
+def test_the_lobby_says_which_rooms_play_at_two_tables() -> None:
+    state = UIState(name="ann", address="10.0.0.9:7117")
+    state.set_status("connected")
+    state.rooms = [{"room": "a1", "name": "eight", "preset": "house", "seats": 8, "players": 1,
+                    "spectators": 0, "started": False, "password": False, "tables": 2},
+                   {"room": "b2", "name": "four", "preset": "house", "seats": 4, "players": 1,
+                    "spectators": 0, "started": False, "password": False, "tables": 1}]
+    lines = "".join(t for _, t, *_ in render_lobby(state, 200)).splitlines()
+    assert "two tables" in next(line for line in lines if "eight" in line)
+    assert "two tables" not in next(line for line in lines if "four" in line)
+    from unolan.client.tui.controller import Controller
+    from unolan.client.tui.plain import lobby_options
+
+    words = [o.words for o in lobby_options(state, Controller(state, lambda command: None))]
+    assert "join eight (1/8 players 0 watching, two tables)" in words and "join four (1/4 players 0 watching)" in words

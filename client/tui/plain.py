@@ -213,6 +213,8 @@ def lobby_options(state: UIState, controller: Controller) -> list[Option]:
         people = _("{players}/{seats} players {spectators} watching").format(
             players=room.get("players", 0), seats=room.get("seats", 0),
             spectators=room.get("spectators", 0))
+        if room.get("tables", 1) > 1:
+            people += ", " + _("two tables")
         if not room.get("started"):
             out.append(Option(_("join {room} ({people})").format(room=room["name"], people=people),
                               partial(chosen, i, controller.join_room)))

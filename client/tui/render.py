@@ -188,7 +188,8 @@ def standings(state: UIState, width: int = 54) -> Fragments:
                    for name, total in other.totals)
     result = state.round_result
     if result is not None and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
-        out.append(("class:hint", f" {round_line(state, result, ended=False)} · s\n"))
+        line = round_line(state, result, ended=False) + " · " + _("s shows it")
+        out.extend(("class:hint", f" {part}\n") for part in wrap(line, max(width - 2, 10)))
     return out
 
 
@@ -658,7 +659,8 @@ def lobby(state: UIState, width: int = 80) -> Fragments:
         out.append(("class:hint", " " + _("No rooms yet. Press c to create one.") + "\n"))
     for i, r in enumerate(state.rooms):
         sel = "class:cursor" if i == state.room_cursor else ""
-        flags = (" " + _("started") if r.get("started") else "") + (" 🔒" if r.get("password") else "")
+        flags = ((" " + _("two tables") if r.get("tables", 1) > 1 else "")
+                 + (" " + _("started") if r.get("started") else "") + (" 🔒" if r.get("password") else ""))
         people = _("{players}/{seats} players {spectators} watching").format(
             players=r.get("players", 0), seats=r.get("seats", 0), spectators=r.get("spectators", 0))
         out.append((sel, f" {'▶' if sel else ' '} {fit(r['name'], 24)} {fit(rule_word(r.get('preset', '')), 9)}"

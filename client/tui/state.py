@@ -353,6 +353,11 @@ class UIState:
                 self.cursor = new.index(selected)
         if view.drawn and view.drawn in new and view.turn == view.seat:
             self.cursor = new.index(view.drawn)
+        elif view.turn == view.seat and (before is None or before.turn != view.seat or before.round != view.round):
+            # A turn begins: the cursor on a card the engine lets this seat play, if any.
+            playable = {a.cards[0].text for a in self.legal() if isinstance(a, Play) and len(a.cards) == 1}
+            if not (0 <= self.cursor < len(new) and new[self.cursor] in playable):
+                self.cursor = next((i for i, card in enumerate(new) if card in playable), self.cursor)
         self.cursor = max(0, min(self.cursor, len(new) - 1))
         if self.uno_armed and old != new and len(new) != 2 and not any(
                 isinstance(a, Play) and a.uno for a in self.legal()):
