@@ -979,3 +979,14 @@ def test_the_lobby_says_which_rooms_play_at_two_tables() -> None:
 
     words = [o.words for o in lobby_options(state, Controller(state, lambda command: None))]
     assert "join eight (1/8 players 0 watching, two tables)" in words and "join four (1/4 players 0 watching)" in words
+
+
+@pytest.mark.parametrize(("width", "height"), [(80, 24), (100, 30)])
+def test_the_help_overlays_columns_keep_a_gap_and_clear_of_the_frame(width: int, height: int) -> None:
+    with table(BASIC) as t:
+        t.state.view, t.state.help_open = None, True
+        rows = [row for row in t.screen(width, height).splitlines() if row.startswith("│")]
+        assert rows and all(row[-2] == " " for row in rows), rows
+        middle = get_cwidth(rows[0][:rows[0].index("Anywhere")]) - 1  # the cell left of the right column
+        assert all(row[middle] == " " for row in rows if get_cwidth(row) == get_cwidth(rows[0])), rows
+        assert any("e edits the name" in row for row in rows)

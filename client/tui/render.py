@@ -71,7 +71,8 @@ KEYS_HELP: list[tuple[str, str, list[tuple[str, str]]]] = [
         ("Enter", N_("join it as a player")),
         ("s", N_("spectate it")),
         ("r", N_("refresh the rooms")),
-        ("c", N_("create a room: ↑ ↓ field, ← → value, e name, password or number, Enter")),
+        ("c", N_("create a room: ↑ ↓ field, ← → value, e edits the name, the password or a number,"
+                 " Enter creates it")),
         ("b -", N_("in a room: add/remove bot")),
         ("Space", N_("in a room: ready or not")),
         ("Enter", N_("in a room: start (host)")),
@@ -535,8 +536,9 @@ def help_page(state: UIState, width: int = 80) -> Fragments:
     key_width = 1 + max(get_cwidth(key) for part in parts for key, _meaning in part)
     two = width >= 2 * HELP_COLUMN - 2
     column = width // 2 if two else width
-    columns = [_help_column(parts[0], key_width, column),
-               _help_column(parts[1], key_width, width - column if two else width)]
+    # (each a cell narrower: a gap between the two, and the frame's border kept clear)
+    columns = [_help_column(parts[0], key_width, column - 1),
+               _help_column(parts[1], key_width, (width - column if two else width) - 1)]
     if two:
         rows = [[*(left if left else [("class:overlay", " " * column)]), *other]
                 for left, other in _zip(_pad(columns[0], column), columns[1])]
