@@ -535,7 +535,7 @@ def help_page(state: UIState, width: int = 80) -> Fragments:
     parts = [help_lines("table"), help_lines("lobby")]
     key_width = 1 + max(get_cwidth(key) for part in parts for key, _meaning in part)
     two = width >= 2 * HELP_COLUMN - 2
-    column = width // 2 if two else width
+    column = (width - 2) // 2 if two else width  # (the right column keeps a cell off the frame)
     # (each a cell narrower: a gap between the two, and the frame's border kept clear)
     columns = [_help_column(parts[0], key_width, column - 1),
                _help_column(parts[1], key_width, (width - column if two else width) - 1)]
