@@ -11,15 +11,19 @@ any table. An action decided on the member's own table goes to the server in the
 room's seats (:meth:`Tables.to_global`).
 
 It stands in for the client's mirror: ``seq``, ``rules``, ``started``, ``settled``,
-``view()`` and ``feed()`` are the member's own table's (a spectator's: table 0's).
+``view()`` and ``feed()`` are the member's own table's (a spectator's: table 0's). No
+table's game ends the match (``match_over``): the rotation does, with ``rotation_over``,
+and from that event on the own table's view says so (``phase`` ``match_over``), as a
+one-table room's last view does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
-from unolan.engine import EVENT_KINDS, Action, Rules, View
+from unolan.engine import EVENT_KINDS, Action, Phase, Rules, View
 from unolan.engine.rotation import PLAYERS, TABLES, Seats, localize, table_rules, to_global
 
 from .mirror import Mirror, is_next
@@ -76,10 +80,17 @@ class Tables:
     def settled(self) -> bool:
         return self.placed and self.mirror.settled
 
+    @property
+    def over(self) -> bool:
+        """The match is over (``rotation_over`` named its champion)."""
+        return self.champion is not None
+
     def view(self) -> View:
+        """The own table's view; once the rotation is over, its phase is the match's end."""
         if not self.placed:
             raise RuntimeError("this seat's table has not been seated yet")
-        return self.mirror.view()
+        view = self.mirror.view()
+        return replace(view, phase=Phase.MATCH_OVER) if self.over else view
 
     def set_rules(self, rules: Mapping[str, Any]) -> None:
         """The room's rules; each table plays by :func:`~unolan.engine.rotation.table_rules`."""
@@ -123,6 +134,8 @@ class Tables:
             self.mirrors[data["table"]] = Mirror(seats.index(self.seat) if self.seat in seats else None,
                                                  self.table_rules)
             self.round = data["round"]
+            if self.round == 1:  # a new match
+                self.champion = None
         elif kind in ("rotation_round_over", "rotation_over"):
             self.scores = list(data["scores"])
             self.champion = data.get("champion")

@@ -142,6 +142,36 @@ async def test_plain_plays_a_whole_match_against_bots_over_tcp(autojump_clock) -
     assert "start the match" not in text  # uno play starts it: no room menu meanwhile
 
 
+async def test_plain_two_table_match_sums_up_with_the_new_totals_and_ends_as_any_match(autojump_clock) -> None:
+    """An 8-seat partner-rotation room: each round's summary comes once both tables are
+    over, with the rotation's totals after that round, and at the end the usual
+    numbered choices."""
+    term = Terminal()
+    async with trio.open_nursery() as nursery:
+        await start_plain(nursery, term, bots=7, options={"partner_rotation": True, "rounds": 3})
+        seen = 0
+        while True:
+            end = await term.until(seen, lambda line: line == PROMPT)
+            if "back to the room for another match" in prompt_at(term.lines, end):
+                break
+            seen = end + 1
+            await term.send.send("1\n")
+        nursery.cancel_scope.cancel()
+    lines = term.lines
+    assert prompt_at(lines, end) == ["back to the room for another match", "leave the room for the lobby"]
+    assert lines[end - 3] == "The match is over."
+    assert any(line.endswith("is the champion!") or line == "you are the champion!" for line in lines)
+    summaries = [i for i, line in enumerate(lines) if line == "Rotation totals, both tables"]
+    assert len(summaries) >= 3
+    for i in summaries:
+        title = next(line for line in reversed(lines[:i]) if re.match(r"Round \d+: ", line))
+        number = int(title.split(":")[0].split()[1])
+        over = [line for line in lines[:i] if line.startswith(f"round {number} is over at both tables: you +")]
+        assert over, f"round {number}'s summary came before the round was over at both tables"
+        total = int(over[-1].rsplit(" ", 3)[-3])  # "... you +P, T in all"
+        assert f"ann {total}" in " · ".join(lines[i + 1:i + 3]).split(" · ")
+
+
 async def test_plain_chat_help_look_and_mistakes(autojump_clock) -> None:
     term = Terminal()
     async with trio.open_nursery() as nursery:

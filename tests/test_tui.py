@@ -347,6 +347,19 @@ def test_u_on_two_cards_calls_uno_with_the_next_play() -> None:
         assert not t.state.uno_armed
 
 
+def test_an_armed_uno_call_says_this_play_only_when_a_play_can_leave_one_card() -> None:
+    """Two cards, none playable (or a penalty to take): armed, the call waits for a
+    later play; "with this play" would promise what no play of this turn can do."""
+    for scenario in ("hand 0: G9 GS; hand 1: B1 B2; discard: Y5",
+                     "hand 0: R5 G7; hand 1: B1 W4; discard: R3 W4; color: R; pending: 4; challengeable: 1"):
+        with table(scenario) as t:
+            t.press("u")
+            assert t.state.uno_armed
+            screen = t.screen()
+            assert "UNO will be called with this play" not in screen
+            assert "UNO will be called with your next play that leaves you one card" in screen
+
+
 def test_an_armed_uno_call_goes_with_a_draw_and_says_so() -> None:
     """u on two cards arms the call for the next play to one card; a draw makes the hand
     three, which no play takes to one: the call goes, and the player is told."""
@@ -812,6 +825,15 @@ def test_the_header_shows_the_whole_reason_for_reconnecting(width: int, reason: 
         assert "Friday night at the lab" in t.screen(width=width).splitlines()[0]
 
 
+def test_the_header_while_reconnecting_keeps_the_rooms_name_at_80_columns() -> None:
+    with table(BASIC) as t:
+        t.state.room = {"name": "ann's table", "room": "r1"}
+        t.state.set_status("reconnecting", "the server closed the connection")
+        line = t.screen(80, 24).splitlines()[0]
+        assert "ann's table" in line and "reconnecting: the server closed the connection" in line
+        assert line.endswith("? keys")
+
+
 def test_an_autopilot_seat_is_taken_back_with_b() -> None:
     with table(BASIC) as t:
         t.state.on_event("connection", {"seat": 0, "state": "autopilot"})
@@ -926,3 +948,45 @@ def test_a_two_table_room_shows_the_other_table_in_a_panel_at_80x24() -> None:
         assert " eve 5   fay 1  ▶gus 7   hal 2" in screen
         assert "R3" in pile(screen) and "red" in pile(screen)  # the own table as ever
         assert hand_of(screen) == ["R2", "R5", "G7", "W4"]
+
+
+def test_a_turn_begins_with_the_cursor_on_a_card_that_can_be_played() -> None:
+    with table("hand 0: R9 Y4 G6; hand 1: Y1 B2; discard: Y3; turn: 1") as t:
+        assert t.state.hand()[t.state.cursor] == "R9"  # not the turn yet: where it was
+        t.apply("1 play Y1")
+        assert t.state.my_turn and t.state.hand()[t.state.cursor] == "Y4"
+        assert "[Y4] yellow 4" in t.screen().splitlines()[-1]
+
+
+def test_the_scores_panel_says_what_s_does_with_the_last_round() -> None:
+    with table(BASIC) as t:
+        t.state.round_result = {"round": 1, "winner": 1, "points": 142, "scores": [0, 142, 0, 0]}
+        assert "Last round (1): bob won +142 · s shows it" in t.screen(160, 50)
+
+
+def test_the_lobby_says_which_rooms_play_at_two_tables() -> None:
+    state = UIState(name="ann", address="10.0.0.9:7117")
+    state.set_status("connected")
+    state.rooms = [{"room": "a1", "name": "eight", "preset": "house", "seats": 8, "players": 1,
+                    "spectators": 0, "started": False, "password": False, "tables": 2},
+                   {"room": "b2", "name": "four", "preset": "house", "seats": 4, "players": 1,
+                    "spectators": 0, "started": False, "password": False, "tables": 1}]
+    lines = "".join(t for _, t, *_ in render_lobby(state, 200)).splitlines()
+    assert "two tables" in next(line for line in lines if "eight" in line)
+    assert "two tables" not in next(line for line in lines if "four" in line)
+    from unolan.client.tui.controller import Controller
+    from unolan.client.tui.plain import lobby_options
+
+    words = [o.words for o in lobby_options(state, Controller(state, lambda command: None))]
+    assert "join eight (1/8 players 0 watching, two tables)" in words and "join four (1/4 players 0 watching)" in words
+
+
+@pytest.mark.parametrize(("width", "height"), [(80, 24), (100, 30)])
+def test_the_help_overlays_columns_keep_a_gap_and_clear_of_the_frame(width: int, height: int) -> None:
+    with table(BASIC) as t:
+        t.state.view, t.state.help_open = None, True
+        rows = [row for row in t.screen(width, height).splitlines() if row.startswith("│")]
+        assert rows and all(row[-2] == " " for row in rows), rows
+        middle = get_cwidth(rows[0][:rows[0].index("Anywhere")]) - 1  # the cell left of the right column
+        assert all(row[middle] == " " for row in rows if get_cwidth(row) == get_cwidth(rows[0])), rows
+        assert any("edits the name" in row for row in rows)

@@ -16,6 +16,8 @@ def test_verbs_agree_with_you_and_with_other_players() -> None:
     assert describe("out", {"seat": 1, "reason": "mercy"}, name_of, 0) == ("bob is out (mercy)", "")
     line, _ = describe("round_started", {"round": 2, "dealer": 0}, name_of, 0)
     assert line == "— round 2 · dealer: you —"
+    assert describe("rotation_over", {"champion": 0}, name_of, 0) == ("you are the champion!", "win")
+    assert describe("rotation_over", {"champion": 1}, name_of, 0) == ("bob is the champion!", "win")
 
 
 

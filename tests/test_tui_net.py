@@ -351,6 +351,47 @@ async def test_a_two_table_room_shows_the_own_table_and_a_panel_for_the_other() 
         nursery.cancel_scope.cancel()
 
 
+@pytest.mark.slow
+async def test_a_two_table_match_names_the_new_tables_players_and_ends_as_any_match() -> None:
+    """Round 5 seats new tables: the own table names its new players (also after the
+    match, when the room is back in its lobby), and once ``rotation_over`` names the
+    champion the table offers what a one-table match's end offers."""
+    from prompt_toolkit.formatted_text import fragment_list_to_text
+    from unolan.client.tui import render
+    from unolan.client.tui.controller import Controller
+    from unolan.engine import Phase
+
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(partial(serve, "127.0.0.1", 0, seed=5))
+        auto = AutoStart(bots=7, options={"partner_rotation": True, "rounds": 5})
+        state, bridge, send, watch = player(nursery, port, "ann", auto)
+
+        async def play_on() -> None:  # ann plays her first legal action each turn
+            while True:
+                await watch.until(lambda: state.my_turn and state.sent is None and bool(state.legal()), 60)
+                state.sent = Act(state.legal()[0])
+                await send.send(state.sent)
+
+        nursery.start_soon(play_on)
+        await watch.until(lambda: state.match_result is not None, 120)
+        await watch.until(lambda: state.room is not None and not state.room.get("started"))
+        tables = bridge.client.mirror  # type: ignore[union-attr]
+        seats = tables.seats[tables.own]
+        assert tables.round == 5 and seats != (0, 1, 2, 3)  # the second block's tables
+        assert [state.names[i] for i in range(4)] == ["ann" if s == 0 else f"bot-{s}" for s in seats]
+        assert state.view is not None and state.view.phase is Phase.MATCH_OVER
+        assert state.view.legal_actions() == []
+        hint = fragment_list_to_text(render.hint(state, 100))
+        assert "The match is over: Enter back to the room · Esc to the lobby" in hint
+        assert state.log[-1][0].endswith("is the champion!") or state.log[-1][0] == "you are the champion!"
+        Controller(state, lambda command: None).play()  # Enter: back to the room, whole
+        assert state.view is None and state.room is not None
+        room = fragment_list_to_text(render.room(state))
+        assert [e["seat"] for e in state.room["seats"]] == list(range(8))
+        assert "ann" in room and "you" in next(line for line in room.splitlines() if "ann" in line)
+        nursery.cancel_scope.cancel()
+
+
 def test_a_two_table_rooms_log_says_the_partners_the_rounds_and_the_champion() -> None:
     import random
 
@@ -394,8 +435,7 @@ def test_a_two_table_rooms_log_says_the_partners_the_rounds_and_the_champion() -
     mine = [line for line in lines if "is over at both tables: you +" in line]
     assert len(mine) == 5 and mine[-1].endswith(f"{rotation.scores[0]} in all")
     champion = rotation.outcome().champion  # type: ignore[union-attr]
-    name = "you" if champion == 0 else f"p{champion}"
-    assert lines[-1] == f"{name} is the champion!"
+    assert lines[-1] == ("you are the champion!" if champion == 0 else f"p{champion} is the champion!")
 
 
 def _lan_address() -> str | None:

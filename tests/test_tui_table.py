@@ -114,6 +114,36 @@ def test_a_played_card_flies_from_its_seat_to_the_pile_then_the_pile_flashes() -
         assert t.state.motion.next_frame(clock.now) is None
 
 
+def test_a_wild_draw_four_note_at_80x24_keeps_who_draws_and_the_challenge_keys() -> None:
+    """Short of rows (a two-table room's panel takes two), the note under the pile says
+    the penalty as its count and whom it is for; what it is stays on the hint line."""
+    from unolan.client.tui.other_table import OtherTable
+
+    position = ("hand 0: Y8 GR B6 BS; hand 1: B1 W4 R1; hand 2: B3 R2 R3; hand 3: G1;"
+                " discard: R3 W4; color: Y; turn: 0; pending: 4; challengeable: 3 bluff")
+    with table(position) as t:
+        t.state.other_table = OtherTable(1, 1, "GS", ("eve", "fay", "gus", "hal"), (5, 1, 7, 2), 2)
+        rows = t.screen().splitlines()
+        y = next(i for i, row in enumerate(rows) if "Pending: " in row)
+        x = rows[y].index("Pending: ")
+        note = " ".join(row[x:].strip().split("  ")[0] for row in rows[y:y + 2])
+        assert note == "Pending: 4 cards for you"
+        assert " Wild Draw Four on you: c challenge · d draw 4" in rows
+        assert rows[-1].startswith(" 4 cards (Wild Draw Four, may be challenged) on you")
+
+
+def test_a_card_flying_to_the_pile_never_covers_the_lines_under_it() -> None:
+    clock = Clock()
+    with table("hand 0: RD2 G7 G8; hand 1: B1 B2 B3; hand 2: G4 G5; hand 3: Y1 Y2; discard: R3 BD2;"
+               " pending: 2", clock=clock) as t:
+        t.apply("0 play RD2")
+        for _step in range(9):
+            clock.now += FLIGHT / 10
+            screen = t.screen()
+            for words in ("↻ clockwise", "Pending: 4 cards (2", "stacked, the last", "Draw Two) for bob"):
+                assert words in screen, screen
+
+
 def test_banners_show_at_the_seat_where_it_happened_and_go() -> None:
     clock = Clock()
     with table("hand 0: R5 G7; hand 1: B1 R3; hand 2: G4 G5; discard: R3; turn: 2", clock=clock) as t:
@@ -530,3 +560,24 @@ def test_drawing_over_half_of_a_wide_character_blanks_its_other_half() -> None:
     canvas.put(4, 0, [("", "│")])  # the left half of 說: its right half goes
     row = "".join(text for _style, text, *_ in canvas.fragments())
     assert row == " │則│   " and get_cwidth(row) == 8
+
+
+def test_a_tile_at_the_tables_right_edge_keeps_a_cell_off_the_border() -> None:
+    position = "hand 0: R5 G7; hand 1: B1; hand 2: B3 R2; hand 3: G1 G2 G3 G4 G5 G6 G7; discard: R3"
+    with table(position) as t:
+        row = next(row for row in t.screen(80, 24).splitlines() if "7 cards" in row)
+        assert "7 cards │" in row, row
+
+
+def test_the_room_screens_title_wraps_between_words_at_80x24() -> None:
+    from unolan.engine import Rules
+
+    with table(BASIC) as t:
+        t.state.view, t.state.my_seat = None, 0
+        t.state.room = {"name": "ann's table", "room": "k3f9", "host": 0, "timer": 30, "started": False,
+                        "rules": Rules.parse("house partner_rotation=on rounds=5").to_dict(),
+                        "spectators": 0, "seats": [{"seat": i, "name": f"bot-{i}", "kind": "bot",
+                                                    "ready": True, "state": "connected"} for i in range(8)]}
+        rows = t.screen(80, 24).splitlines()
+        assert any("partner_rotation=on" in row for row in rows), rows[:4]
+        assert any("timer 30s" in row for row in rows)

@@ -6,7 +6,8 @@ through in that table's seats (:func:`unolan.engine.rotation.localize`), the oth
 table's go to its panel only (:mod:`.other_table`), a seat named by a server event (chat,
 presence) is the table's seat when it sits at the own table, and the room's ``seats``
 during the match name the own table's four players in table order. Before and after the
-match the room is shown whole, as any room.
+match the room is shown whole, as any room (the last table, still on the screen after the
+match, keeps its players' names).
 """
 
 from __future__ import annotations
@@ -58,8 +59,14 @@ class TableLens:
 
     def room(self, room: dict[str, Any]) -> dict[str, Any]:
         """The room's ``seats`` (as a map) during the match: the own table's, in its order."""
+        return self.at_table(room) if room.get("started") else room
+
+    def at_table(self, room: dict[str, Any]) -> dict[str, Any]:
+        """The room's ``seats`` (as a map) as the own table names its players, in table
+        order: during the match, and after it while its last table is on the screen (the
+        room itself is then shown whole)."""
         seats = self.seats
-        if seats is None or not room.get("started"):
+        if seats is None:
             return room
         by_seat = {entry["seat"]: entry for entry in room.get("seats", ())}
         host = room.get("host")

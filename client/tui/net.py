@@ -342,7 +342,10 @@ class Bridge:
                 "seats": [dict(x) for x in msg.seats], "spectators": msg.spectators,
                 "started": msg.started, "rules": dict(msg.rules), "timer": msg.timer,
             }
-            s.set_seats(self.room if lens is None else lens.room(self.room))
+            if lens is None:
+                s.set_seats(self.room)
+            else:  # the room as the lobby shows it; the players as the own table names them
+                s.set_seats(lens.room(self.room), table=lens.at_table(self.room))
         elif isinstance(msg, pr.Snapshot):
             self._show_table(client)
             self._caught_up(msg.seq)
@@ -365,6 +368,7 @@ class Bridge:
             self.state.set_view(view)
         if isinstance(mirror, Tables):
             self.state.other_table = OtherTable.of(mirror, self._names())
+            self.state.my_seat = client.seat  # the room's seat (the view's is the table's)
 
     def _names(self) -> dict[int, str]:
         """The players' names by room seat (the room's last ``seats``)."""

@@ -213,6 +213,8 @@ def lobby_options(state: UIState, controller: Controller) -> list[Option]:
         people = _("{players}/{seats} players {spectators} watching").format(
             players=room.get("players", 0), seats=room.get("seats", 0),
             spectators=room.get("spectators", 0))
+        if room.get("tables", 1) > 1:
+            people += ", " + _("two tables")
         if not room.get("started"):
             out.append(Option(_("join {room} ({people})").format(room=room["name"], people=people),
                               partial(chosen, i, controller.join_room)))
@@ -313,7 +315,9 @@ class PlainUI:
         s = self.state
         if self.bell is not None and self.bell.ring(s):
             self.write(BELL)
-        if s.round_result is not None and id(s.round_result) != self._scored and s.show_scores:
+        if s.round_result is not None and id(s.round_result) != self._scored and s.show_scores and (
+                s.other_table is None or s.totals_round == s.round_result.get("round")):
+            # (a two-table room's: once both tables are over, with the rotation's new totals)
             self._scored = id(s.round_result)
             for line in text_of(render.scoreboard(s)):
                 self.write(line)

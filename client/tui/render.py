@@ -71,7 +71,8 @@ KEYS_HELP: list[tuple[str, str, list[tuple[str, str]]]] = [
         ("Enter", N_("join it as a player")),
         ("s", N_("spectate it")),
         ("r", N_("refresh the rooms")),
-        ("c", N_("create a room: ↑ ↓ field, ← → value, e name, password or number, Enter")),
+        ("c", N_("create a room: ↑ ↓ field, ← → value, e edits the name, the password or a number,"
+                 " Enter creates it")),
         ("b -", N_("in a room: add/remove bot")),
         ("Space", N_("in a room: ready or not")),
         ("Enter", N_("in a room: start (host)")),
@@ -104,15 +105,15 @@ def deal_mark(state: UIState) -> list[tuple[str, str]]:
 
 def header(state: UIState, width: int = 80) -> Fragments:
     """The top line; the connection's status is never lost: where the line is too long
-    the address, the fairness warning, the room's name and the round give way to it, in
-    that order (cut, or left out)."""
+    the address, the fairness warning, the rules and round, and the room's name give way
+    to it, in that order (cut, or left out): while reconnecting, which room it is for."""
     parts: list[tuple[int, str, str]] = [(9, "class:header.title", " unolan ")]  # (give way: 0 first)
     room = state.room
     if room:
-        parts.append((2, "class:header", f" {cut(str(room.get('name', state.room_id)), 24)} "))
+        parts.append((3, "class:header", f" {cut(str(room.get('name', state.room_id)), 24)} "))
     if state.view is not None:
         preset = state.view.rules.get("preset", "")
-        parts.append((3, "class:header", "· " + _("{preset} · round {round}").format(
+        parts.append((2, "class:header", "· " + _("{preset} · round {round}").format(
             preset=rule_word(preset), round=state.view.round) + " "))
         parts += [(1, style, text) for style, text in deal_mark(state)]
     if state.address and sum(get_cwidth(t) for *_, t in parts) + get_cwidth(state.address) + 40 <= width:
@@ -167,7 +168,7 @@ def match_rules(state: UIState) -> object:
 
 def players(state: UIState, width: int = 54, height: int = 16) -> Fragments:
     """The table pane: the other seats around the pile, this player at the bottom."""
-    return table.picture(state, width, height, pile_info(state))
+    return table.picture(state, width, height, pile_info(state), pile_info(state, brief=True))
 
 
 def standings(state: UIState, width: int = 54) -> Fragments:
@@ -188,20 +189,24 @@ def standings(state: UIState, width: int = 54) -> Fragments:
                    for name, total in other.totals)
     result = state.round_result
     if result is not None and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
-        out.append(("class:hint", f" {round_line(state, result, ended=False)} · s\n"))
+        line = round_line(state, result, ended=False) + " · " + _("s shows it")
+        out.extend(("class:hint", f" {part}\n") for part in wrap(line, max(width - 2, 10)))
     return out
 
 
-def pile_info(state: UIState) -> list[Fragments]:
+def pile_info(state: UIState, brief: bool = False) -> list[Fragments]:
     """The lines under the pile: the direction of play, the pending penalty, the turn's
-    clock and the rules (the pile's count is on the picture)."""
+    clock and the rules (the pile's count is on the picture); ``brief``: the penalty as
+    its count alone (what it is stays on the hint line), for a table short of rows."""
     v = state.view
     assert v is not None
     out: list[Fragments] = [[("class:direction", _("↻ clockwise") if v.direction == 1 else
                               _("↺ counter-clockwise"))]]
     if v.pending:
+        penalty = (ngettext("{count} card", "{count} cards", v.pending).format(count=v.pending)
+                   if brief else penalty_words(v))
         out.append([("class:pending", _("Pending: {penalty} for {who}").format(
-            penalty=penalty_words(v), who=state.name_of(v.turn)))])
+            penalty=penalty, who=state.name_of(v.turn)))])
     left = state.seconds_left()
     if left is not None and v.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
         style = "class:timer.low" if left <= 5 else "class:timer"
@@ -252,8 +257,8 @@ def banners(state: UIState) -> Fragments:
         add("class:banner.catch", "⚠ " + _("CATCH {who}: press x!").format(who=state.name_of(target)))
     if state.can_call_uno():
         add("class:banner.uno", "☝ " + _("ONE CARD: press u to call UNO!"))
-    elif state.uno_armed and state.my_turn:
-        add("class:banner.uno", _("UNO will be called with this play"))
+    elif state.uno_armed and state.my_turn and any(isinstance(a, Play) and a.uno for a in state.legal()):
+        add("class:banner.uno", _("UNO will be called with this play"))  # a play to one card is open
     elif state.uno_armed:
         add("class:banner.uno", _("UNO will be called with your next play that leaves you one card"))
     elif state.my_turn and len(v.hand) == 2 and any(
@@ -530,9 +535,10 @@ def help_page(state: UIState, width: int = 80) -> Fragments:
     parts = [help_lines("table"), help_lines("lobby")]
     key_width = 1 + max(get_cwidth(key) for part in parts for key, _meaning in part)
     two = width >= 2 * HELP_COLUMN - 2
-    column = width // 2 if two else width
-    columns = [_help_column(parts[0], key_width, column),
-               _help_column(parts[1], key_width, width - column if two else width)]
+    column = (width - 2) // 2 if two else width  # (the right column keeps a cell off the frame)
+    # (each a cell narrower: a gap between the two, and the frame's border kept clear)
+    columns = [_help_column(parts[0], key_width, column - 1),
+               _help_column(parts[1], key_width, (width - column if two else width) - 1)]
     if two:
         rows = [[*(left if left else [("class:overlay", " " * column)]), *other]
                 for left, other in _zip(_pad(columns[0], column), columns[1])]
@@ -646,7 +652,7 @@ def lobby(state: UIState, width: int = 80) -> Fragments:
     if state.form is not None:
         return create_form(state)
     if state.room is not None:
-        return room(state)
+        return room(state, width)
     out: Fragments = [("class:pane.title", " " + _("Rooms on {address}").format(
         address=state.address or _("the server")) + "\n\n")]
     if state.status != "connected":
@@ -655,7 +661,8 @@ def lobby(state: UIState, width: int = 80) -> Fragments:
         out.append(("class:hint", " " + _("No rooms yet. Press c to create one.") + "\n"))
     for i, r in enumerate(state.rooms):
         sel = "class:cursor" if i == state.room_cursor else ""
-        flags = (" " + _("started") if r.get("started") else "") + (" 🔒" if r.get("password") else "")
+        flags = ((" " + _("two tables") if r.get("tables", 1) > 1 else "")
+                 + (" " + _("started") if r.get("started") else "") + (" 🔒" if r.get("password") else ""))
         people = _("{players}/{seats} players {spectators} watching").format(
             players=r.get("players", 0), seats=r.get("seats", 0), spectators=r.get("spectators", 0))
         out.append((sel, f" {'▶' if sel else ' '} {fit(r['name'], 24)} {fit(rule_word(r.get('preset', '')), 9)}"
@@ -756,14 +763,17 @@ def _form_rules(f: create.CreateForm) -> str:
         return " ".join([f.preset, *(f"{k}={create.shown(k, v)}" for k, v in f.options.items())])
 
 
-def room(state: UIState) -> Fragments:
+def room(state: UIState, width: int = 80) -> Fragments:
+    """The room's seats; its title and rules wrapped by words to ``width`` cells."""
     r = state.room
     assert r is not None
     rules = rules_text(r.get("rules"))
     timer = "  " + _("timer {seconds}s").format(seconds=r.get("timer")) if r.get("timer") else ""
-    out: Fragments = [("class:pane.title", " " + _("Room {name}").format(name=r.get("name"))
-                       + f"  ({r.get('room')})"),
-                      ("class:label", f"  {rules}{timer}\n\n")]
+    title = " " + _("Room {name}").format(name=r.get("name")) + f"  ({r.get('room')})"
+    first, *more = wrap(f"{rules}{timer}", max(width - 1, 20), indent=3, start=get_cwidth(title) + 2)
+    out: Fragments = [("class:pane.title", title), ("class:label", f"  {first}\n")]
+    out += [("class:label", f"{line}\n") for line in more]
+    out.append(("", "\n"))
     for entry in r.get("seats", ()):
         seat = entry["seat"]
         if entry.get("kind") == "empty":

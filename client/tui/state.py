@@ -301,6 +301,7 @@ class UIState:
         self.chat: deque[tuple[str, str]] = deque(maxlen=100)
         self.round_result: dict[str, Any] | None = None  # the last round's, until the next ends
         self.match_result: dict[str, Any] | None = None
+        self.totals_round = 0  # a two-table room: the last round the rotation's totals count
         self.deals: dict[int, str] = {}  # round -> its deal's verdict: verified, failed, unchecked
         self.match_left = False  # the player went back to the room after the match
         self.timer = 0  # seconds per turn (0: none)
@@ -352,6 +353,11 @@ class UIState:
                 self.cursor = new.index(selected)
         if view.drawn and view.drawn in new and view.turn == view.seat:
             self.cursor = new.index(view.drawn)
+        elif view.turn == view.seat and (before is None or before.turn != view.seat or before.round != view.round):
+            # A turn begins: the cursor on a card the engine lets this seat play, if any.
+            playable = {a.cards[0].text for a in self.legal() if isinstance(a, Play) and len(a.cards) == 1}
+            if not (0 <= self.cursor < len(new) and new[self.cursor] in playable):
+                self.cursor = next((i for i, card in enumerate(new) if card in playable), self.cursor)
         self.cursor = max(0, min(self.cursor, len(new) - 1))
         if self.uno_armed and old != new and len(new) != 2 and not any(
                 isinstance(a, Play) and a.uno for a in self.legal()):
@@ -497,14 +503,16 @@ class UIState:
         seat = self.seat
         return self.presence.get(seat, "connected") if seat is not None else "connected"
 
-    def set_seats(self, seats: dict[str, Any]) -> None:
-        """The room as the lobby sees it (a ``seats`` message as a map)."""
+    def set_seats(self, seats: dict[str, Any], table: dict[str, Any] | None = None) -> None:
+        """The room as the lobby sees it (a ``seats`` message as a map); ``table``: its
+        players as the table on the screen seats them, when that is not the room's order
+        (a two-table room's own table)."""
         self.room = dict(seats)
         self.room_id = seats.get("room", self.room_id)
         if seats.get("started"):
             self.starting = False  # uno play's start has happened
         self.timer = int(seats.get("timer") or 0)
-        for entry in seats.get("seats", ()):
+        for entry in (seats if table is None else table).get("seats", ()):
             seat = entry["seat"]
             if entry.get("name"):
                 self.names[seat] = entry["name"]
@@ -574,6 +582,11 @@ class UIState:
             if self.view is not None and self.view.rules.get("teams"):  # the winner is a team
                 data = {**data, "members": team_members(self.view, int(data.get("winner") or 0))}
             self.match_result = dict(data)
+            self.show_scores = True
+        elif kind == "rotation_round_over":
+            self.totals_round = int(data.get("round") or 0)
+        elif kind == "rotation_over":  # a two-table match's end: its champion won it
+            self.match_result = {"winner": data.get("champion"), "name": data.get("name")}
             self.show_scores = True
         elif kind == "round_started":
             if data.get("round") == 1:
@@ -737,6 +750,8 @@ def describe(
         return _("round {round} is over at both tables").format(round=data.get("round")), "info"
     if kind == "rotation_over":
         champion = data.get("champion")
+        if me is not None and champion == me:
+            return _("you are the champion!"), "win"
         return _("{winner} is the champion!").format(
             winner=name_of(champion) if champion is not None else data.get("name", "?")), "win"
     if kind == "paused":  # the server cannot save the game (the event's reason says the same)
@@ -782,6 +797,8 @@ def winners(data: dict[str, Any], name_of: Callable[[int | None], str]) -> str:
     members = data.get("members")
     if members:
         return _(" and ").join(name_of(seat) for seat in members)
+    if data.get("winner") is None and data.get("name"):  # a champion of the other table
+        return str(data["name"])
     return name_of(data.get("winner"))
 
 

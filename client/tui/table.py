@@ -257,11 +257,13 @@ def seat_line(state: UIState, seat: int, width: int, catchable: set[int]) -> Fra
     return _fitted(parts + rest, width)
 
 
-def picture(state: UIState, width: int, height: int, info: list[Fragments]) -> Fragments:
+def picture(state: UIState, width: int, height: int, info: list[Fragments],
+            brief: list[Fragments] | None = None) -> Fragments:
     """The table in ``width`` x ``height`` cells; ``info``: the lines under the pile (the
     direction, the penalty, the clock, the rules), each wrapped to the pile's area; when
     they are more than its rows hold, the first (the direction) stands beside the pile, or
-    the pile rises into the spacer row under the top seats."""
+    the pile rises into the spacer row under the top seats, or ``brief`` (the same lines,
+    shorter) stands for them. Nothing flying covers them."""
     v = state.view
     if v is None or width < 20 or height < 6:
         return []
@@ -269,14 +271,18 @@ def picture(state: UIState, width: int, height: int, info: list[Fragments]) -> F
     catchable = set(state.catchable()) | set(v.catchable)
     seats = clockwise(state)
     layout = arrange(seats, width, height)
-    for seat, place in layout.places.items():
-        canvas.block(place.x, place.y, tile(state, seat, layout.tile_w, layout.tile_h, catchable))
+    for seat, place in layout.places.items():  # (a tile at the right edge keeps off the border)
+        tile_w = min(layout.tile_w, width - 1 - place.x)
+        canvas.block(place.x, place.y, tile(state, seat, tile_w, layout.tile_h, catchable))
     canvas.put(0, height - 1, own_line(state, width, catchable))
 
     now = state.clock()
     effects = state.motion.active(now)
     _cx, cy, _cw, ch = layout.center
     pile = place_pile(layout.center, info)
+    shorter = [line for line, short in zip(info, brief or info, strict=True) if line != short]
+    if brief is not None and not all(_shown_whole(line, pile, cy + ch) for line in shorter):
+        pile = place_pile(layout.center, brief)
     card_w, card_h, pile_x, pile_y = pile.card_w, pile.card_h, pile.x, pile.y
     flying = [e for e in effects if e.kind is Kind.FLIGHT and now - e.start < FLIGHT]
     landed = [e for e in effects if e.kind is Kind.FLIGHT and now - e.start >= FLIGHT]
@@ -286,12 +292,6 @@ def picture(state: UIState, width: int, height: int, info: list[Fragments]) -> F
     else:  # the dealer is being drawn for: no pile yet
         canvas.put(pile_x, pile_y + 1, [("class:hint", "—")])
     canvas.block(pile_x + card_w + 1, pile_y + card_h // 2 - 1, cards.back_pile(v.draw_count))
-    if pile.beside:
-        canvas.put(pile.beside, pile_y + card_h - 1, info[0])
-    for y, line in enumerate(pile.under, pile_y + card_h):
-        if y >= cy + ch:
-            break
-        canvas.put(pile_x, y, line)
 
     home = Place(2, height - 1)
     for effect in effects:
@@ -300,7 +300,18 @@ def picture(state: UIState, width: int, height: int, info: list[Fragments]) -> F
             where = home
         if effect.kind is Kind.FLIGHT and effect in flying and where is not None:
             _draw_flight(canvas, effect, now, where, Place(pile_x + 2, pile_y + 1))
-        elif effect.kind is Kind.BANNER and where is home:  # beside this player's line, else over it
+    # The lines under the pile over any card on its way: they are read, the card only seen.
+    if pile.beside:
+        canvas.put(pile.beside, pile_y + card_h - 1, info[0])
+    for y, line in enumerate(pile.under, pile_y + card_h):
+        if y >= cy + ch:
+            break
+        canvas.put(pile_x, y, line)
+    for effect in effects:
+        where = layout.places.get(effect.seat) if effect.seat is not None else None
+        if effect.seat is not None and effect.seat == v.seat:
+            where = home
+        if effect.kind is Kind.BANNER and where is home:  # beside this player's line, else over it
             text, mine = f" {effect.text} ", own_line(state, width, catchable)
             x = width_of(mine) + 1 if width_of(mine) + 1 + get_cwidth(text) <= width else 0
             canvas.put(x, where.y, [(effect.style, fit(text, width - x) if x == 0 else text)])
@@ -348,6 +359,13 @@ def place_pile(center: tuple[int, int, int, int], info: list[Fragments]) -> Pile
         under = _info_lines(below, cx + cw - x, indent=0)
     top = cy - 1 if rise else cy
     return PilePlace(card_w, card_h, x, top + max(0, (ch - card_h - len(under)) // 2), under, beside)
+
+
+def _shown_whole(line: Fragments, pile: PilePlace, bottom: int) -> bool:
+    """Whether the words of info ``line`` are all on the rows above ``bottom``."""
+    rows = pile.under[:max(0, bottom - pile.y - pile.card_h)]
+    shown = "".join(text for row in rows for _style, text, *_rest in row).replace(" ", "")
+    return "".join(text for _style, text, *_rest in line).replace(" ", "") in shown
 
 
 def _info_lines(info: list[Fragments], room: int, indent: int = 2) -> list[Fragments]:
