@@ -99,13 +99,15 @@ class KeptMatch:
 
 
 def kept_match(room: str, name: str, rules: dict[str, Any], seats: list[tuple[str | None, bool]],
-               seed: int | str, winner: int | None, scores: list[int]) -> KeptMatch:
-    """What the history keeps of a match just over (its actions come from the store's log):
+               seed: int | str, winner: int | None, scores: list[int],
+               ended: str | None = None) -> KeptMatch:
+    """What the history keeps of a match over (its actions come from the store's log):
     ``winner`` a seat or team (a two-table match's champion, a seat), ``scores`` by seat or
-    team (a two-table match's: every seat's rotation total)."""
+    team (a two-table match's: every seat's rotation total), ``ended`` when it ended (by
+    default: now, for a match just over)."""
     return KeptMatch(match_id(room, seed), room, name, rules,
                      [SeatInfo(seat_name, bot) for seat_name, bot in seats], seed,
-                     now().isoformat(timespec="seconds"), winner, scores)
+                     ended or now().isoformat(timespec="seconds"), winner, scores)
 
 
 # -- writing (the store's thread, inside its transaction) -------------------------------
