@@ -156,6 +156,7 @@ class Client:
         self.seats: pr.Seats | None = None  # the last ``seats`` message
         self.mirror: Mirror | Tables | None = None  # a two-table room's: both tables
         self.verifier: DealVerifier | None = None  # checks the deals of the seat's rounds
+        self.verified_to = 0  # the seq of the last event the verifier heard
         self.record: MatchRecord | None = None  # set it to keep what this client saw
         self.closed = False
         self.resyncs = 0  # snapshots taken to repair a gap
@@ -170,6 +171,7 @@ class Client:
         # server takes it (a refusal, say too late, is no news)
         self._nonces: dict[int, tuple[int, str]] = {}
         self._resume_seq: int | None = None  # the seq a pending resume asked to go on from
+        self._previous: Client | None = None  # the client a pending resume takes the seat from
 
     # -- connecting ----------------------------------------------------------------
 
@@ -271,10 +273,17 @@ class Client:
         assert isinstance(reply, pr.Joined)
         return self._joined(reply)
 
-    async def resume(self, token: str, seq: int = 0) -> pr.Joined:
-        """Take a seat back (or a seat a host reserved for a bot) with its token."""
-        self._resume_seq = seq
-        reply = await self.request(pr.Resume(token=token, seq=seq))
+    async def resume(self, token: str, seq: int = 0, *, previous: Client | None = None) -> pr.Joined:
+        """Take a seat back (or a seat a host reserved for a bot) with its token.
+        ``previous``: the client this program played the seat with until its connection
+        gave up (a program that connects anew, as the terminal UI does): the checks of
+        the seat's deals go on from what it saw (the commitments and deals of the round
+        under way are not sent again, e.g. by a restarted server)."""
+        self._resume_seq, self._previous = seq, previous
+        try:
+            reply = await self.request(pr.Resume(token=token, seq=seq))
+        finally:
+            self._previous = None
         assert isinstance(reply, pr.Joined)
         return self._joined(reply)
 
@@ -311,7 +320,11 @@ class Client:
         resumed, self._resume_seq = self._resume_seq, None
         if not same_seat:
             self.mirror = Mirror(reply.seat)
-            self.verifier = DealVerifier(reply.seat)
+            self.verifier, self.verified_to = DealVerifier(reply.seat), 0
+            previous = self._previous
+            if (previous is not None and previous.verifier is not None
+                    and (previous.room, previous.seat) == (reply.room, reply.seat)):
+                self.verifier, self.verified_to = previous.verifier, previous.verified_to
             if self.record is not None:
                 self.record.write({"seat": reply.seat})
             # After a join, events go on from the reply's seq; after a resume, from ours
@@ -496,7 +509,10 @@ class Client:
             self.record.write({"seq": msg.seq, "kind": msg.kind, "data": msg.data})
         if msg.kind == "commitment" and self.seat is not None:
             await self._send_nonce(msg.data["round"])
-        return self.verifier.feed(msg.kind, msg.data) if self.verifier is not None else None
+        if self.verifier is None or msg.seq <= self.verified_to:  # heard by a previous client
+            return None
+        self.verified_to = msg.seq
+        return self.verifier.feed(msg.kind, msg.data)
 
     async def _send_nonce(self, round: int) -> None:
         """This seat's share of the round's seed: 128 random bits nobody else knows."""

@@ -70,6 +70,7 @@ class Bridge:
         self.saved = saved  # seats kept on disk (None: nothing is kept)
         self.client: lib.Client | None = None
         self.token: str | None = None  # a seat the library could not resume: resume it anew
+        self.previous: lib.Client | None = None  # the client that held it (its deals' checks go on)
         self.resuming: SavedSeat | None = None  # a seat from disk being taken back
         self.welcome_back: tuple[int, str] | None = None  # said once the replay reaches seq
         self.seen: tuple[str | None, int] = (None, 0)  # (room, seq) of the last event shown
@@ -95,7 +96,7 @@ class Bridge:
                     client.record = self.record
                     attempt = 0
                     await self._session(client, commands)
-                    self.token = client.token
+                    self.token, self.previous = client.token, client
                 self._lost("")
             except (*LOST, lib.ClientError) as exc:
                 detail = str(exc) or type(exc).__name__
@@ -159,15 +160,15 @@ class Bridge:
     async def _begin(self, client: lib.Client) -> None:
         """Take back a seat from an earlier connection (or from disk: an earlier run), or
         start ``uno play``'s game, or show the lobby."""
-        token, auto = self.token, self.auto
-        self.token = self.auto = None
+        token, auto, previous = self.token, self.auto, self.previous
+        self.token = self.auto = self.previous = None
         saved = None
         if token is None and auto is None and self.saved is not None:
             saved = self.saved.latest(self.where, self.name, _server_id(client))
         if token is not None:
             # seq 0: the new mirror is rebuilt from the room's log or a snapshot (the
             # events already shown are not logged twice).
-            await self._call(client, lambda: client.resume(token, 0))
+            await self._call(client, lambda: client.resume(token, 0, previous=previous))
         elif saved is not None:
             self.resuming = saved
             await self._call(client, lambda: self._resume_saved(client, saved))
