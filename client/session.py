@@ -14,7 +14,8 @@
 Requests raise :class:`ClientError` carrying the protocol's error ``code``. Room events
 update ``client.mirror`` (a :class:`~unolan.client.mirror.Mirror`) *before* they are
 handed out, and a gap in ``seq`` is repaired from a snapshot (``sync``) on its own. A
-lost connection is resumed with the seat's token (``reconnect=True``, the default).
+lost connection is resumed with the seat's token (``reconnect=True``, the default): for a
+few seconds, or for as long as it takes with ``keep_trying=True`` (a bot left running).
 
 Every deal is checked (:mod:`.verify`): the client answers each ``commitment`` with a
 random ``nonce`` of its own, and after each ``reveal`` it hands out a
@@ -50,7 +51,7 @@ from .verify import DealVerifier, MatchRecord, Verdict
 log = logging.getLogger("unolan.client")
 
 CLIENT_NAME = "unolan-client"
-RETRY_DELAYS = (0.1, 0.3, 1.0, 2.0, 3.0, 5.0)
+RETRY_DELAYS = (0.1, 0.3, 1.0, 2.0, 3.0, 5.0)  # then, keeping on trying, every 5 s
 CONNECT_TIMEOUT = 10.0
 
 
@@ -143,10 +144,11 @@ class Client:
     """A connection to a server. Build with :func:`open_client` (it runs the reader)."""
 
     def __init__(self, host: str, port: int, name: str, *, reconnect: bool = True,
-                 client: str = CLIENT_NAME, bot: bool = False) -> None:
+                 client: str = CLIENT_NAME, bot: bool = False, keep_trying: bool = False) -> None:
         self.host, self.port, self.name, self.client = host, port, name, client
         self.bot = bot  # a program plays: the room shows this seat as a bot
         self.reconnect = reconnect
+        self.keep_trying = keep_trying  # reconnect however long the server is away
         self.stream: trio.abc.Stream | None = None
         self.conn: pr.Connection | None = None
         self.welcome: pr.Welcome | None = None
@@ -407,7 +409,8 @@ class Client:
         self._waiting.clear()
 
     async def _resume(self) -> bool:
-        for delay in RETRY_DELAYS:
+        delays = itertools.chain(RETRY_DELAYS, itertools.repeat(RETRY_DELAYS[-1]) if self.keep_trying else ())
+        for delay in delays:
             await trio.sleep(delay)
             try:
                 await self._connect()
@@ -552,15 +555,17 @@ async def _receive(stream: trio.abc.ReceiveStream, conn: pr.Connection) -> Any:
 
 @asynccontextmanager
 async def open_client(host: str, port: int, name: str, *, reconnect: bool = True,
-                      client: str = CLIENT_NAME, bot: bool = False) -> AsyncIterator[Client]:
+                      client: str = CLIENT_NAME, bot: bool = False,
+                      keep_trying: bool = False) -> AsyncIterator[Client]:
     """Connect, do the handshake and run the reader until the block ends.
 
     ``bot``: say in the handshake that a program plays (the room shows the seat as a
-    bot). An error raised in the block comes out as itself, not wrapped in the
+    bot). ``keep_trying``: a lost connection is resumed however long the server is away
+    (by default the client gives up after some seconds: the messages end). An error raised in the block comes out as itself, not wrapped in the
     ``ExceptionGroup`` of the reader's nursery, so ``except ConnectionLost`` around the
     block works; errors of several tasks at once still come out as a group.
     """
-    c = Client(host, port, name, reconnect=reconnect, client=client, bot=bot)
+    c = Client(host, port, name, reconnect=reconnect, client=client, bot=bot, keep_trying=keep_trying)
     await c._connect()
     single: BaseException | None = None
     try:
