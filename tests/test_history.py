@@ -165,6 +165,31 @@ async def test_the_commands_print_history_stats_audit_and_an_export(tmp_path: Pa
     assert en.parse_position(first[4:].replace("; ", "\n")).round == 1
 
 
+async def test_replay_prints_its_steps_without_a_terminal_and_refuses_with_its_own_usage(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`uno replay --plain` prints each round's steps as lines (a seat's view with --seat);
+    without a terminal and without --plain it says what to add; an unknown option is
+    refused with replay's usage, not the top-level one."""
+    db = tmp_path / "server.db"
+    ((actions, game, _seed),) = await store_matches(db, 1)
+    mid = history.list_matches(history.open_history(db))[0].id
+    assert main(["replay", mid, "--plain", "--seat", "1", "--db", str(db)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"match {mid} · room k3f9 (Friday)")
+    assert [line for line in lines if line.startswith("round ")] == [
+        f"round {n}" for n in range(1, game.round + 1)]
+    assert sum(line.startswith("> ") for line in lines) == len(actions) + 1  # and the first deal
+    assert any(line.startswith("  your hand: [") for line in lines) and not any(
+        line.startswith("  ann's hand: [") for line in lines)
+    assert main(["replay", mid, "--db", str(db)]) == 2  # stdin and stdout are not a terminal here
+    assert "or add --plain to print every step on stdout" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:
+        main(["replay", mid, "--bogus", "--db", str(db)])
+    assert refused.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: uno replay ") and "uno replay: error: unrecognized arguments: --bogus" in err
+
+
 async def test_audit_names_the_seats_of_a_match_under_way(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A receipt of a match not yet over names its seats from what the room kept with it."""
     db = tmp_path / "server.db"
