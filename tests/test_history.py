@@ -150,7 +150,7 @@ async def test_the_commands_print_history_stats_audit_and_an_export(tmp_path: Pa
     out = capsys.readouterr().out
     # Seats are named (the kept match's names) and a refusal's code has its words beside it.
     assert ": seat 1 (bot-greedy) won" in out
-    assert "1. seat 1 (bot-greedy): won (won the race), decided on seq 39, +0 ms" in out
+    assert "1. seat 1 (bot-greedy): won (arrived first), decided on seq 39, +0 ms" in out
     assert "2. seat 2 (cy): too_late (Too late: the table had moved on), decided on seq 39, +3 ms" in out
     mid = history.match_id("k3f9", played[0][2])
     assert main(["replay", mid, "--export", "--db", str(db)]) == 0
