@@ -384,6 +384,7 @@ def test_uno_host_fails_in_one_line_on_a_port_in_use(tmp_path: Path) -> None:
              str(tmp_path / "p.db")], capture_output=True, text=True, timeout=30,
             stdin=subprocess.DEVNULL)
     one_line_failure(result, f"cannot listen on 127.0.0.1:{port}", "in use")
+    assert list(tmp_path.iterdir()) == []  # no database made for a server that never ran
 
 
 def test_uno_host_fails_in_one_line_in_the_chosen_language(tmp_path: Path) -> None:
