@@ -297,6 +297,16 @@ def room_receipts(db: sqlite3.Connection, room: str) -> list[tuple[str | None, i
     return out
 
 
+def room_known(db: sqlite3.Connection, room: str) -> bool:
+    """Whether the history holds anything of ``room``: a kept match, or a fair deal or a
+    receipt of a match under way."""
+    (known,) = db.execute("SELECT EXISTS (SELECT 1 FROM matches WHERE room = ?)"
+                          " OR EXISTS (SELECT 1 FROM rounds WHERE room = ?)"
+                          " OR EXISTS (SELECT 1 FROM receipts WHERE room = ?)",
+                          (room, room, room)).fetchone()
+    return bool(known)
+
+
 def _prefix(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 

@@ -116,6 +116,9 @@ def run_stats(args: argparse.Namespace, db: sqlite3.Connection) -> int:
 
 def run_audit(args: argparse.Namespace, db: sqlite3.Connection) -> int:
     receipts = history.room_receipts(db, args.room)
+    if not receipts and not history.room_known(db, args.room):
+        raise history.HistoryError(N_("the match history has no room {room!r}: uno history lists "
+                                      "the rooms of the kept matches"), room=args.room)
     if not receipts:
         print(_("no race receipts for room {room}").format(room=args.room))
         return 0

@@ -226,6 +226,14 @@ async def test_the_commands_say_what_is_wrong_in_one_line(tmp_path: Path, capsys
     await store_matches(tmp_path / "s.db", 1)
     assert main(["replay", "zzzz", "--db", str(tmp_path / "s.db")]) == 1
     assert "no kept match has the id 'zzzz'" in capsys.readouterr().err
+    # A room the history does not know is an error; one it knows with no race is not.
+    assert main(["audit", "r9", "--db", str(tmp_path / "s.db")]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == "uno audit: the match history has no room 'r9': uno history lists the rooms of the kept matches"
+    with sqlite3.connect(history.history_path(tmp_path / "s.db")) as writer:
+        writer.execute("DELETE FROM receipts")
+    assert main(["audit", "k3f9", "--db", str(tmp_path / "s.db")]) == 0
+    assert capsys.readouterr().out == "no race receipts for room k3f9\n"
 
 
 async def test_the_commands_speak_the_chosen_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
