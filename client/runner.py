@@ -26,12 +26,22 @@ from unolan import protocol as pr
 
 from .bot import Bot, decide
 from .i18n import N_, _, error_text, ngettext
-from .session import Client, ClientError, ConnectionLost, Reconnected, first_error, open_client
+from .session import (
+    Client,
+    ClientError,
+    ConnectionLost,
+    Disconnected,
+    Reconnected,
+    first_error,
+    open_client,
+)
 from .strategies import STRATEGIES, make_bot
 from .tables import Tables
 
 # Told every event the bot's seat sees (kind, data), e.g. to print the match's progress.
 EventHook = Callable[[str, Mapping[str, Any]], None]
+# Told when the connection drops and when the seat is back on a new one.
+ConnectionHook = Callable[[Disconnected | Reconnected], None]
 
 log = logging.getLogger("unolan.client.bot")
 
@@ -40,10 +50,10 @@ _LOST = (ConnectionLost, trio.BrokenResourceError, trio.ClosedResourceError, OSE
 
 
 async def play(client: Client, bot: Bot, *, delay: float = 0.0, matches: int = 0,
-               on_event: EventHook | None = None) -> int:
+               on_event: EventHook | None = None, on_connection: ConnectionHook | None = None) -> int:
     """Play ``bot`` in the client's seat until ``matches`` matches are over (0: until the
     connection ends). Returns the number of matches finished. ``on_event`` is told every
-    room event the seat sees."""
+    room event the seat sees, ``on_connection`` when the connection drops and comes back."""
     finished = 0
     sent_at: int | None = None  # the own table's seq our last action was decided on
     thinking: int | None = None  # the own table's seq the bot is thinking about
@@ -82,6 +92,8 @@ async def play(client: Client, bot: Bot, *, delay: float = 0.0, matches: int = 0
             # again on the seq just refused (that would only be refused again).
         elif isinstance(msg, (Reconnected, pr.Snapshot)):
             sent_at = None
+        if isinstance(msg, (Disconnected, Reconnected)) and on_connection is not None:
+            on_connection(msg)
         if msg is not _SETTLED:
             continue
         view, moved = client.view(), _own_moved(client)
@@ -188,7 +200,8 @@ async def seat_bots(host: str, port: int, *, strategy: str, count: int, room: st
             hook = Progress(client, report) if report is not None and i == 0 else None
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(_host_starts if host_bot else _keep_ready, client)
-                finished = await play(client, bot, delay=delay, matches=matches, on_event=hook)
+                finished = await play(client, bot, delay=delay, matches=matches, on_event=hook,
+                                      on_connection=hook.connection if hook is not None else None)
                 nursery.cancel_scope.cancel()
             if client.dismissed is not None and client.dismissed.code == "removed":
                 if report is not None:
@@ -245,6 +258,16 @@ class Progress:
         self.client = client
         self.out = out
         self.matches = 0
+
+    def connection(self, msg: Disconnected | Reconnected) -> None:
+        """The connection dropped (and why), or the bots are back."""
+        room, where = self.client.room, f"{self.client.host}:{self.client.port}"
+        if isinstance(msg, Disconnected):
+            self.out(_("room {room}: {why}; the bots take their seats back once {where} answers "
+                       "again (Ctrl-C stops them)").format(room=room, why=msg.said or msg.reason,
+                                                           where=where))
+        else:
+            self.out(_("room {room}: back on {where}").format(room=room, where=where))
 
     def _name(self, seat: int | None) -> str:
         seats = self.client.seats

@@ -43,7 +43,7 @@ import trio
 from unolan import engine as en
 from unolan import protocol as pr
 
-from .i18n import _
+from .i18n import _, error_text
 from .mirror import Mirror, SeqGap
 from .tables import Tables
 from .verify import DealVerifier, MatchRecord, Verdict
@@ -115,10 +115,13 @@ def _refusal(host: str, port: int, exc: OSError) -> str:
 @dataclass(frozen=True)
 class Disconnected:
     """Handed out by :meth:`Client.messages` when the connection drops (then resumed).
-    ``error``: what broke it ('': the server closed it)."""
+    ``error``: what broke it ('': the server closed it); ``said``: what the server said
+    as it closed it, in the player's language (its fatal error's words, e.g. that it is
+    stopping; '': nothing)."""
 
     reason: str
     error: str = ""
+    said: str = ""
 
 
 @dataclass(frozen=True)
@@ -174,6 +177,7 @@ class Client:
         self._nonces: dict[int, tuple[int, str]] = {}
         self._resume_seq: int | None = None  # the seq a pending resume asked to go on from
         self._previous: Client | None = None  # the client a pending resume takes the seat from
+        self._farewell: pr.Error | None = None  # the fatal error the connection ended with
 
     # -- connecting ----------------------------------------------------------------
 
@@ -390,12 +394,15 @@ class Client:
                         pr.ProtocolError, ConnectionLost) as exc:
                     error = _broken(exc)
                     reason = f"connection lost: {error}"
+                farewell, self._farewell, said = self._farewell, None, ""
+                if farewell is not None:  # the server said why, before the end
+                    reason = said = error_text(farewell.code, farewell.message)
                 if self.closed:
                     return
                 self._fail_waiting(ConnectionLost(reason))
                 if not (self.reconnect and self.token):
                     return
-                await self._out.send(Disconnected(reason, error))
+                await self._out.send(Disconnected(reason, error, said))
                 if not await self._resume():
                     return
         finally:
@@ -470,6 +477,8 @@ class Client:
                 self.token = None
             if msg.fatal and msg.code in DISMISSALS:  # resuming would only take it back
                 self.token, self.dismissed = None, msg
+            elif msg.fatal:  # the connection ends with it: the server stopping, say
+                self._farewell = msg
             if id in self._sync_ids:  # no game to sync with (yet)
                 self._syncing = False
         if id is not None and (sent := self._nonces.pop(id, None)) is not None:
