@@ -26,21 +26,34 @@ from unolan import protocol as pr
 
 from .bot import Bot, decide
 from .i18n import N_, _, error_text, ngettext
-from .session import Client, ClientError, ConnectionLost, Reconnected, first_error, open_client
+from .session import (
+    Client,
+    ClientError,
+    ConnectionLost,
+    Disconnected,
+    Reconnected,
+    first_error,
+    open_client,
+)
 from .strategies import STRATEGIES, make_bot
 from .tables import Tables
 
 # Told every event the bot's seat sees (kind, data), e.g. to print the match's progress.
 EventHook = Callable[[str, Mapping[str, Any]], None]
+# Told when the connection drops and when the seat is back on a new one.
+ConnectionHook = Callable[[Disconnected | Reconnected], None]
 
 log = logging.getLogger("unolan.client.bot")
 
+# What a request raises while the connection is down (the reader takes the seat back).
+_LOST = (ConnectionLost, trio.BrokenResourceError, trio.ClosedResourceError, OSError)
+
 
 async def play(client: Client, bot: Bot, *, delay: float = 0.0, matches: int = 0,
-               on_event: EventHook | None = None) -> int:
+               on_event: EventHook | None = None, on_connection: ConnectionHook | None = None) -> int:
     """Play ``bot`` in the client's seat until ``matches`` matches are over (0: until the
     connection ends). Returns the number of matches finished. ``on_event`` is told every
-    room event the seat sees."""
+    room event the seat sees, ``on_connection`` when the connection drops and comes back."""
     finished = 0
     sent_at: int | None = None  # the own table's seq our last action was decided on
     thinking: int | None = None  # the own table's seq the bot is thinking about
@@ -71,12 +84,16 @@ async def play(client: Client, bot: Bot, *, delay: float = 0.0, matches: int = 0
                 await trio.sleep(0.25)
                 sent_at = None
             elif not harmless and client.view() is not None:
-                # The mirror and the server disagree about what is legal: look again.
-                await client.sync()
+                # The mirror and the server disagree about what is legal: look again (a
+                # server stopping says so too: the reader takes the seat back later).
+                with contextlib.suppress(*_LOST):
+                    await client.sync()
             # Else the table moved on and its news is on the way: decide again on it, not
             # again on the seq just refused (that would only be refused again).
         elif isinstance(msg, (Reconnected, pr.Snapshot)):
             sent_at = None
+        if isinstance(msg, (Disconnected, Reconnected)) and on_connection is not None:
+            on_connection(msg)
         if msg is not _SETTLED:
             continue
         view, moved = client.view(), _own_moved(client)
@@ -96,7 +113,7 @@ async def play(client: Client, bot: Bot, *, delay: float = 0.0, matches: int = 0
         sent_at, last = moved, action
         try:
             await client.act(action, wait=False)
-        except (ConnectionLost, trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+        except _LOST:
             continue  # the reader resumes the seat; we decide again afterwards
     return finished
 
@@ -147,15 +164,18 @@ async def seat_bots(host: str, port: int, *, strategy: str, count: int, room: st
                     name: str | None = None, password: str | None = None, preset: str = "house",
                     options: dict[str, Any] | None = None, seats: int = 0, delay: float = 0.0,
                     matches: int = 0, report: Callable[[str], None] | None = None,
+                    keep_trying: bool = True,
                     task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED) -> None:
     """Connect ``count`` bots. Without ``room`` the first creates a room (``seats`` seats,
     default ``count``) and starts each match once every seat is ready. The room id is
     reported through ``task_status``; ``report`` gets a line for each round and match
     the first bot sees end (who won, the scores).
 
-    A bot whose connection ends for good (the server went away) raises
-    :class:`ConnectionLost`; refusals (no such room, a full room) raise
-    :class:`ClientError`."""
+    A bot whose connection drops takes its seat back once the server answers again,
+    in a match or between two, however long that takes (``keep_trying=False``: it gives
+    up after some seconds); one whose connection ends for good (its seat refused, or
+    the server gone while it gave up) raises :class:`ConnectionLost`; refusals (no such
+    room, a full room) raise :class:`ClientError`."""
     base = name or strategy
     seats = seats or count
     joined_room = trio.Event()
@@ -163,7 +183,7 @@ async def seat_bots(host: str, port: int, *, strategy: str, count: int, room: st
 
     async def one(i: int) -> None:
         bot_name = base if count == 1 else f"{base}{i + 1}"
-        async with open_client(host, port, bot_name, bot=True) as client:
+        async with open_client(host, port, bot_name, bot=True, keep_trying=keep_trying) as client:
             host_bot = room is None and i == 0
             if host_bot:
                 opts = options or {}
@@ -180,7 +200,8 @@ async def seat_bots(host: str, port: int, *, strategy: str, count: int, room: st
             hook = Progress(client, report) if report is not None and i == 0 else None
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(_host_starts if host_bot else _keep_ready, client)
-                finished = await play(client, bot, delay=delay, matches=matches, on_event=hook)
+                finished = await play(client, bot, delay=delay, matches=matches, on_event=hook,
+                                      on_connection=hook.connection if hook is not None else None)
                 nursery.cancel_scope.cancel()
             if client.dismissed is not None and client.dismissed.code == "removed":
                 if report is not None:
@@ -212,6 +233,8 @@ async def _host_starts(client: Client) -> None:
             except ClientError as exc:
                 if exc.code not in ("not_ready", "already_started"):
                     raise
+            except _LOST:  # the reader takes the seat back; try again then
+                pass
         await trio.sleep(0.5)
 
 
@@ -222,7 +245,7 @@ async def _keep_ready(client: Client) -> None:
         if seats is not None and not seats.started and client.seat is not None:
             mine = next((s for s in seats.seats if s["seat"] == client.seat), None)
             if mine is not None and not mine["ready"]:
-                with contextlib.suppress(ClientError):
+                with contextlib.suppress(ClientError, *_LOST):  # lost: again once back
                     await client.ready()
         await trio.sleep(0.5)
 
@@ -235,6 +258,16 @@ class Progress:
         self.client = client
         self.out = out
         self.matches = 0
+
+    def connection(self, msg: Disconnected | Reconnected) -> None:
+        """The connection dropped (and why), or the bots are back."""
+        room, where = self.client.room, f"{self.client.host}:{self.client.port}"
+        if isinstance(msg, Disconnected):
+            self.out(_("room {room}: {why}; the bots take their seats back once {where} answers "
+                       "again (Ctrl-C stops them)").format(room=room, why=msg.said or msg.reason,
+                                                           where=where))
+        else:
+            self.out(_("room {room}: back on {where}").format(room=room, where=where))
 
     def _name(self, seat: int | None) -> str:
         seats = self.client.seats

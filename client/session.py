@@ -14,7 +14,8 @@
 Requests raise :class:`ClientError` carrying the protocol's error ``code``. Room events
 update ``client.mirror`` (a :class:`~unolan.client.mirror.Mirror`) *before* they are
 handed out, and a gap in ``seq`` is repaired from a snapshot (``sync``) on its own. A
-lost connection is resumed with the seat's token (``reconnect=True``, the default).
+lost connection is resumed with the seat's token (``reconnect=True``, the default): for a
+few seconds, or for as long as it takes with ``keep_trying=True`` (a bot left running).
 
 Every deal is checked (:mod:`.verify`): the client answers each ``commitment`` with a
 random ``nonce`` of its own, and after each ``reveal`` it hands out a
@@ -42,7 +43,7 @@ import trio
 from unolan import engine as en
 from unolan import protocol as pr
 
-from .i18n import _
+from .i18n import _, error_text
 from .mirror import Mirror, SeqGap
 from .tables import Tables
 from .verify import DealVerifier, MatchRecord, Verdict
@@ -50,7 +51,7 @@ from .verify import DealVerifier, MatchRecord, Verdict
 log = logging.getLogger("unolan.client")
 
 CLIENT_NAME = "unolan-client"
-RETRY_DELAYS = (0.1, 0.3, 1.0, 2.0, 3.0, 5.0)
+RETRY_DELAYS = (0.1, 0.3, 1.0, 2.0, 3.0, 5.0)  # then, keeping on trying, every 5 s
 CONNECT_TIMEOUT = 10.0
 
 
@@ -114,10 +115,13 @@ def _refusal(host: str, port: int, exc: OSError) -> str:
 @dataclass(frozen=True)
 class Disconnected:
     """Handed out by :meth:`Client.messages` when the connection drops (then resumed).
-    ``error``: what broke it ('': the server closed it)."""
+    ``error``: what broke it ('': the server closed it); ``said``: what the server said
+    as it closed it, in the player's language (its fatal error's words, e.g. that it is
+    stopping; '': nothing)."""
 
     reason: str
     error: str = ""
+    said: str = ""
 
 
 @dataclass(frozen=True)
@@ -143,10 +147,11 @@ class Client:
     """A connection to a server. Build with :func:`open_client` (it runs the reader)."""
 
     def __init__(self, host: str, port: int, name: str, *, reconnect: bool = True,
-                 client: str = CLIENT_NAME, bot: bool = False) -> None:
+                 client: str = CLIENT_NAME, bot: bool = False, keep_trying: bool = False) -> None:
         self.host, self.port, self.name, self.client = host, port, name, client
         self.bot = bot  # a program plays: the room shows this seat as a bot
         self.reconnect = reconnect
+        self.keep_trying = keep_trying  # reconnect however long the server is away
         self.stream: trio.abc.Stream | None = None
         self.conn: pr.Connection | None = None
         self.welcome: pr.Welcome | None = None
@@ -156,6 +161,7 @@ class Client:
         self.seats: pr.Seats | None = None  # the last ``seats`` message
         self.mirror: Mirror | Tables | None = None  # a two-table room's: both tables
         self.verifier: DealVerifier | None = None  # checks the deals of the seat's rounds
+        self.verified_to = 0  # the seq of the last event the verifier heard
         self.record: MatchRecord | None = None  # set it to keep what this client saw
         self.closed = False
         self.resyncs = 0  # snapshots taken to repair a gap
@@ -170,6 +176,8 @@ class Client:
         # server takes it (a refusal, say too late, is no news)
         self._nonces: dict[int, tuple[int, str]] = {}
         self._resume_seq: int | None = None  # the seq a pending resume asked to go on from
+        self._previous: Client | None = None  # the client a pending resume takes the seat from
+        self._farewell: pr.Error | None = None  # the fatal error the connection ended with
 
     # -- connecting ----------------------------------------------------------------
 
@@ -271,10 +279,17 @@ class Client:
         assert isinstance(reply, pr.Joined)
         return self._joined(reply)
 
-    async def resume(self, token: str, seq: int = 0) -> pr.Joined:
-        """Take a seat back (or a seat a host reserved for a bot) with its token."""
-        self._resume_seq = seq
-        reply = await self.request(pr.Resume(token=token, seq=seq))
+    async def resume(self, token: str, seq: int = 0, *, previous: Client | None = None) -> pr.Joined:
+        """Take a seat back (or a seat a host reserved for a bot) with its token.
+        ``previous``: the client this program played the seat with until its connection
+        gave up (a program that connects anew, as the terminal UI does): the checks of
+        the seat's deals go on from what it saw (the commitments and deals of the round
+        under way are not sent again, e.g. by a restarted server)."""
+        self._resume_seq, self._previous = seq, previous
+        try:
+            reply = await self.request(pr.Resume(token=token, seq=seq))
+        finally:
+            self._previous = None
         assert isinstance(reply, pr.Joined)
         return self._joined(reply)
 
@@ -311,7 +326,11 @@ class Client:
         resumed, self._resume_seq = self._resume_seq, None
         if not same_seat:
             self.mirror = Mirror(reply.seat)
-            self.verifier = DealVerifier(reply.seat)
+            self.verifier, self.verified_to = DealVerifier(reply.seat), 0
+            previous = self._previous
+            if (previous is not None and previous.verifier is not None
+                    and (previous.room, previous.seat) == (reply.room, reply.seat)):
+                self.verifier, self.verified_to = previous.verifier, previous.verified_to
             if self.record is not None:
                 self.record.write({"seat": reply.seat})
             # After a join, events go on from the reply's seq; after a resume, from ours
@@ -375,12 +394,15 @@ class Client:
                         pr.ProtocolError, ConnectionLost) as exc:
                     error = _broken(exc)
                     reason = f"connection lost: {error}"
+                farewell, self._farewell, said = self._farewell, None, ""
+                if farewell is not None:  # the server said why, before the end
+                    reason = said = error_text(farewell.code, farewell.message)
                 if self.closed:
                     return
                 self._fail_waiting(ConnectionLost(reason))
                 if not (self.reconnect and self.token):
                     return
-                await self._out.send(Disconnected(reason, error))
+                await self._out.send(Disconnected(reason, error, said))
                 if not await self._resume():
                     return
         finally:
@@ -394,7 +416,8 @@ class Client:
         self._waiting.clear()
 
     async def _resume(self) -> bool:
-        for delay in RETRY_DELAYS:
+        delays = itertools.chain(RETRY_DELAYS, itertools.repeat(RETRY_DELAYS[-1]) if self.keep_trying else ())
+        for delay in delays:
             await trio.sleep(delay)
             try:
                 await self._connect()
@@ -454,6 +477,8 @@ class Client:
                 self.token = None
             if msg.fatal and msg.code in DISMISSALS:  # resuming would only take it back
                 self.token, self.dismissed = None, msg
+            elif msg.fatal:  # the connection ends with it: the server stopping, say
+                self._farewell = msg
             if id in self._sync_ids:  # no game to sync with (yet)
                 self._syncing = False
         if id is not None and (sent := self._nonces.pop(id, None)) is not None:
@@ -496,7 +521,10 @@ class Client:
             self.record.write({"seq": msg.seq, "kind": msg.kind, "data": msg.data})
         if msg.kind == "commitment" and self.seat is not None:
             await self._send_nonce(msg.data["round"])
-        return self.verifier.feed(msg.kind, msg.data) if self.verifier is not None else None
+        if self.verifier is None or msg.seq <= self.verified_to:  # heard by a previous client
+            return None
+        self.verified_to = msg.seq
+        return self.verifier.feed(msg.kind, msg.data)
 
     async def _send_nonce(self, round: int) -> None:
         """This seat's share of the round's seed: 128 random bits nobody else knows."""
@@ -536,15 +564,17 @@ async def _receive(stream: trio.abc.ReceiveStream, conn: pr.Connection) -> Any:
 
 @asynccontextmanager
 async def open_client(host: str, port: int, name: str, *, reconnect: bool = True,
-                      client: str = CLIENT_NAME, bot: bool = False) -> AsyncIterator[Client]:
+                      client: str = CLIENT_NAME, bot: bool = False,
+                      keep_trying: bool = False) -> AsyncIterator[Client]:
     """Connect, do the handshake and run the reader until the block ends.
 
     ``bot``: say in the handshake that a program plays (the room shows the seat as a
-    bot). An error raised in the block comes out as itself, not wrapped in the
+    bot). ``keep_trying``: a lost connection is resumed however long the server is away
+    (by default the client gives up after some seconds: the messages end). An error raised in the block comes out as itself, not wrapped in the
     ``ExceptionGroup`` of the reader's nursery, so ``except ConnectionLost`` around the
     block works; errors of several tasks at once still come out as a group.
     """
-    c = Client(host, port, name, reconnect=reconnect, client=client, bot=bot)
+    c = Client(host, port, name, reconnect=reconnect, client=client, bot=bot, keep_trying=keep_trying)
     await c._connect()
     single: BaseException | None = None
     try:

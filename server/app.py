@@ -95,9 +95,11 @@ class Server:
 
     async def run(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT, *,
                   task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED) -> None:
-        """Open the database (:class:`~.store.StoreError` if it cannot be used), restore
-        its rooms, then listen (``OSError`` if the address cannot be had): nothing is
-        announced before all of that worked."""
+        """Take the address (``OSError`` if it cannot be had: before the database, so that
+        a server that cannot listen leaves no file behind), open the database
+        (:class:`~.store.StoreError` if it cannot be used), restore its rooms, then accept
+        connections (those made meanwhile wait in the backlog): nothing is announced
+        before all of that worked."""
         thresholds = gc.get_threshold()
         if self.limits.gc_threshold > thresholds[0]:
             gc.set_threshold(self.limits.gc_threshold, *thresholds[1:])
@@ -105,7 +107,9 @@ class Server:
         if self.store is not None:
             sys.setswitchinterval(min(interval, self.limits.switch_interval))
         started = False
+        listeners: list[trio.SocketListener] = []
         try:
+            listeners = await trio.open_tcp_listeners(port, host=host or None)
             async with trio.open_nursery() as outer:
                 if self.store is not None:
                     await outer.start(self.store.run)  # stops last: it writes what is queued
@@ -113,7 +117,6 @@ class Server:
                 async with trio.open_nursery() as nursery:
                     self.nursery = nursery
                     restored = [] if self.store is None else await self._restore(self.store)
-                    listeners = await trio.open_tcp_listeners(port, host=host or None)
                     self.port = listeners[0].socket.getsockname()[1]
                     self.host = "127.0.0.1" if host in ("", "0.0.0.0", None) else "::1" if host == "::" else host
                     log.info("listening on %s port %d (up to %d connections)", host or "*",
@@ -127,6 +130,8 @@ class Server:
                     task_status.started(self)
                 outer.cancel_scope.cancel()
         finally:
+            for listener in listeners:  # closed by its task once accepting; else here
+                listener.socket.close()
             gc.set_threshold(*thresholds)
             sys.setswitchinterval(interval)
             if started:

@@ -99,13 +99,15 @@ class KeptMatch:
 
 
 def kept_match(room: str, name: str, rules: dict[str, Any], seats: list[tuple[str | None, bool]],
-               seed: int | str, winner: int | None, scores: list[int]) -> KeptMatch:
-    """What the history keeps of a match just over (its actions come from the store's log):
+               seed: int | str, winner: int | None, scores: list[int],
+               ended: str | None = None) -> KeptMatch:
+    """What the history keeps of a match over (its actions come from the store's log):
     ``winner`` a seat or team (a two-table match's champion, a seat), ``scores`` by seat or
-    team (a two-table match's: every seat's rotation total)."""
+    team (a two-table match's: every seat's rotation total), ``ended`` when it ended (by
+    default: now, for a match just over)."""
     return KeptMatch(match_id(room, seed), room, name, rules,
                      [SeatInfo(seat_name, bot) for seat_name, bot in seats], seed,
-                     now().isoformat(timespec="seconds"), winner, scores)
+                     ended or now().isoformat(timespec="seconds"), winner, scores)
 
 
 # -- writing (the store's thread, inside its transaction) -------------------------------
@@ -293,6 +295,16 @@ def room_receipts(db: sqlite3.Connection, room: str) -> list[tuple[str | None, i
                                for name, kept_name in zip(then, kept, strict=False)]
         out.append((mid, seq, record))
     return out
+
+
+def room_known(db: sqlite3.Connection, room: str) -> bool:
+    """Whether the history holds anything of ``room``: a kept match, or a fair deal or a
+    receipt of a match under way."""
+    (known,) = db.execute("SELECT EXISTS (SELECT 1 FROM matches WHERE room = ?)"
+                          " OR EXISTS (SELECT 1 FROM rounds WHERE room = ?)"
+                          " OR EXISTS (SELECT 1 FROM receipts WHERE room = ?)",
+                          (room, room, room)).fetchone()
+    return bool(known)
 
 
 def _prefix(text: str) -> str:

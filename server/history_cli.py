@@ -116,6 +116,9 @@ def run_stats(args: argparse.Namespace, db: sqlite3.Connection) -> int:
 
 def run_audit(args: argparse.Namespace, db: sqlite3.Connection) -> int:
     receipts = history.room_receipts(db, args.room)
+    if not receipts and not history.room_known(db, args.room):
+        raise history.HistoryError(N_("the match history has no room {room!r}: uno history lists "
+                                      "the rooms of the kept matches"), room=args.room)
     if not receipts:
         print(_("no race receipts for room {room}").format(room=args.room))
         return 0
@@ -124,7 +127,8 @@ def run_audit(args: argparse.Namespace, db: sqlite3.Connection) -> int:
         line = _("match {match} seq {seq}: {seat} won").format(
             match=mid or _("(under way)"), seq=seq, seat=seat_label(data["winner"], names))
         if data.get("table") is not None:  # a two-table match's race, at one of its tables
-            line += " " + _("(table {table})").format(table=data["table"])
+            # numbered from 1, as people read them (the receipt's table is 0 or 1)
+            line += " " + _("(table {table})").format(table=data["table"] + 1)
         print(line)
         for c in data["contenders"]:
             print("  " + _("{order}. {seat}: {result}, decided on seq {seq}, +{after} ms").format(
@@ -144,6 +148,6 @@ def seat_label(seat: int, names: list[str | None]) -> str:
 def result_label(result: str) -> str:
     """``too_late (Too late: the table had moved on)``: a contender's result as the
     protocol words it (won, or the refusal's error code), and its words in the chosen
-    language (the client's error catalog's)."""
-    words = _("won the race") if result == "won" else code_words(result)
+    language (the client's error catalog's; a winner's: it arrived first)."""
+    words = _("arrived first") if result == "won" else code_words(result)
     return result if words is None or words == result else _("{code} ({words})").format(code=result, words=words)

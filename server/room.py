@@ -90,6 +90,7 @@ class Room:
         self.fair = Fairness()  # the deal collecting nonces, and the one being played
         self.races = Races(self.limits.race_window)
         self.kept: tuple[KeptMatch, int] | None = None  # a match over, kept once its races end
+        self.ended: str | None = None  # when the current match ended, as the history says it
         self._rules_map = self.rules.to_dict()
 
     @property
@@ -488,7 +489,7 @@ class Room:
 
     def _deal_first(self, seed: int | str) -> None:
         """The match's first round, from ``seed``."""
-        self.match_seed = seed
+        self.match_seed, self.ended = seed, None
         start = self._new_match(seed)
         self.events.table_moved()
         self._emit(start)
@@ -543,7 +544,9 @@ class Room:
             self.fair.clear()
             kept = self._kept() if self.store is not None and self.match_seed is not None else None
             if kept is not None:
-                self.kept = (kept, self.matches)
+                assert self.store is not None
+                self.kept, self.ended = (kept, self.matches), kept.ended
+                self.store.match_ended(self.id, kept.ended)  # with the last action
 
     def _kept(self) -> KeptMatch | None:
         """What the history keeps of the match just over."""
@@ -555,7 +558,8 @@ class Room:
         """The match just over, as the history keeps it, won by ``winner`` with ``scores``."""
         assert self.match_seed is not None
         seats = [(s.name, s.kind == "bot" or s.program) for s in self.seats]
-        return kept_match(self.id, self.name, self._rules_map, seats, self.match_seed, winner, scores)
+        return kept_match(self.id, self.name, self._rules_map, seats, self.match_seed, winner, scores,
+                          self.ended)
 
     def _receipts(self, now: float) -> None:
         """The receipts of the races over by ``now``; then a match just over goes to the
@@ -750,7 +754,7 @@ class Room:
             id=self.id, name=self.name, preset=self.preset, rules=self._rules_map,
             seats=len(self.seats), timer=self.timer, password=self.password, host=self.host,
             seed=self.seed, matches=self.matches, match_seed=self.match_seed, seq=self.seq,
-            seat_records=self._seat_records(),
+            seat_records=self._seat_records(), ended=self.ended,
             spectators=[(w.token_hash, w.name) for w in self.watchers.values()])
 
     def _seat_records(self) -> list[SeatRecord]:
@@ -767,6 +771,7 @@ class Room:
         seq may mean two things. A client resuming from any seq gets a snapshot."""
         now = trio.current_time()
         self.host, self.matches, self.match_seed = record.host, record.matches, record.match_seed
+        self.ended = record.ended
         self.events.restart(record.seq + self.limits.restart_gap)
         for r in record.seat_records:
             if r.kind not in ("empty", "human", "bot") or not 0 <= r.seat < len(self.seats):
@@ -775,7 +780,7 @@ class Room:
                 continue
             seat = self.seats[r.seat]
             seat.kind, seat.name, seat.level, seat.token_hash = r.kind, r.name, r.level, r.token_hash
-            seat.ready = r.ready
+            seat.ready, seat.program = r.ready, r.program
             if seat.token_hash:
                 seat.grace_until = now + self.limits.grace
                 if seat.kind == "human":  # give its owner time to reconnect first
@@ -800,7 +805,8 @@ class Room:
 
     def _restore_finish(self) -> None:
         """A restored match plays on; one that was over is kept in the history now: the
-        server may have stopped before its last races settled, when it is kept."""
+        server may have stopped before its last races settled, when it is kept (with the
+        time it ended, kept with its last action; a file of an older server has none: now)."""
         if self.started:
             self._after_action()
         elif self.store is not None and (kept := self._kept()) is not None:

@@ -61,7 +61,8 @@ class Seat:
 
     def record(self) -> SeatRecord:
         """What the store keeps of it."""
-        return SeatRecord(self.index, self.kind, self.name, self.level, self.token_hash, self.ready)
+        return SeatRecord(self.index, self.kind, self.name, self.level, self.token_hash, self.ready,
+                          self.program)
 
 
 @dataclass(eq=False)

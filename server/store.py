@@ -7,9 +7,12 @@ applied actions (the engine is deterministic), so that is what is kept:
   hash (never the password), the host's seat, the room's seed, the number of matches
   played, the current match's seed and the room's ``seq`` after its last event that is
   not an action's (chat, presence; the stored seq is the larger of that and the last
-  action's);
-- ``seats``: kind, name and bot level of every seat, and the SHA-256 of its token (a
-  player resumes with the same token after a restart; the token itself is never stored);
+  action's), and when the current match ended (empty while it is under way: a match
+  over when the server stopped is kept in the history at the restart, with the time it
+  ended, not the restart's);
+- ``seats``: kind, name and bot level of every seat, whether a program plays it (a client
+  that said so in its hello: ``uno bot``), and the SHA-256 of its token (a player resumes
+  with the same token after a restart; the token itself is never stored);
 - ``spectators``: the SHA-256 of each spectator's token, and its name;
 - ``actions``: the applied actions, in the action notation (``str(action)``, read back
   with :func:`unolan.engine.parse_action`), each with its room, match, number in the
@@ -27,9 +30,9 @@ file of its own beside this one (:mod:`.history`), written in the same transacti
 The file carries its schema version (``PRAGMA user_version``) and the server's identity
 (``PRAGMA application_id``, a random number drawn when the file is first opened: the
 ``server_id`` of ``welcome``, so that a client keeps its seats by server whichever
-address it typed, and across restarts); a file of the first
-version (tokens in clear, no action seqs, no spectators) is migrated in place when it is
-opened. The server holds the file's lock while it runs (``locking_mode=EXCLUSIVE``), so a
+address it typed, and across restarts); a file of an earlier version is migrated in
+place when it is opened (the first: tokens in clear, no action seqs, no spectators; the
+second: no seat's program flag, no time a match ended). The server holds the file's lock while it runs (``locking_mode=EXCLUSIVE``), so a
 second server on the same file stops at once instead of writing over the first one.
 
 Writes are write-ahead and group-committed. The room task never touches the disk: it
@@ -80,15 +83,15 @@ log = logging.getLogger("unolan.server.store")
 
 _T = TypeVar("_T")
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _ROOM_COLUMNS = ("id TEXT PRIMARY KEY, name TEXT NOT NULL, preset TEXT NOT NULL, rules TEXT NOT NULL,"
                  " seats INTEGER NOT NULL, timer INTEGER NOT NULL, password TEXT, host INTEGER,"
                  " seed TEXT NOT NULL, matches INTEGER NOT NULL DEFAULT 0, match_seed TEXT,"
-                 " seq INTEGER NOT NULL DEFAULT 0")
+                 " seq INTEGER NOT NULL DEFAULT 0, ended TEXT")
 _SEAT_COLUMNS = ("room TEXT NOT NULL, seat INTEGER NOT NULL, kind TEXT NOT NULL, name TEXT,"
                  " level TEXT, token_hash TEXT, ready INTEGER NOT NULL DEFAULT 0,"
-                 " PRIMARY KEY (room, seat)")
+                 " program INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (room, seat)")
 _SPECTATOR_COLUMNS = "room TEXT NOT NULL, token_hash TEXT NOT NULL, name TEXT, PRIMARY KEY (room, token_hash)"
 _ACTION_COLUMNS = "room TEXT NOT NULL, match INTEGER NOT NULL, n INTEGER NOT NULL, action TEXT NOT NULL, seq INTEGER"
 
@@ -105,8 +108,8 @@ CREATE TABLE actions_aside ({_ACTION_COLUMNS});
 
 # The columns of every table, by schema version: a file that holds anything else is not ours.
 _ROOMS = ("id", "name", "preset", "rules", "seats", "timer", "password", "host", "seed",
-          "matches", "match_seed", "seq")
-_SEATS = ("room", "seat", "kind", "name", "level", "token_hash", "ready")
+          "matches", "match_seed", "seq", "ended")
+_SEATS = ("room", "seat", "kind", "name", "level", "token_hash", "ready", "program")
 _SPECTATORS = ("room", "token_hash", "name")
 _ACTIONS = ("room", "match", "n", "action", "seq")
 _TABLES = {
@@ -114,8 +117,14 @@ _TABLES = {
     "rooms_aside": (*_ROOMS, "reason", "set_aside"), "seats_aside": _SEATS,
     "spectators_aside": _SPECTATORS, "actions_aside": _ACTIONS,
 }
+_V2_ROOMS, _V2_SEATS = _ROOMS[:-1], _SEATS[:-1]  # without ``ended``, without ``program``
+_V2_TABLES = {
+    "rooms": _V2_ROOMS, "seats": _V2_SEATS, "spectators": _SPECTATORS, "actions": _ACTIONS,
+    "rooms_aside": (*_V2_ROOMS, "reason", "set_aside"), "seats_aside": _V2_SEATS,
+    "spectators_aside": _SPECTATORS, "actions_aside": _ACTIONS,
+}
 _V1_TABLES = {
-    "rooms": _ROOMS,
+    "rooms": _V2_ROOMS,
     "seats": ("room", "seat", "kind", "name", "level", "token", "ready"),
     "actions": ("room", "n", "action"),
 }
@@ -176,6 +185,7 @@ class SeatRecord:
     level: str | None
     token_hash: str | None
     ready: bool
+    program: bool = False  # a client that said a program plays (uno bot)
 
 
 @dataclass
@@ -197,6 +207,7 @@ class RoomRecord:
     actions: list[str] = field(default_factory=list)
     action_seqs: list[int | None] = field(default_factory=list)  # the room's seq after each
     rounds: list[dict[str, Any]] = field(default_factory=list)  # the current match's fair deals
+    ended: str | None = None  # when the current match ended (ISO 8601, UTC); None: under way
 
 
 @dataclass
@@ -258,6 +269,13 @@ class StartMatch(NamedTuple):
     seq: int
 
 
+class MatchEnded(NamedTuple):
+    """The room's current match is over, at ``ended`` (ISO 8601)."""
+
+    room: str
+    ended: str
+
+
 class ActionRow(NamedTuple):
     """One row of the action log, its fields in the table's order (the usual transaction
     is nothing but these, and goes as one statement: :func:`_actions_statement`)."""
@@ -306,8 +324,8 @@ class Sweep(NamedTuple):
     """Drop the actions of finished matches and of rooms that are gone."""
 
 
-Op = (SaveRoom | SaveSeats | SaveSpectator | DropSpectator | StartMatch | ActionRow | RoomSeq
-      | RoundRecord | Receipt | KeepMatch | DeleteRoom | SetAside | Sweep)
+Op = (SaveRoom | SaveSeats | SaveSpectator | DropSpectator | StartMatch | MatchEnded | ActionRow
+      | RoomSeq | RoundRecord | Receipt | KeepMatch | DeleteRoom | SetAside | Sweep)
 """What a transaction is made of."""
 
 
@@ -595,8 +613,10 @@ class Store:
             case DropSpectator(room, token):
                 db.execute("DELETE FROM spectators WHERE room = ? AND token_hash = ?", (room, token))
             case StartMatch(room, matches, seed, seq):
-                db.execute("UPDATE rooms SET matches = ?, match_seed = ?, seq = ? WHERE id = ?",
-                           (matches, seed, seq, room))
+                db.execute("UPDATE rooms SET matches = ?, match_seed = ?, seq = ?, ended = NULL"
+                           " WHERE id = ?", (matches, seed, seq, room))
+            case MatchEnded(room, ended):
+                db.execute("UPDATE rooms SET ended = ? WHERE id = ?", (ended, room))
             case RoundRecord(room, match, round, data):
                 history.write_round(db, room, match, round, data)
             case Receipt(room, match, seq, data):
@@ -662,6 +682,11 @@ class Store:
         left to the sweep."""
         self._put(StartMatch(room, matches, json.dumps(seed), seq))
 
+    def match_ended(self, room: str, ended: str) -> None:
+        """The room's current match is over, at ``ended``: queued with its last action (one
+        transaction), so that a restart keeps the match with the time it ended."""
+        self._put(MatchEnded(room, ended))
+
     def action(self, room: str, match: int, n: int, action: str, seq: int) -> None:
         """The ``n``-th action applied in the room's ``match`` (from 0); ``seq``: the room's
         seq after its events (the room's stored seq is the larger of its own and its
@@ -722,10 +747,11 @@ class Store:
                 rooms[row[0]] = _room_record(row)
             except (ValueError, TypeError) as exc:  # bad JSON, a value of the wrong type
                 unreadable[row[0]] = f"its settings cannot be read ({type(exc).__name__})"
-        for rid, seat, kind, name, level, token, ready in db.execute(
+        for rid, seat, kind, name, level, token, ready, program in db.execute(
                 f"SELECT {', '.join(_SEATS)} FROM seats ORDER BY room, seat"):
             if rid in rooms:
-                rooms[rid].seat_records.append(SeatRecord(seat, kind, name, level, token, bool(ready)))
+                rooms[rid].seat_records.append(
+                    SeatRecord(seat, kind, name, level, token, bool(ready), bool(program)))
         for rid, token, name in db.execute("SELECT room, token_hash, name FROM spectators"):
             if rid in rooms:
                 rooms[rid].spectators.append((token, name))
@@ -771,10 +797,10 @@ def _actions_statement(rows: Sequence[tuple[Any, ...]]) -> tuple[str, list[Any]]
 def _save_room(db: sqlite3.Connection, r: RoomRecord) -> None:
     db.execute(
         "INSERT OR REPLACE INTO rooms (id, name, preset, rules, seats, timer, password, host,"
-        " seed, matches, match_seed, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " seed, matches, match_seed, seq, ended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (r.id, r.name, r.preset, json.dumps(r.rules), r.seats, r.timer, r.password, r.host,
          json.dumps(r.seed), r.matches,
-         None if r.match_seed is None else json.dumps(r.match_seed), r.seq))
+         None if r.match_seed is None else json.dumps(r.match_seed), r.seq, r.ended))
     _save_seats(db, r.id, r.host, r.seat_records)
     db.execute("DELETE FROM spectators WHERE room = ?", (r.id,))
     db.executemany("INSERT INTO spectators (room, token_hash, name) VALUES (?, ?, ?)",
@@ -785,9 +811,10 @@ def _save_seats(db: sqlite3.Connection, room: str, host: int | None, seats: list
     db.execute("UPDATE rooms SET host = ? WHERE id = ?", (host, room))
     db.execute("DELETE FROM seats WHERE room = ?", (room,))
     db.executemany(
-        "INSERT INTO seats (room, seat, kind, name, level, token_hash, ready)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [(room, s.seat, s.kind, s.name, s.level, s.token_hash, int(s.ready)) for s in seats])
+        "INSERT INTO seats (room, seat, kind, name, level, token_hash, ready, program)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [(room, s.seat, s.kind, s.name, s.level, s.token_hash, int(s.ready), int(s.program))
+         for s in seats])
 
 
 def _delete_room(db: sqlite3.Connection, room: str) -> None:
@@ -798,21 +825,23 @@ def _delete_room(db: sqlite3.Connection, room: str) -> None:
 
 def _set_aside(db: sqlite3.Connection, room: str, reason: str) -> None:
     now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-    db.execute("INSERT OR REPLACE INTO rooms_aside SELECT *, ?, ? FROM rooms WHERE id = ?",
-               (reason, now, room))
-    for table in ("seats", "spectators"):
-        db.execute(f"INSERT OR REPLACE INTO {table}_aside SELECT * FROM {table} WHERE room = ?",
-                   (room,))
+    rooms = ", ".join(_ROOMS)
+    db.execute(f"INSERT OR REPLACE INTO rooms_aside ({rooms}, reason, set_aside)"
+               f" SELECT {rooms}, ?, ? FROM rooms WHERE id = ?", (reason, now, room))
+    for table, columns in (("seats", _SEATS), ("spectators", _SPECTATORS)):
+        names = ", ".join(columns)
+        db.execute(f"INSERT OR REPLACE INTO {table}_aside ({names}) SELECT {names} FROM {table}"
+                   " WHERE room = ?", (room,))
     db.execute("INSERT INTO actions_aside SELECT a.* FROM actions a JOIN rooms r"
                " ON r.id = a.room AND r.matches = a.match WHERE a.room = ?", (room,))
     _delete_room(db, room)
 
 
 def _room_record(row: tuple[Any, ...]) -> RoomRecord:
-    rid, name, preset, rules, seats, timer, password, host, seed, matches, match_seed, seq = row
+    rid, name, preset, rules, seats, timer, password, host, seed, matches, match_seed, seq, ended = row
     record = RoomRecord(
         rid, name, preset, json.loads(rules), seats, timer, password, host, json.loads(seed),
-        matches, None if match_seed is None else json.loads(match_seed), seq)
+        matches, None if match_seed is None else json.loads(match_seed), seq, ended=ended)
     if not isinstance(record.rules, dict) or not all(
             type(v) is int for v in (record.seats, record.timer, record.matches, record.seq)):
         raise TypeError("a field of the wrong type")
@@ -825,13 +854,17 @@ def _columns(db: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
 
 
 def _prepare_schema(db: sqlite3.Connection, path: Path) -> None:
-    """Create the tables in a new file, migrate a first-version file, check any other."""
+    """Create the tables in a new file, migrate a file of an earlier version, check any other."""
     version = db.execute("PRAGMA user_version").fetchone()[0]
     tables = _columns(db)
     if version == SCHEMA_VERSION and tables == _TABLES:
         return
     if version == 0 and not tables:
         _create(db, _TABLES)
+    elif version == 2 and tables == _V2_TABLES:
+        log.info("migrating %s to schema version %d (seats played by programs, when a match"
+                 " ended)", path, SCHEMA_VERSION)
+        _add_v3_columns(db)
     elif version == 0 and tables == _V1_TABLES:
         log.info("migrating %s to schema version %d (tokens stored hashed)", path, SCHEMA_VERSION)
         db.create_function("token_hash", 1, token_hash, deterministic=True)
@@ -842,12 +875,29 @@ def _prepare_schema(db: sqlite3.Connection, path: Path) -> None:
         db.execute("INSERT INTO actions SELECT a.room, r.matches, a.n, a.action, NULL"
                    " FROM actions_v1 a JOIN rooms r ON r.id = a.room ORDER BY a.room, a.n")
         db.execute("DROP TABLE actions_v1")
+        _add_v3_columns(db, aside=False)  # the tables of rooms set aside are new
     else:
         raise StoreError(
             N_("{path} is a SQLite file but not a unolan database of a version this server knows"
                " (schema version {version}); move it aside or choose another --db"),
             path=path, version=version)
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _add_v3_columns(db: sqlite3.Connection, aside: bool = True) -> None:
+    """Version 2 -> 3: a seat's program flag (none known: 0) and when a match ended (none
+    known: empty), each the last column of its table as in a new file; with ``aside``,
+    in the tables of rooms set aside too (their rooms copied into a new table, ``ended``
+    before the reason)."""
+    for table in ("seats", "seats_aside") if aside else ("seats",):
+        db.execute(f"ALTER TABLE {table} ADD COLUMN program INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE rooms ADD COLUMN ended TEXT")
+    if aside:
+        db.execute("ALTER TABLE rooms_aside RENAME TO rooms_aside_v2")
+        _create(db, {"rooms_aside"})
+        columns = ", ".join((*_V2_ROOMS, "reason", "set_aside"))
+        db.execute(f"INSERT INTO rooms_aside ({columns}) SELECT {columns} FROM rooms_aside_v2")
+        db.execute("DROP TABLE rooms_aside_v2")
 
 
 def _identity(db: sqlite3.Connection) -> str:

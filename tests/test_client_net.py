@@ -430,3 +430,66 @@ async def test_the_client_offers_versions_2_to_4_and_plays_with_an_older_server(
         assert str(refused.value) == (f"127.0.0.1:{port} speaks protocol 1; this uno speaks 2/3/4: "
                                       "update one of them")
         nursery.cancel_scope.cancel()
+
+
+@pytest.mark.slow
+async def test_bots_come_back_to_a_server_away_long_after_a_match_ended(tmp_path, thread_clock) -> None:
+    """`uno bot`'s bots, their server stopped just after a match's last card and away for
+    20 seconds (past the few seconds a client retries by default), take their seats
+    back when it is up again and play the next match; uno bot says what happens."""
+    from unolan.server import Server
+
+    db = tmp_path / "rooms.db"
+    with trio.socket.socket() as sock:
+        await sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    first = trio.CancelScope()
+    lines: list[str] = []
+
+    async def server(scope: trio.CancelScope | None = None, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        with scope or trio.CancelScope():
+            await Server(seed=7, db_path=db).run("127.0.0.1", port, task_status=task_status)
+
+    async with trio.open_nursery() as nursery:
+        before = await nursery.start(server, first)
+        room_id = await nursery.start(partial(seat_bots, "127.0.0.1", port, strategy="greedy",
+                                              count=2, options={"target_score": 30},
+                                              report=lines.append))
+        room = before.rooms[room_id]
+        with trio.fail_after(60):
+            while room.matches < 1 or room.started:  # the first match's last card
+                await trio.sleep(0)
+        first.cancel()
+        await trio.sleep(20)
+        after = await nursery.start(server)
+        with trio.fail_after(120):
+            while after.rooms[room_id].matches < 2 or after.rooms[room_id].started:
+                await trio.sleep(0.05)
+        nursery.cancel_scope.cancel()
+    where = f"127.0.0.1:{port}"  # what uno bot says meanwhile
+    assert (f"room {room_id}: the server is stopping; the bots take their seats back once {where} "
+            "answers again (Ctrl-C stops them)") in lines and f"room {room_id}: back on {where}" in lines
+
+
+async def test_a_client_hears_that_the_server_is_stopping(autojump_clock) -> None:
+    """A host stopping its server (Ctrl-C) tells every client why before it closes: the
+    library's Disconnected says it (not only that the connection closed)."""
+    from unolan.client.session import Disconnected
+
+    stopping = trio.CancelScope()
+
+    async def server(task_status=trio.TASK_STATUS_IGNORED) -> None:
+        with stopping:
+            await serve("127.0.0.1", 0, seed=7, task_status=task_status)
+
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(server)
+        async with open_client("127.0.0.1", port, "ann") as client:
+            await client.create_room("t", seats=2)
+            stopping.cancel()
+            with trio.fail_after(5):
+                async for msg in client.messages():
+                    if isinstance(msg, Disconnected):
+                        break
+            assert (msg.reason, msg.said, msg.error) == ("the server is stopping",) * 2 + ("",)
+            nursery.cancel_scope.cancel()

@@ -209,6 +209,17 @@ async def test_the_round_under_way_at_a_restart_is_revealed_at_its_end(tmp_path:
         await settle(*clients)
 
 
+async def first_verdict(client: Any) -> Any:
+    """Play the client's seat (greedy) until its first round's deal is judged."""
+    async with trio.open_nursery() as games:
+        games.start_soon(lambda: play(client, make_bot("greedy"), matches=1))
+        with trio.fail_after(20):
+            while client.verifier is None or not client.verifier.verdicts:
+                await trio.sleep(0.01)
+        games.cancel_scope.cancel()
+    return client.verifier.verdicts[0]
+
+
 async def test_a_seat_taken_back_by_a_new_client_mid_round_is_never_told_the_deal_was_unfair(
         tmp_path: Path) -> None:
     """A player's client stops mid-round (no bye); a new client (a restarted ``uno join``)
@@ -230,11 +241,35 @@ async def test_a_seat_taken_back_by_a_new_client_mid_round_is_never_told_the_dea
             await trio.aclose_forcefully(first.stream)
         async with open_client("127.0.0.1", server.port, "ann") as again:
             await again.resume(token, 0)
-            async with trio.open_nursery() as games:
-                games.start_soon(lambda: play(again, make_bot("greedy"), matches=1))
-                with trio.fail_after(10):
-                    while again.verifier is None or not again.verifier.verdicts:
-                        await trio.sleep(0.01)
-                games.cancel_scope.cancel()
-        (verdict, *_) = again.verifier.verdicts
+            verdict = await first_verdict(again)
         assert verdict.round == 1 and verdict.status == UNCHECKED, verdict
+
+
+async def test_a_program_that_connects_anew_checks_the_round_under_way_at_a_restart(tmp_path: Path) -> None:
+    """A two-table room stops in round 1. The player's program connects anew (as the
+    terminal UI does once the library's reconnecting gave up) and takes its seat back,
+    naming the client it played with: the round committed and dealt before the stop is
+    verified at its end (a restored room does not commit to it again: a client that
+    starts afresh cannot check it)."""
+    db = tmp_path / "two.db"
+    limits = QUICK.__class__(**{**QUICK.__dict__, "deal_pause": 0.0})
+    async with (running(limits, seed=None, db_path=db) as server,
+                open_client("127.0.0.1", server.port, "ann", reconnect=False) as before):
+        await before.create_room("two", preset="house", seats=8,
+                                 options={"partner_rotation": True, "rounds": 2})
+        for _ in range(7):
+            await before.add_bot()
+        await before.start()
+        async with trio.open_nursery() as games:
+            games.start_soon(lambda: play(before, make_bot("greedy"), matches=1))
+            with trio.fail_after(10):
+                while before.seq < 40:
+                    await trio.sleep(0.01)
+            games.cancel_scope.cancel()
+        assert before.verifier is not None and not before.verifier.verdicts
+        assert set(before.verifier.commitments) == {1}
+    async with (running(limits, seed=None, db_path=db) as server,
+                open_client("127.0.0.1", server.port, "ann") as again):
+        await again.resume(before.token, 0, previous=before)  # type: ignore[arg-type]
+        verdict = await first_verdict(again)
+    assert (verdict.round, verdict.status) == (1, VERIFIED), verdict

@@ -150,7 +150,7 @@ async def test_the_commands_print_history_stats_audit_and_an_export(tmp_path: Pa
     out = capsys.readouterr().out
     # Seats are named (the kept match's names) and a refusal's code has its words beside it.
     assert ": seat 1 (bot-greedy) won" in out
-    assert "1. seat 1 (bot-greedy): won (won the race), decided on seq 39, +0 ms" in out
+    assert "1. seat 1 (bot-greedy): won (arrived first), decided on seq 39, +0 ms" in out
     assert "2. seat 2 (cy): too_late (Too late: the table had moved on), decided on seq 39, +3 ms" in out
     mid = history.match_id("k3f9", played[0][2])
     assert main(["replay", mid, "--export", "--db", str(db)]) == 0
@@ -163,6 +163,31 @@ async def test_the_commands_print_history_stats_audit_and_an_export(tmp_path: Pa
     # A round's table pasted into uno rules --position is that moment.
     first = next(line for line in export.splitlines() if line.startswith("#   "))
     assert en.parse_position(first[4:].replace("; ", "\n")).round == 1
+
+
+async def test_replay_prints_its_steps_without_a_terminal_and_refuses_with_its_own_usage(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`uno replay --plain` prints each round's steps as lines (a seat's view with --seat);
+    without a terminal and without --plain it says what to add; an unknown option is
+    refused with replay's usage, not the top-level one."""
+    db = tmp_path / "server.db"
+    ((actions, game, _seed),) = await store_matches(db, 1)
+    mid = history.list_matches(history.open_history(db))[0].id
+    assert main(["replay", mid, "--plain", "--seat", "1", "--db", str(db)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"match {mid} · room k3f9 (Friday)")
+    assert [line for line in lines if line.startswith("round ")] == [
+        f"round {n}" for n in range(1, game.round + 1)]
+    assert sum(line.startswith("> ") for line in lines) == len(actions) + 1  # and the first deal
+    assert any(line.startswith("  your hand: [") for line in lines) and not any(
+        line.startswith("  ann's hand: [") for line in lines)
+    assert main(["replay", mid, "--db", str(db)]) == 2  # stdin and stdout are not a terminal here
+    assert "or add --plain to print every step on stdout" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:
+        main(["replay", mid, "--bogus", "--db", str(db)])
+    assert refused.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: uno replay ") and "uno replay: error: unrecognized arguments: --bogus" in err
 
 
 async def test_audit_names_the_seats_of_a_match_under_way(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -201,6 +226,14 @@ async def test_the_commands_say_what_is_wrong_in_one_line(tmp_path: Path, capsys
     await store_matches(tmp_path / "s.db", 1)
     assert main(["replay", "zzzz", "--db", str(tmp_path / "s.db")]) == 1
     assert "no kept match has the id 'zzzz'" in capsys.readouterr().err
+    # A room the history does not know is an error; one it knows with no race is not.
+    assert main(["audit", "r9", "--db", str(tmp_path / "s.db")]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == "uno audit: the match history has no room 'r9': uno history lists the rooms of the kept matches"
+    with sqlite3.connect(history.history_path(tmp_path / "s.db")) as writer:
+        writer.execute("DELETE FROM receipts")
+    assert main(["audit", "k3f9", "--db", str(tmp_path / "s.db")]) == 0
+    assert capsys.readouterr().out == "no race receipts for room k3f9\n"
 
 
 async def test_the_commands_speak_the_chosen_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

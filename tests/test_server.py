@@ -52,7 +52,8 @@ class Raw:
         self.seq = 0
 
     @classmethod
-    async def connect(cls, port: int, name: str = "t", hello: bool = True, rcvbuf: int = 0) -> Raw:
+    async def connect(cls, port: int, name: str = "t", hello: bool = True, rcvbuf: int = 0,
+                      bot: bool = False) -> Raw:
         if rcvbuf:
             sock = trio.socket.socket()
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
@@ -61,7 +62,7 @@ class Raw:
         else:
             client = cls(await trio.open_tcp_stream("127.0.0.1", port))
         if hello:
-            await client.stream.send_all(client.conn.hello(name))
+            await client.stream.send_all(client.conn.hello(name, bot=bot))
             await client.expect("welcome")
         return client
 
@@ -145,15 +146,16 @@ class Raw:
 
 
 async def table(server: Server, players: int, preset: str = "house", timer: int = 0,
-                **options: Any) -> tuple[list[Raw], str]:
-    """``players`` hand-driven clients seated in a new room, the match started."""
+                programs: tuple[int, ...] = (), **options: Any) -> tuple[list[Raw], str]:
+    """``players`` hand-driven clients seated in a new room, the match started (the seats
+    ``programs`` joined by clients that said a program plays)."""
     host = await Raw.connect(server.port, "host")
     joined = await host.reply(pr.CreateRoom(name="t", seats=players, preset=preset, timer=timer,
                                             options=options, id=1))
     room = joined.room  # type: ignore[attr-defined]
     clients = [host]
     for i in range(1, players):
-        c = await Raw.connect(server.port, f"p{i}")
+        c = await Raw.connect(server.port, f"p{i}", bot=i in programs)
         await c.reply(pr.Join(room=room, id=1))
         assert (await c.reply(pr.Ready(id=2))).TYPE == "ok"
         clients.append(c)
@@ -975,15 +977,19 @@ async def test_a_restarted_server_resumes_its_rooms_from_the_database(tmp_path: 
         assert (await other.reply(pr.CreateRoom(name="u", seats=2, id=1))).room != room_id  # type: ignore[attr-defined]
 
 
-async def test_a_match_over_when_the_server_stopped_is_kept_in_the_history_once(tmp_path: Path) -> None:
+async def test_a_match_over_when_the_server_stopped_is_kept_in_the_history_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A match is kept once its last races settle; a server stopped before that keeps it
-    when it restarts (and a match kept already is not kept twice)."""
+    when it restarts (and a match kept already is not kept twice), as it ended: the seat a
+    program played is a bot's, and it ended when it did, not at the restart."""
+    import datetime
+
     from unolan.server import history
 
     db = tmp_path / "server.db"
     limits = RESTART_LIMITS
     async with running(limits, seed=4, db_path=db) as server:
-        clients, room_id = await table(server, 2, "official", target_score=30)
+        clients, room_id = await table(server, 2, "official", programs=(1,), target_score=30)
         room = server.rooms[room_id]
         with trio.fail_after(30):
             await _act_legally(room, clients, 10_000)
@@ -994,6 +1000,9 @@ async def test_a_match_over_when_the_server_stopped_is_kept_in_the_history_once(
                 await trio.sleep(0.05)
     (kept,) = history.list_matches(reader)
     assert kept.room == room_id and kept.scores == scores
+    assert [s.bot for s in kept.seats] == [False, True]
+    later = datetime.datetime.fromisoformat(kept.ended) + datetime.timedelta(hours=1)
+    monkeypatch.setattr(history, "now", lambda: later)  # the restarts come an hour later
     # As if the server had stopped before keeping it: the history has no such match.
     with sqlite3.connect(history.history_path(db)) as writer:
         for name in ("matches", "actions"):
@@ -1004,6 +1013,7 @@ async def test_a_match_over_when_the_server_stopped_is_kept_in_the_history_once(
         with history.open_history(db) as reader:
             (again,) = history.list_matches(reader)
             assert again.id == kept.id and again.scores == scores
+            assert again.ended == kept.ended and [s.bot for s in again.seats] == [False, True]
             assert len(history.load_match(reader, kept.id).actions) == room.actions
 
 

@@ -261,6 +261,57 @@ async def test_a_first_version_database_is_migrated_and_its_tokens_hashed(tmp_pa
     assert tokens[0] not in db.read_bytes().decode("latin-1")
 
 
+_V2_ROOM = """(id TEXT PRIMARY KEY, name TEXT NOT NULL, preset TEXT NOT NULL, rules TEXT NOT NULL,
+    seats INTEGER NOT NULL, timer INTEGER NOT NULL, password TEXT, host INTEGER,
+    seed TEXT NOT NULL, matches INTEGER NOT NULL DEFAULT 0, match_seed TEXT,
+    seq INTEGER NOT NULL DEFAULT 0"""
+_V2_SEAT = """(room TEXT NOT NULL, seat INTEGER NOT NULL, kind TEXT NOT NULL, name TEXT, level TEXT,
+    token_hash TEXT, ready INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (room, seat))"""
+_V2_REST = """(room TEXT NOT NULL, token_hash TEXT NOT NULL, name TEXT, PRIMARY KEY (room, token_hash));
+CREATE TABLE actions (room TEXT NOT NULL, match INTEGER NOT NULL, n INTEGER NOT NULL,
+    action TEXT NOT NULL, seq INTEGER)"""
+V2_SCHEMA = f"""
+CREATE TABLE rooms {_V2_ROOM});
+CREATE TABLE seats {_V2_SEAT};
+CREATE TABLE spectators {_V2_REST};
+CREATE TABLE rooms_aside {_V2_ROOM}, reason TEXT NOT NULL, set_aside TEXT NOT NULL);
+CREATE TABLE seats_aside {_V2_SEAT};
+CREATE TABLE spectators_aside {_V2_REST.replace("actions", "actions_aside")};
+PRAGMA user_version = 2;
+"""
+
+
+async def test_a_second_version_database_gains_program_seats_and_match_ends(tmp_path: Path) -> None:
+    """A file of schema version 2 (no seat's program flag, no time a match ended) is
+    migrated in place: its rooms and the rooms set aside keep what they had, and its
+    tables are a new file's."""
+    rules = json.dumps(en.Rules.preset("official").to_dict())
+    old = tmp_path / "v2.db"
+    with contextlib.closing(sqlite3.connect(old)) as conn, conn:
+        conn.executescript(V2_SCHEMA)
+        for table, rid, extra in (("rooms", "r5", ""), ("rooms_aside", "r6", ", 'broken', '2026-01-01'")):
+            conn.execute(f"INSERT INTO {table} VALUES (?, 'old', 'official', ?, 2, 0, NULL, 0, "
+                         f"'\"s\"', 0, NULL, 7{extra})", (rid, rules))
+        conn.execute("INSERT INTO seats VALUES ('r5', 0, 'human', 'ann', NULL, 'h', 1)")
+    stored = await load(old)
+    (room,) = stored.rooms
+    assert (room.id, room.ended, room.seq) == ("r5", None, 7)
+    assert [(s.name, s.ready, s.program) for s in room.seat_records] == [("ann", True, False)]
+    fresh = tmp_path / "new.db"
+    await load(fresh)
+
+    def tables(path: Path) -> dict[str, list[str]]:
+        with contextlib.closing(sqlite3.connect(path)) as conn:
+            return {name: [c[1] for c in conn.execute(f"PRAGMA table_info({name})")]
+                    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+    assert tables(old) == tables(fresh)
+    with contextlib.closing(sqlite3.connect(old)) as conn:
+        assert conn.execute("SELECT id, seq, ended, reason FROM rooms_aside").fetchall() == [
+            ("r6", 7, None, "broken")]
+        assert conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+
+
 async def test_the_database_and_its_directory_are_their_owners_only(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from unolan.server.store import default_path
@@ -333,6 +384,7 @@ def test_uno_host_fails_in_one_line_on_a_port_in_use(tmp_path: Path) -> None:
              str(tmp_path / "p.db")], capture_output=True, text=True, timeout=30,
             stdin=subprocess.DEVNULL)
     one_line_failure(result, f"cannot listen on 127.0.0.1:{port}", "in use")
+    assert list(tmp_path.iterdir()) == []  # no database made for a server that never ran
 
 
 def test_uno_host_fails_in_one_line_in_the_chosen_language(tmp_path: Path) -> None:

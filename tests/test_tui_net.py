@@ -197,8 +197,9 @@ async def test_a_seat_lost_with_the_server_goes_back_to_the_lobby(
 
 async def test_a_new_connection_resumes_the_seat_without_repeating_the_log(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """When the library gives up resuming, the UI's next connection takes the seat back;
-    the room's log replayed to the new connection is not shown twice."""
+    """When the library gives up resuming, the UI's next connection takes the seat back,
+    and goes on checking its deals; the room's log replayed to the new connection is not
+    shown twice."""
     monkeypatch.setattr(session, "RETRY_DELAYS", ())
     async with trio.open_nursery() as nursery:
         _, state, bridge, _send, watch = await start(nursery)
@@ -210,6 +211,8 @@ async def test_a_new_connection_resumes_the_seat_without_repeating_the_log(
         await watch.until(lambda: bridge.client not in (None, old) and state.status == "connected")
         await watch.until(lambda: bridge.client is not None and bridge.client.view() is not None)
         assert bridge.client.token == token and state.view is not None and state.view.seat == 0
+        # the checks of the seat's deals go on from what the old connection saw
+        assert bridge.client.verifier is old.verifier and old.verifier is not None
         log = list(state.log)
         starts = [line for line in log if "round 1" in line[0]]
         assert len(starts) == 1 and log.count(log[0]) == 1  # shown once each

@@ -530,9 +530,11 @@ async def test_a_two_table_match_is_kept_listed_replayed_verified_audited_and_co
     screen = ReplayState(replay, seat=0)
     screen.to(replay.round_starts()[1])  # round 2's deal: both tables dealt, each said by its mark
     lines = [text for _, text in screen.lines()]
-    assert any(line.startswith("  table 0 · ") for line in lines)
-    assert any(line.startswith("  table 1 · ") for line in lines)
-    assert sum(line.startswith(" table ") and " · seats " in line for line in lines) == 2
+    assert any(line.startswith("  table 1 · ") for line in lines)  # numbered from 1, as people read them
+    assert any(line.startswith("  table 2 · ") for line in lines)
+    assert not any(line.startswith("  table 0 · ") for line in lines)
+    assert [line[:9] for line in lines if line.startswith(" table ") and " · seats " in line] == [
+        " table 1 ", " table 2 "]
     # the commands
     assert main(["history", "--db", str(db)]) == 0
     out = capsys.readouterr().out
@@ -553,5 +555,7 @@ async def test_a_two_table_match_is_kept_listed_replayed_verified_audited_and_co
     receipts = history.room_receipts(reader, joined.room)  # each race at its table, under the match
     assert all(mid == kept.id and data["table"] in (0, 1) for mid, _, data in receipts)
     assert out.count(" won (table ") == len(receipts) and (receipts or "no race receipts" in out)
+    assert all(f"seq {seq}: seat {data['winner']} ({kept.seats[data['winner']].name}) won (table "
+               f"{data['table'] + 1})" in out for _, seq, data in receipts) and "(table 0)" not in out
     names = [s.name for s in kept.seats]  # every seat named, a bot gone after the match too
     assert all(f"seat {data['winner']} ({names[data['winner']]}) won" in out for _, _, data in receipts)

@@ -46,6 +46,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _subcommand(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser | None:
+    """The parser of the subcommand ``name`` (None: no such subcommand)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and name in action.choices:
+            chosen: argparse.ArgumentParser = action.choices[name]
+            return chosen
+    return None
+
+
 def add_lang(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--lang", type=_language, metavar="LANG", default=argparse.SUPPRESS,
@@ -79,7 +88,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     i18n.choose(lang_argument(argv))
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # refused with the usage of the command they were given to
+        command = _subcommand(parser, getattr(args, "command", None)) or parser
+        command.error(i18n._("unrecognized arguments: %s") % " ".join(extra))
     if not getattr(args, "run", None):
         parser.print_help()
         return 2

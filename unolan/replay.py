@@ -3,13 +3,16 @@
 The match is played again by the engine (:class:`unolan.server.replay.Replay`); this
 module only shows its steps: → / ← one action, ] / [ one round, 1-9 round N, Home / End,
 v the next seat's view (every hand, seat 0, seat 1, ..., a spectator's), q quits.
-``--export`` prints the match in the action notation instead (docs/notation.md).
+``--plain`` prints every step as lines instead (for a pipe, a file, a screen reader), and
+``--export`` the match in the action notation (docs/notation.md). A two-table match's
+tables are numbered from 1, as everywhere people read them (the wire's ``table`` is 0 or 1).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from unolan.client.i18n import N_, _
@@ -59,30 +62,53 @@ class ReplayState:
         order: list[int | str | None] = [ALL, *range(self.replay.players), None]
         self.seat = order[(order.index(self.seat) + 1) % len(order)]
 
+    @property
+    def _viewer(self) -> int | None:
+        """The seat whose view is shown (None: a spectator's, or every hand)."""
+        return self.seat if isinstance(self.seat, int) else None
+
+    def _name_of(self, who: int | None) -> str:
+        names = {i: s.name for i, s in enumerate(self.replay.match.seats) if s.name}
+        return seat_name(who, self._viewer, names)
+
+    def _title(self) -> str:
+        m = self.replay.match
+        return _("match {id} · room {room} ({name}) · {seats}").format(
+            id=m.id, room=m.room, name=m.name, seats=seat_names(m))
+
+    def _step_lines(self, index: int) -> list[tuple[str, str]]:
+        """A step's action, then each of its events in the words of the table's log (a
+        two-table match's marked by their table)."""
+        step, seat = self.replay.steps[index], self._viewer
+        out = [("class:action", f"> {step.action}" if step.action else "> " + _("the match is dealt"))]
+        for event in step.events:
+            data = event.data if self.seat == ALL else event.data_for(seat)
+            text, _style = event_line(event.kind, data, self._name_of, seat)
+            table = data.get("table")
+            mark = "" if table is None else _("table {table}").format(table=table + 1) + " · "
+            out.append(("", "  " + mark + text))
+        return out
+
+    def plain(self) -> Iterator[str]:
+        """The whole match as lines (``uno replay --plain``): the title, then each round's
+        steps under its number, from this state's view."""
+        yield self._title()
+        for index, step in enumerate(self.replay.steps):
+            if index in self.starts:
+                yield ""
+                yield _("round {round}").format(round=step.round)
+            for _style, line in self._step_lines(index):
+                yield line
+
     def lines(self) -> list[tuple[str, str]]:
         """The screen, as (style, text) lines."""
         r, step = self.replay, self.replay.steps[self.step]
-        m = r.match
-        seat = self.seat if isinstance(self.seat, int) else None  # None: a spectator's, or all
+        seat, name_of = self._viewer, self._name_of
         who = (_("every hand") if self.seat == ALL else _("a spectator's view") if seat is None
                else _("seat {seat}'s view").format(seat=seat))
-        title = _("match {id} · room {room} ({name}) · {seats}").format(
-            id=m.id, room=m.room, name=m.name, seats=seat_names(m))
         where = _("step {step}/{last} · round {round} · {who}").format(
             step=self.step, last=self.last, round=step.round, who=who)
-        out = [("class:title", f" {title} "), ("", where),
-               ("class:action", f"> {step.action}" if step.action else "> " + _("the match is dealt"))]
-        names = {i: s.name for i, s in enumerate(m.seats) if s.name}
-
-        def name_of(who: int | None) -> str:
-            return seat_name(who, seat, names)
-
-        for event in step.events:  # each in the words of the table's log (and its table's mark)
-            data = event.data if self.seat == ALL else event.data_for(seat)
-            text, _style = event_line(event.kind, data, name_of, seat)
-            table = data.get("table")
-            mark = "" if table is None else _("table {table}").format(table=table) + " · "
-            out.append(("", "  " + mark + text))
+        out = [("class:title", f" {self._title()} "), ("", where), *self._step_lines(self.step)]
         out.append(("", ""))
         if self.seat == ALL:
             out += [("class:table", line) for line in step.position.splitlines()]
@@ -90,7 +116,7 @@ class ReplayState:
             for seats, view in r.views(self.step, seat):
                 if seats is not None:  # a two-table match: which table, and its seats in order
                     out.append(("class:title", " " + _("table {table} · seats {seats}").format(
-                        table=[s for s, _text in step.tables].index(seats),
+                        table=[s for s, _text in step.tables].index(seats) + 1,
                         seats=", ".join(name_of(s) for s in seats)) + " "))
                 data = view.to_dict()
                 for key, label in VIEW_FIELDS.items():
@@ -149,14 +175,17 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "replay", help=_("step through a kept match, or export it in the notation"),
         description=_("Play a kept match again with the engine and step through it: → / ← one "
                       "action, ] / [ one round, 1-9 round N, Home / End, v cycles the view (every "
-                      "hand, each seat's, a spectator's), q quits. --export prints the match's "
-                      "actions in the notation of docs/notation.md, with the table at each round's "
-                      "deal, for uno rules."),
+                      "hand, each seat's, a spectator's), q quits. --plain prints every step as "
+                      "lines instead; --export prints the match's actions in the notation of "
+                      "docs/notation.md, with the table at each round's deal, for uno rules."),
     )
     parser.add_argument("match", metavar="MATCH",
                         help=_("the match's id, or its start (uno history)"))
     parser.add_argument("--export", action="store_true",
                         help=_("print the match in the notation"))
+    parser.add_argument("--plain", action="store_true",
+                        help=_("print every step as lines on stdout (no full screen: for a pipe, "
+                               "a file or a screen reader), from --seat's view"))
     parser.add_argument("--seat", type=int, default=None, metavar="N",
                         help=_("start with seat N's view (default: every hand)"))
     add_db_argument(parser)
@@ -184,9 +213,15 @@ def run(args: argparse.Namespace) -> int:
     if args.export:
         sys.stdout.write(replay.export())
         return 0
-    from unolan.client.tui.cli import needs_terminal
-
-    if not needs_terminal("replay"):
+    state = ReplayState(replay, ALL if args.seat is None else args.seat)
+    if args.plain:
+        for line in state.plain():
+            print(line)
+        return 0
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("uno replay: " + _("needs a terminal: run it in a terminal window, without redirecting "
+                                 "its input or output, or add --plain to print every step on stdout "
+                                 "(--export: the match in the notation)"), file=sys.stderr)
         return 2
-    run_app(ReplayState(replay, ALL if args.seat is None else args.seat))
+    run_app(state)
     return 0

@@ -70,6 +70,7 @@ class Bridge:
         self.saved = saved  # seats kept on disk (None: nothing is kept)
         self.client: lib.Client | None = None
         self.token: str | None = None  # a seat the library could not resume: resume it anew
+        self.previous: lib.Client | None = None  # the last client that ended (its deals' checks go on)
         self.resuming: SavedSeat | None = None  # a seat from disk being taken back
         self.welcome_back: tuple[int, str] | None = None  # said once the replay reaches seq
         self.seen: tuple[str | None, int] = (None, 0)  # (room, seq) of the last event shown
@@ -107,6 +108,7 @@ class Bridge:
                 else:
                     s.set_status("offline", detail)
             finally:
+                self.previous = self.client or self.previous
                 self.client = None
             self.invalidate()
             await trio.sleep(RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)])
@@ -159,7 +161,7 @@ class Bridge:
     async def _begin(self, client: lib.Client) -> None:
         """Take back a seat from an earlier connection (or from disk: an earlier run), or
         start ``uno play``'s game, or show the lobby."""
-        token, auto = self.token, self.auto
+        token, auto, previous = self.token, self.auto, self.previous
         self.token = self.auto = None
         saved = None
         if token is None and auto is None and self.saved is not None:
@@ -167,7 +169,7 @@ class Bridge:
         if token is not None:
             # seq 0: the new mirror is rebuilt from the room's log or a snapshot (the
             # events already shown are not logged twice).
-            await self._call(client, lambda: client.resume(token, 0))
+            await self._call(client, lambda: client.resume(token, 0, previous=previous))
         elif saved is not None:
             self.resuming = saved
             await self._call(client, lambda: self._resume_saved(client, saved))
@@ -196,7 +198,7 @@ class Bridge:
         self.invalidate()
 
     async def _resume_saved(self, client: lib.Client, saved: SavedSeat) -> None:
-        joined = await client.resume(saved.token, 0)
+        joined = await client.resume(saved.token, 0, previous=self.previous)
         self._joined(client)
         seat = client.seat
         text = (_("You are back in your seat (seat {seat}) in room {room}.") if seat is not None
