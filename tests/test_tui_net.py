@@ -180,9 +180,10 @@ async def test_a_seat_lost_with_the_server_goes_back_to_the_lobby(
         first.cancel()  # the server goes away...
         await watch.until(lambda: state.status != "connected")
         assert state.status == "reconnecting"
-        lost = f"the server closed the connection: trying to reconnect to 127.0.0.1:{port} until it answers"
+        # ...saying so as it stops: the log and the header give its words.
+        lost = f"the server is stopping: trying to reconnect to 127.0.0.1:{port} until it answers"
         await watch.until(lambda: any(text.startswith(lost) for text, _ in state.log))
-        assert state.status_detail == "the server closed the connection"
+        assert state.status_detail == "the server is stopping"
         if library_gives_up:
             await watch.until(lambda: bridge.client is None and bridge.token is not None)
         assert sum(text.startswith(lost) for text, _ in state.log) == 1  # said once, not per retry

@@ -115,15 +115,16 @@ class Bridge:
             attempt += 1
             self._drop_stale(commands)
 
-    def _lost(self, error: str) -> None:
+    def _lost(self, error: str, said: str = "") -> None:
         """A connection that worked ended (``error``: what broke it; '': the server closed
-        it): the header says so, and the log once, with what happens now."""
+        it; ``said``: what the server said as it closed it, e.g. that it is stopping): the
+        header says so, and the log once, with what happens now."""
         s = self.state
         if self.lost:  # said already: a retry failed, the header has its reason
             if error:
                 s.set_status("reconnecting", error)
             return
-        why = (_("connection lost: {error}").format(error=error) if error
+        why = (said or _("connection lost: {error}").format(error=error) if said or error
                else _("the server closed the connection"))
         s.set_status("reconnecting", why)
         s.add_log(_("{why}: trying to reconnect to {where} until it answers (Ctrl-C quits)").format(
@@ -356,7 +357,7 @@ class Bridge:
         elif isinstance(msg, Verdict):
             s.on_verdict(msg)
         elif isinstance(msg, lib.Disconnected):
-            self._lost(msg.error)
+            self._lost(msg.error, msg.said)
         elif isinstance(msg, lib.Reconnected):
             s.set_status("connected", f"{self.host}:{self.port}")
             self._back()
