@@ -381,6 +381,34 @@ def test_a_tall_two_table_rooms_scores_panel_shows_every_players_rotation_total(
         assert [line.split()[0] for line in side[start - 2:start]] == ["T1", "T2"]  # the own table's teams
 
 
+def test_a_round_over_at_one_table_says_the_other_plays_it_and_what_the_totals_count() -> None:
+    """The own table's round is over while the other plays it: the hint says the other
+    table still plays (not that the next round is dealt), and the rotation totals say the
+    last round they count (a round counts once both tables end it)."""
+    from unolan.client.tui.other_table import OtherTable
+    from unolan.engine import Rules
+    from unolan.engine.rotation import table_rules
+
+    rules = Rules.parse("house partner_rotation=on")
+    names = ["ann", "bot-1", "bot-2", "bot-3", "bot-4", "bot-5", "bot-6", "bot-7"]
+    with table(f"rules: {table_rules(rules)}; round: 3; phase: round_over; hand 0: -; hand 1: B1 B2; "
+               "hand 2: YS R9; hand 3: G1; discard: Y3 R3") as t:
+        totals = tuple((name, 10 * i) for i, name in enumerate(names))
+        t.state.other_table = OtherTable(1, 3, "GS", ("bot-2", "bot-4", "bot-6", "bot-7"), (5, 1, 7, 2), 2,
+                                         totals)
+        t.state.totals_round = 2
+        screen = t.screen(160, 50)
+        assert "Round over: table 2 is still playing it" in screen
+        assert "next round is dealt" not in screen
+        assert "Rotation totals after round 2, both tables" in screen
+        t.state.other_table = OtherTable(1, 3, None, ("bot-2", "bot-4", "bot-6", "bot-7"), (5, 1, 7, 2), None,
+                                         totals)
+        t.state.totals_round = 3
+        screen = t.screen(160, 50)
+        assert "Round over: the next round is dealt in a moment" in screen
+        assert "Rotation totals after round 3, both tables" in screen
+
+
 @pytest.mark.parametrize("language", ["en", "zh_Hant"])
 def test_the_other_tables_panel_says_it_waits_for_the_own_table_to_end_the_round(language: str) -> None:
     """Fed a real rotation as seat 0 hears it: once the other table's round is over while

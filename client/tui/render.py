@@ -184,7 +184,7 @@ def standings(state: UIState, width: int = 54) -> Fragments:
         out.append(("class:score", f" {fit(label, max(width - 12, 10))} {total:>6}\n"))
     other = state.other_table
     if other is not None and other.totals:  # partner rotation: each player's total, both tables
-        out.append(("class:pane.title", " " + _("Rotation totals, both tables") + "\n"))
+        out.append(("class:pane.title", " " + totals_title(state) + "\n"))
         out.extend(("class:score", f" {fit(name, max(width - 12, 10))} {total:>6}\n")
                    for name, total in other.totals)
     result = state.round_result
@@ -192,6 +192,14 @@ def standings(state: UIState, width: int = 54) -> Fragments:
         line = round_line(state, result, ended=False) + " · " + _("s shows it")
         out.extend(("class:hint", f" {part}\n") for part in wrap(line, max(width - 2, 10)))
     return out
+
+
+def totals_title(state: UIState) -> str:
+    """The rotation totals' title, with the last round they count: a round ended at one
+    table counts once the other ends it too, so they may be a round behind the table's."""
+    if state.totals_round:
+        return _("Rotation totals after round {round}, both tables").format(round=state.totals_round)
+    return _("Rotation totals, both tables")
 
 
 def pile_info(state: UIState, brief: bool = False) -> list[Fragments]:
@@ -416,6 +424,11 @@ def _hint(state: UIState, brief: bool = False) -> Fragments:
         return [("class:hint", " " + _("The match is over: Enter back to the room · Esc to the lobby"
                                        " · s scoreboard"))]
     if v.phase is Phase.ROUND_OVER:
+        other = state.other_table
+        if other is not None and other.turn is not None and other.round == v.round:
+            # Both tables end a round before either is dealt the next (or the match ends).
+            return [("class:hint", " " + _("Round over: table {table} is still playing it"
+                                           " · s scoreboard").format(table=other.table + 1))]
         return [("class:hint", " " + _("Round over: the next round is dealt in a moment · s scoreboard"))]
     if v.seat is None:
         return [("class:hint", " " + _("{who}'s turn · you are watching · Esc leaves").format(
@@ -633,7 +646,7 @@ def scoreboard(state: UIState) -> Fragments:
             row(str(i), state.name_of(i), str(score), i)
     other = state.other_table
     if other is not None and other.totals:  # partner rotation: the points are each player's
-        out.append(("class:overlay.section", "\n  " + _("Rotation totals, both tables") + "\n"))
+        out.append(("class:overlay.section", "\n  " + totals_title(state) + "\n"))
         board = " · ".join(f"{name} {total}" for name, total in other.totals)
         out.extend(("class:overlay", f"  {line}\n") for line in key_lines(board, 70))
     if v is not None and v.phase is Phase.MATCH_OVER:
