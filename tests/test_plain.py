@@ -392,3 +392,13 @@ def test_plain_shows_no_stale_room_menu() -> None:
     assert out[-2:] == ["Top [R3] red   ↻ clockwise   draw pile 0", "Rules: house"] and len(out) == 4, out
     ui.refresh()
     assert len(out) == 4
+
+
+@pytest.mark.parametrize(("timer", "said"), [(1, "Your turn: 1 second."), (20, "Your turn: 20 seconds.")])
+async def test_plain_says_the_turn_clock_in_seconds_singular_and_plural(timer: int, said: str, autojump_clock) -> None:
+    term = Terminal()
+    async with trio.open_nursery() as nursery:
+        await start_plain(nursery, term, bots=1, timer=timer)
+        await term.until(0, lambda line: line.startswith("Your turn"))
+        nursery.cancel_scope.cancel()
+    assert said in term.lines

@@ -378,8 +378,8 @@ class PlainUI:
         if not options:
             return [], []
         if s.my_turn:
-            turn = (_("Your turn: {seconds} seconds.").format(seconds=s.timer) if s.timer
-                    else _("Your turn."))
+            turn = (ngettext("Your turn: {seconds} second.", "Your turn: {seconds} seconds.",
+                             s.timer).format(seconds=s.timer) if s.timer else _("Your turn."))
             return [turn, *self.table_lines()], options
         return [_("Out of turn, you may:")], options
 
