@@ -542,13 +542,12 @@ class Room:
                 self._collect(self._round() + 1, trio.current_time() + self.limits.deal_pause)
         if over:
             self.fair.clear()
-            kept = self._kept() if self.store is not None and self.match_seed is not None else None
-            if kept is not None:
-                assert self.store is not None
+            if self.store is not None and self.match_seed is not None:
+                kept = self._kept()
                 self.kept, self.ended = (kept, self.matches), kept.ended
                 self.store.match_ended(self.id, kept.ended)  # with the last action
 
-    def _kept(self) -> KeptMatch | None:
+    def _kept(self) -> KeptMatch:
         """What the history keeps of the match just over."""
         assert self.game is not None
         result = self.game.outcome()
@@ -809,8 +808,8 @@ class Room:
         time it ended, kept with its last action; a file of an older server has none: now)."""
         if self.started:
             self._after_action()
-        elif self.store is not None and (kept := self._kept()) is not None:
-            self.store.finished(kept, self.matches)
+        elif self.store is not None:
+            self.store.finished(self._kept(), self.matches)
 
     def _restore_deal(self, record: RoomRecord, round: int, dealt_from: Callable[[str], bool]) -> None:
         """The fair deal of the round under way at the restart, kept to be revealed at its

@@ -112,7 +112,7 @@ class TwoTableRoom(Room):
         assert self.match is not None
         return self.match.over
 
-    def _kept(self) -> KeptMatch | None:
+    def _kept(self) -> KeptMatch:
         """The rotation just over: its champion, and every seat's total."""
         assert self.match is not None
         result = self.match.outcome()
