@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from unolan.client.i18n import _
 from unolan.client.tables import Tables
+from unolan.engine import Phase
 
 from .canvas import cut
 from .state import UIState, card_label, card_style
@@ -42,7 +43,7 @@ class OtherTable:
         seats, mirror = tables.seats[other], tables.mirrors[other]
         if seats is None or not mirror.started:
             return None
-        over = ("round_over", "match_over")
+        over = (Phase.ROUND_OVER, Phase.MATCH_OVER)
         playing = mirror.phase not in over
         own = tables.mirrors[tables.own]
         waits = not playing and own.started and own.round == mirror.round and own.phase not in over
