@@ -265,12 +265,11 @@ def banners(state: UIState) -> Fragments:
         add("class:banner.catch", "⚠ " + _("CATCH {who}: press x!").format(who=state.name_of(target)))
     if state.can_call_uno():
         add("class:banner.uno", "☝ " + _("ONE CARD: press u to call UNO!"))
-    elif state.uno_armed and state.my_turn and any(isinstance(a, Play) and a.uno for a in state.legal()):
+    elif state.uno_armed and state.my_turn and state.play_leaves_one():
         add("class:banner.uno", _("UNO will be called with this play"))  # a play to one card is open
     elif state.uno_armed:
         add("class:banner.uno", _("UNO will be called with your next play that leaves you one card"))
-    elif state.my_turn and len(v.hand) == 2 and any(
-            isinstance(a, Play) and a.uno for a in state.legal()):
+    elif state.my_turn and len(v.hand) == 2 and state.play_leaves_one():
         add("class:banner.uno", _("2 cards: press u, then play, to call UNO"))
     if v.challengeable and state.my_turn and v.pending:
         add("class:banner.challenge", _("Wild Draw Four on you: c challenge · d draw {count}").format(

@@ -359,8 +359,7 @@ class UIState:
             if not (0 <= self.cursor < len(new) and new[self.cursor] in playable):
                 self.cursor = next((i for i, card in enumerate(new) if card in playable), self.cursor)
         self.cursor = max(0, min(self.cursor, len(new) - 1))
-        if self.uno_armed and old != new and len(new) != 2 and not any(
-                isinstance(a, Play) and a.uno for a in self.legal()):
+        if self.uno_armed and old != new and len(new) != 2 and not self.play_leaves_one():
             # The call rode on a play to one card of the hand it was armed on: a hand
             # changed (a draw, a penalty) that no play takes to one card lets it go.
             self.uno_armed = False
@@ -376,6 +375,10 @@ class UIState:
     def hand(self) -> list[str]:
         """The hand in display order (by color, then number or symbol)."""
         return sort_hand(self.view.hand) if self.view is not None else []
+
+    def play_leaves_one(self) -> bool:
+        """Whether a play open now takes the hand to one card (an UNO call may ride on it)."""
+        return any(isinstance(a, Play) and a.uno for a in self.legal())
 
     def legal(self) -> list[Action]:
         """This seat's legal actions now, straight from the engine's rules."""
