@@ -19,7 +19,10 @@ out) and with ``--no-db`` (memory only), so that the cost of persistence is meas
 the same machine in the same minutes.
 
 Reported per server: actions/s; server CPU microseconds per action (utime + stime of the
-server process from /proc/<pid>/stat over the measuring window); p50/p99 latency from an
+server process from /proc/<pid>/stat over the measuring window), split into the event
+loop's thread (``loop_thread_us``) and the others (``other_threads_us``: the store's
+thread, where the database's transactions run, and Trio's worker threads); p50/p99
+latency from an
 action sent to the last of the 4 room members receiving its event; server RSS per
 connected client (VmRSS with everyone connected minus VmRSS before, over the clients);
 clients dropped; refusals; the generators' CPU share (all of them, and the busiest one's)
@@ -157,8 +160,10 @@ def _baseline_server(conn: Any) -> None:
     trio.run(main)
 
 
-def _cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as f:
+def _cpu_seconds(pid: int, task: int | None = None) -> float:
+    """utime + stime of a process (or of one of its threads, ``task``)."""
+    path = f"/proc/{pid}/stat" if task is None else f"/proc/{pid}/task/{task}/stat"
+    with open(path) as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
@@ -470,12 +475,14 @@ def run_one(kind: str, rooms: int, think_ms: float, warmup: float, duration: flo
         time.sleep(warmup)
         rss_loaded = _rss_bytes(proc.pid)
         cpu0, t0 = _cpu_seconds(proc.pid), time.perf_counter()
+        main0 = _cpu_seconds(proc.pid, proc.pid)  # the event loop's thread
         for _, pipe in workers:
             pipe.send("start")
         time.sleep(duration)
         for _, pipe in workers:
             pipe.send("stop")
         cpu1, t1 = _cpu_seconds(proc.pid), time.perf_counter()
+        main1 = _cpu_seconds(proc.pid, proc.pid)
         reports = [pipe.recv() for _, pipe in workers]
         for _, pipe in workers:
             pipe.send("quit")
@@ -495,6 +502,8 @@ def run_one(kind: str, rooms: int, think_ms: float, warmup: float, duration: flo
         clients=clients, actions=actions,
         actions_per_s=actions / (t1 - t0),
         cpu_us_per_action=(cpu1 - cpu0) * 1e6 / max(actions, 1),
+        loop_thread_us=(main1 - main0) * 1e6 / max(actions, 1),
+        other_threads_us=(cpu1 - cpu0 - (main1 - main0)) * 1e6 / max(actions, 1),
         server_cpu_share=(cpu1 - cpu0) / (t1 - t0),
         p50_ms=statistics.median(lat) * 1000,
         p99_ms=lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000,
@@ -538,7 +547,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = {kind: _median(results) for kind, results in runs.items()}
     print(f"rooms={args.rooms} clients={4 * args.rooms} think={args.think:g} ms "
           f"window={args.duration:g} s generator processes={procs} rounds={args.rounds}")
-    keys = ["clients", "actions_per_s", "cpu_us_per_action", "server_cpu_share", "p50_ms",
+    keys = ["clients", "actions_per_s", "cpu_us_per_action", "loop_thread_us",
+            "other_threads_us", "server_cpu_share", "p50_ms",
             "p99_ms", "rss_per_client_kib", "dropped", "refused", "generator_cpu_share",
             "generator_busiest", "generator_lag_p50_ms", "generator_lag_p99_ms"]
     print(f"{'':<22}" + "".join(f"{name:>16}" for name in rows))
