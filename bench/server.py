@@ -540,7 +540,9 @@ def main(argv: list[str] | None = None) -> int:
     runs: dict[str, list[dict[str, Any]]] = {kind: [] for kind in kinds}
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
-            for kind in kinds:  # interleaved: each round runs every server once
+            # Interleaved: each round runs every server once, every other round in the
+            # reverse order, so that no server always runs first (or last) in a round.
+            for kind in kinds if r % 2 == 0 else kinds[::-1]:
                 db = f"{tmp}/bench{r}.db" if kind == "server" else None
                 runs[kind].append(run_one(kind.split()[0], args.rooms, args.think, args.warmup,
                                           args.duration, procs, db))
