@@ -560,16 +560,24 @@ def main(argv: list[str] | None = None) -> int:
     server = rows.get("server", rows["server --no-db"])
     if "baseline" in rows:
         b = rows["baseline"]
-        print(f"ratio cpu/action server/baseline: {server['cpu_us_per_action'] / b['cpu_us_per_action']:.2f}"
+        print(f"ratio cpu/action server/baseline: {_ratio(server, b, 'cpu_us_per_action')}"
               f"  (target <= 2 at 100 clients)")
-        print(f"ratio p99 server/baseline:        {server['p99_ms'] / b['p99_ms']:.2f}"
+        print(f"ratio p99 server/baseline:        {_ratio(server, b, 'p99_ms')}"
               f"  (target <= 1.5 at 1000 clients, 100 ms think)")
     if "server" in rows:
-        cost = rows["server"]["cpu_us_per_action"] / rows["server --no-db"]["cpu_us_per_action"]
-        print(f"ratio cpu/action database/--no-db: {cost:.2f} ({(cost - 1) * 100:+.0f}%)"
+        print(f"ratio cpu/action database/--no-db: "
+              f"{_ratio(rows['server'], rows['server --no-db'], 'cpu_us_per_action', change=True)}"
               f"  (target <= 1.15 at 100 clients)")
     print(f"server rss per client: {server['rss_per_client_kib']:.1f} KiB (target <= 25)")
     return 0
+
+
+def _ratio(a: dict[str, Any], b: dict[str, Any], key: str, change: bool = False) -> str:
+    """``a``'s figure over ``b``'s; in a run too short for the CPU clock's ticks, say so."""
+    if not b[key] > 0:
+        return "n/a (nothing measured: run longer)"
+    ratio = a[key] / b[key]
+    return f"{ratio:.2f} ({(ratio - 1) * 100:+.0f}%)" if change else f"{ratio:.2f}"
 
 
 def _median(results: list[dict[str, Any]]) -> dict[str, Any]:
