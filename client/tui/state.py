@@ -32,6 +32,7 @@ from unolan.engine import (
     View,
 )
 from unolan.engine.cards import ALL_CARDS
+from unolan.engine.phases import IN_PLAY
 
 from .form import CreateForm
 from .motion import Motion
@@ -395,8 +396,10 @@ class UIState:
 
     @property
     def my_turn(self) -> bool:
+        """Whether this seat is asked to act: in turn while a round is played (once it is
+        over, ``turn`` still names the seat that ended it, which acts no more)."""
         v = self.view
-        return v is not None and v.seat is not None and v.turn == v.seat
+        return v is not None and v.seat is not None and v.turn == v.seat and v.phase in IN_PLAY
 
     def catchable(self) -> list[int]:
         """Seats this player can catch right now (one card, UNO not called)."""
