@@ -116,7 +116,8 @@ def test_a_played_card_flies_from_its_seat_to_the_pile_then_the_pile_flashes() -
 
 def test_a_wild_draw_four_note_at_80x24_keeps_who_draws_and_the_challenge_keys() -> None:
     """Short of rows (a two-table room's panel takes two), the note under the pile says
-    the penalty as its count and whom it is for; what it is stays on the hint line."""
+    the penalty as its count and whom it is for; what it is, and its keys, are on the
+    hint line, once (no banner says the keys again)."""
     from unolan.client.tui.other_table import OtherTable
 
     position = ("hand 0: Y8 GR B6 BS; hand 1: B1 W4 R1; hand 2: B3 R2 R3; hand 3: G1;"
@@ -128,8 +129,10 @@ def test_a_wild_draw_four_note_at_80x24_keeps_who_draws_and_the_challenge_keys()
         x = rows[y].index("Pending: ")
         note = " ".join(row[x:].strip().split("  ")[0] for row in rows[y:y + 2])
         assert note == "Pending: 4 cards for you"
-        assert " Wild Draw Four on you: c challenge · d draw 4" in rows
-        assert rows[-1].startswith(" 4 cards (Wild Draw Four, may be challenged) on you")
+        assert rows[-1] == " 4 cards (Wild Draw Four, may be challenged) on you: d draws them · c challenge"
+        for size in ((80, 24), (160, 50)):
+            screen = t.screen(*size)
+            assert screen.count("c challenge") == 1 and screen.count("d draw") == 1, screen
 
 
 def test_a_card_flying_to_the_pile_never_covers_the_lines_under_it() -> None:

@@ -271,10 +271,7 @@ def banners(state: UIState) -> Fragments:
         add("class:banner.uno", _("UNO will be called with your next play that leaves you one card"))
     elif state.my_turn and len(v.hand) == 2 and state.play_leaves_one():
         add("class:banner.uno", _("2 cards: press u, then play, to call UNO"))
-    if v.challengeable and state.my_turn and v.pending:
-        add("class:banner.challenge", _("Wild Draw Four on you: c challenge · d draw {count}").format(
-            count=v.pending))
-    return out
+    return out  # (a Wild Draw Four on you: its keys are the hint line's, said once)
 
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24  # the smallest terminal the table is laid out for
