@@ -155,5 +155,6 @@ class Tables:
             self.round = snapshot.rotation["round"]
             self.rounds = snapshot.rotation["rounds"]
             self.scores = list(snapshot.rotation["scores"])
+            self.champion = snapshot.rotation.get("champion")  # the match ended: its champion
         self.seq = snapshot.seq
         self.moved = [snapshot.seq] * TABLES

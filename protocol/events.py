@@ -208,7 +208,9 @@ TABLE: Table = {"table": _table, "seats": _table_seats, "view": _view}
 
 # A two-table room's match so far, in a ``snapshot``.
 ROTATION: Table = {"round": ENGINE_FIELDS["round"], "rounds": f.integer(1, 1_000_000),
-                   "scores": _totals}
+                   "scores": _totals,
+                   # once the match is over, its rotation_over's champion (an older server: none)
+                   "champion": (f.seat_or_null, OPTIONAL)}
 
 # One seat in the ``seats`` message.
 SEAT: Table = {

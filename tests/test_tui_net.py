@@ -396,6 +396,53 @@ async def test_a_two_table_match_names_the_new_tables_players_and_ends_as_any_ma
         nursery.cancel_scope.cancel()
 
 
+async def test_a_seat_back_after_a_two_table_match_ended_is_told_its_champion(tmp_path) -> None:
+    """ann's client is killed mid-match; the server's autopilot plays her seat to the
+    match's end; her next client resumes the seat from a snapshot (the room's log no
+    longer holds the events), and the snapshot's champion is the one shown."""
+    from prompt_toolkit.formatted_text import fragment_list_to_text
+    from unolan.client.tui import render
+    from unolan.engine import Phase
+    from unolan.server import Limits, Server
+
+    seats = SavedSeats(tmp_path / "seats.json")
+    limits = Limits(deal_pause=0.0, autopilot_delay=0.0, grace=600, room_log=8, heartbeat=3600)
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(partial(Server(seed=5, limits=limits).run, "127.0.0.1", 0))
+        port = server.port
+        first = trio.CancelScope()
+        state, watch = UIState(name="ann"), Watch()
+        auto = AutoStart(bots=7, options={"partner_rotation": True, "rounds": 1})
+        bridge = Bridge(state, "127.0.0.1", port, "ann", watch, auto, saved=seats)
+
+        async def run_first() -> None:
+            with first:
+                await bridge.run(trio.open_memory_channel[Command](16)[1])
+
+        nursery.start_soon(run_first)
+        await watch.until(lambda: state.view is not None and state.other_table is not None)
+        room = server.rooms[bridge.client.room]  # type: ignore[union-attr,index]
+        stream = bridge.client.stream  # type: ignore[union-attr]
+        first.cancel()  # killed: the seat is held, and played by the server
+        await trio.aclose_forcefully(stream)
+        with trio.fail_after(30):
+            while room.match is None or not room.match.over:  # type: ignore[attr-defined]
+                await trio.sleep(0.01)
+        champion = room.match.outcome().champion  # type: ignore[attr-defined]
+        again, again_bridge, _, sees = player(nursery, port, "ann", saved=seats)
+        await sees.until(lambda: again.view is not None and again.view.phase is Phase.MATCH_OVER)
+        assert again_bridge.client.resyncs == 0  # type: ignore[union-attr]
+        assert again.match_result is not None
+        tables = again_bridge.client.mirror  # type: ignore[union-attr]
+        assert tables.champion == champion  # type: ignore[union-attr]
+        name = "you" if champion == 0 else f"bot-{champion}"
+        said = "you are the champion!" if champion == 0 else f"{name} is the champion!"
+        assert any(line == said for line, _ in again.log), list(again.log)
+        board = fragment_list_to_text(render.scoreboard(again))
+        assert f"{name} won the match!" in board, board
+        nursery.cancel_scope.cancel()
+
+
 def test_a_two_table_rooms_log_says_the_partners_the_rounds_and_the_champion() -> None:
     import random
 

@@ -57,6 +57,15 @@ class TableLens:
             return {**data, "seat": seats.index(seat)}
         return {**data, "seat": None} if kind == "chat" else None  # another table's player
 
+    def ended(self) -> dict[str, Any] | None:
+        """The match's end as the screen takes ``rotation_over``, from what the tables
+        folded (a snapshot after the match says its champion); None while it goes on."""
+        tables = self.tables
+        if tables.champion is None:
+            return None
+        return self.event("rotation_over", {"rounds": tables.rounds, "scores": list(tables.scores),
+                                            "champion": tables.champion})
+
     def room(self, room: dict[str, Any]) -> dict[str, Any]:
         """The room's ``seats`` (as a map) during the match: the own table's, in its order."""
         return self.at_table(room) if room.get("started") else room
