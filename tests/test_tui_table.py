@@ -152,10 +152,12 @@ def test_banners_show_at_the_seat_where_it_happened_and_go() -> None:
     with table("hand 0: R5 G7; hand 1: B1 R3; hand 2: G4 G5; discard: R3; turn: 2", clock=clock) as t:
         row = next(i for i, line in enumerate(t.screen().splitlines()) if "1 bob" in line)
         t.apply("1 play R3")  # bob jumps in with the identical card
-        line = t.screen().splitlines()[row]
-        assert "JUMP IN!" in line and line.index("JUMP IN!") < 30  # on bob's tile, at the left
+        clock.now += FLIGHT + 0.05  # the card has landed; the banner stays
+        lines = t.screen().splitlines()
+        assert "JUMP IN!" in lines[row + 1] and lines[row + 1].index("JUMP IN!") < 30  # on bob's tile
+        assert "1 bob" in lines[row]  # under his name, which it hides not
         t.state.on_event("uno", {"seat": 1})
-        assert " UNO! " in t.screen().splitlines()[row]
+        assert " UNO! " in t.screen().splitlines()[row + 1] and "1 bob" in t.screen().splitlines()[row]
         clock.now += 1.0
         line = t.screen().splitlines()[row]
         assert "1 bob" in line and "JUMP IN!" not in line and " UNO! " not in line
@@ -193,6 +195,24 @@ def test_a_banner_covers_the_tile_lines_it_takes_whole(no_motion: bool) -> None:
                 tile = line[:line.index("│")] if "│" in line else line  # the table, not the log
                 assert "bot" not in tile and not re.search(r"\b[123] ", tile), line
         assert screen.count("UNO!") >= 2 and "JUMP IN!" in screen
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+@pytest.mark.parametrize("players", [4, 8])
+def test_banners_hide_no_seats_name(width: int, height: int, players: int) -> None:
+    """A banner at every seat at once (this player's too, whose line is long): every
+    name is still read, on tiles of three lines and of two."""
+    hands = "; ".join(f"hand {s}: B{s} Y{s}" for s in range(1, players))
+    with table(f"hand 0: R5 G7 B9 Y1 Y2 Y3 G1 G2 G3; {hands}; discard: R3; turn: 1",
+               clock=Clock()) as t:
+        t.state.names.update({s: f"bot-{s}" for s in range(1, players)})
+        t.state.bots.update(range(1, players))
+        for seat in range(players):
+            t.state.on_event("challenged", {"seat": (seat + 1) % players, "target": seat, "guilty": True})
+        screen = t.screen(width, height)
+        for seat in range(1, players):
+            assert re.search(rf"\b{seat} bot-{seat}\b", screen), (seat, screen)
+        assert "0 ann (you)" in screen and "challenge:" in screen, screen
 
 
 def test_no_motion_moves_nothing_but_keeps_the_banners() -> None:
