@@ -325,7 +325,7 @@ def banner_lines(text: str, width: int, rows: int) -> list[str]:
     of room each side); where they need more, the last line is cut with an ellipsis."""
     lines = list(wrap(text, width - 2, indent=0))
     if len(lines) > rows:
-        lines = lines[:rows - 1] + [cut(" ".join(lines[rows - 1:]), width - 2)]
+        lines = [*lines[:rows - 1], cut(" ".join(lines[rows - 1:]), width - 2)]
     return lines
 
 
