@@ -607,14 +607,18 @@ def round_line(state: UIState, result: dict[str, object], ended: bool) -> str:
         points=result.get("points"))
 
 
+SCOREBOARD_WIDTH = 74  # the scoreboard's box, inside its frame
+HAND_COLUMN = 20  # the fewest cells the hands left keep beside a long name
+
+
 def scoreboard(state: UIState) -> Fragments:
     """The last round's result with every hand left (wrapped, never cut), or the match's."""
     v = state.view
     out: Fragments = []
     result, match = state.round_result, state.match_result
-    if match is not None:
-        out.append(("class:overlay.title", " " + _("{winner} won the match!").format(
-            winner=winners(match, state.name_of)) + "\n"))
+    if match is not None:  # (wrapped: a long name is read whole)
+        out.extend(("class:overlay.title", f" {line}\n") for line in wrap(_("{winner} won the match!").format(
+            winner=winners(match, state.name_of)), SCOREBOARD_WIDTH - 2))
     if result is not None:
         ended = v is not None and v.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER)
         out.append(("class:overlay.title", f" {round_line(state, result, ended)}\n\n"))
@@ -622,24 +626,26 @@ def scoreboard(state: UIState) -> Fragments:
         out.append(("class:overlay.title", " " + _("Scores") + "\n\n"))
     scores = list((match or result or {}).get("scores") or (v.scores if v else ()))
     hands = list((result or {}).get("hands") or ())
-    seat, player, total, left = _("seat"), _("player"), _("total"), _("left in hand")
-    total = " " * max(0, 7 - get_cwidth(total)) + cut(total, 7)  # over the numbers, right-aligned
-    out.append(("class:overlay.section", f"  {fit(seat, 5)}{fit(player, 18)}{total}   {left}\n"))
-    def row(number: str, name: str, score: str, seat: int | None) -> None:
-        left = " ".join(card_label(c) for c in hands[seat]) if seat is not None and seat < len(hands) else ""
-        first, *more = wrap(left, 38, indent=0)
-        out.append(("class:overlay", f"  {fit(number, 5)}{fit(name, 17)} {score:>7}   {first}\n"))
-        out.extend(("class:overlay", f"{'':35}{line}\n") for line in more)
-
+    rows: list[tuple[str, str, str, int | None]] = []  # number, name, score, seat (its hand)
     if v is not None and len(scores) < len(v.counts):  # a score per team: its members beneath
         for team, score in enumerate(scores):
             members = team_members(v, team)
-            row(team_word(team), _(" and ").join(state.name_of(m) for m in members), str(score), None)
-            for member in members:
-                row(f"  {member}", state.name_of(member), "", member)
+            rows.append((team_word(team), _(" and ").join(state.name_of(m) for m in members), str(score), None))
+            rows += [(f"  {member}", state.name_of(member), "", member) for member in members]
     else:
-        for i, score in enumerate(scores):
-            row(str(i), state.name_of(i), str(score), i)
+        rows += [(str(i), state.name_of(i), str(score), i) for i, score in enumerate(scores)]
+    # The names' column: as wide as the longest name, the hands keeping HAND_COLUMN at least.
+    name_w = max(17, min(max((get_cwidth(name) for _n, name, *_r in rows), default=0),
+                         SCOREBOARD_WIDTH - 19 - HAND_COLUMN))
+    hand_w = SCOREBOARD_WIDTH - 19 - name_w
+    seat, player, total, left = _("seat"), _("player"), _("total"), _("left in hand")
+    total = " " * max(0, 7 - get_cwidth(total)) + cut(total, 7)  # over the numbers, right-aligned
+    out.append(("class:overlay.section", f"  {fit(seat, 5)}{fit(player, name_w + 1)}{total}   {left}\n"))
+    for number, name, score, at in rows:
+        held = " ".join(card_label(c) for c in hands[at]) if at is not None and at < len(hands) else ""
+        first, *more = wrap(held, hand_w, indent=0)
+        out.append(("class:overlay", f"  {fit(number, 5)}{fit(name, name_w)} {score:>7}   {first}\n"))
+        out.extend(("class:overlay", " " * (name_w + 18) + f"{line}\n") for line in more)
     other = state.other_table
     if other is not None and other.totals:  # partner rotation: the points are each player's
         out.append(("class:overlay.section", "\n  " + totals_title(state) + "\n"))
