@@ -143,8 +143,8 @@ class TwoTableRoom(Room):
         result = match.outcome()  # over: who won, as its rotation_over said
         member.send(pr.Snapshot(seq=self.seq, view=views[own], id=id, tables=tables,
                                 rotation={"round": match.round, "rounds": match.rounds,
-                                          "scores": list(match.scores),
-                                          "champion": result.champion if result is not None else None}))
+                                          "scores": list(match.scores), "champion": None,
+                                          **(result.to_data() if result is not None else {})}))
 
     # -- clocks --------------------------------------------------------------------------
 

@@ -225,6 +225,18 @@ def test_the_match_end_summary_at_80x24_fits_a_long_bot_name(name: str, shown: s
         assert all(line.rstrip().endswith(("]", "│")) for line in hands)
 
 
+def test_a_partner_rotations_tie_at_the_end_is_explained_in_the_summary() -> None:
+    """Partners end level: the summary says they tied and how the engine settled it (the
+    match's end says both), whole at 80x24."""
+    with table("rules: house partner_rotation=on rounds=1; hand 0: R5; hand 1: B1 B2; hand 2: G4 G5;"
+               " hand 3: Y1 Y2; discard: R3; uno: 0") as t:
+        t.apply("0 play R5")
+        assert t.state.match_result is not None and t.state.match_result.get("tie_break") == "lower_seat"
+        partner = t.state.name_of(t.state.match_result["tied"][1])
+        screen = " ".join(t.screen(80, 24).split())
+        assert f"you and {partner} tied on points; the tie goes to the lowest seat number: you" in screen
+
+
 def test_no_team_marker_without_teams() -> None:
     with table(BASIC) as t:
         assert "T1" not in t.screen() and "T2" not in t.screen()

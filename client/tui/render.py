@@ -31,6 +31,7 @@ from .state import (
     color_word,
     penalty_words,
     team_members,
+    tie_words,
     winners,
 )
 from .table import PRESENCE_WORDS, team_word
@@ -619,6 +620,9 @@ def scoreboard(state: UIState) -> Fragments:
     if match is not None:  # (wrapped: a long name is read whole)
         out.extend(("class:overlay.title", f" {line}\n") for line in wrap(_("{winner} won the match!").format(
             winner=winners(match, state.name_of)), SCOREBOARD_WIDTH - 2))
+        tie = tie_words(match, state.name_of)
+        if tie:  # partners level at the end: how the engine settled it
+            out.extend(("class:overlay", f" {line}\n") for line in wrap(tie, SCOREBOARD_WIDTH - 2))
     if result is not None:
         ended = v is not None and v.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER)
         out.append(("class:overlay.title", f" {round_line(state, result, ended)}\n\n"))
