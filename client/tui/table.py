@@ -334,8 +334,11 @@ def _own_banner(canvas: Canvas, effect: Effect, mine: Fragments, y: int) -> None
     the name (the count, the score), never over the name."""
     text = f" {effect.text} "
     named = width_of(mine[:2])  # the turn's marker, the seat and the name
-    x = width_of(mine) + 1 if width_of(mine) + 1 + get_cwidth(text) <= canvas.width else named + 1
-    canvas.put(x, y, [(effect.style, cut(text, canvas.width - x))])
+    if width_of(mine) + 1 + get_cwidth(text) <= canvas.width:
+        canvas.put(width_of(mine) + 1, y, [(effect.style, text)])
+        return
+    shown = cut(text, canvas.width - named - 1)  # the rest of the line gives way, whole
+    canvas.put(named + 1, y, [(effect.style, shown), ("", " " * (canvas.width - named - 1 - get_cwidth(shown)))])
 
 
 class PilePlace(NamedTuple):
