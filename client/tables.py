@@ -45,6 +45,7 @@ class Tables:
         self.rounds = 0
         self.scores = [0] * PLAYERS
         self.champion: int | None = None
+        self.tie: dict[str, Any] = {}  # the champion's tie, as the match's end said it (tied, tie_break)
 
     # -- the member's own table, as a mirror shows it ------------------------------------
 
@@ -135,10 +136,11 @@ class Tables:
                                                  self.table_rules)
             self.round = data["round"]
             if self.round == 1:  # a new match
-                self.champion = None
+                self.champion, self.tie = None, {}
         elif kind in ("rotation_round_over", "rotation_over"):
             self.scores = list(data["scores"])
             self.champion = data.get("champion")
+            self.tie = tie_of(data)
         elif table is not None and kind in EVENT_KINDS:
             seats = self.seats[table]
             if seats is not None:
@@ -155,5 +157,12 @@ class Tables:
             self.round = snapshot.rotation["round"]
             self.rounds = snapshot.rotation["rounds"]
             self.scores = list(snapshot.rotation["scores"])
+            self.champion = snapshot.rotation.get("champion")  # the match ended: its champion
+            self.tie = tie_of(snapshot.rotation)
         self.seq = snapshot.seq
         self.moved = [snapshot.seq] * TABLES
+
+
+def tie_of(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The champion's tie in a match's end (``tied``, ``tie_break``), where it had one."""
+    return {key: data[key] for key in ("tied", "tie_break") if key in data}

@@ -93,7 +93,9 @@ EVENT_KINDS: Final[dict[str, EventKind]] = {
     "out": EventKind(("seat", "reason", "count"), moves=True),
     "round_over": EventKind(("winner", "points", "scores", "hands", "round", "finished", "seat", *FACTS),
                             moves=True, closes=True),
-    "match_over": EventKind(("winner", "scores", "seat", *FACTS), moves=True, closes=True),
+    # ``tied``, ``tie_break``: a partner rotation's champion shared its total (scoring.tie_data).
+    "match_over": EventKind(("winner", "scores", "tied", "tie_break", "seat", *FACTS),
+                            optional=("tied", "tie_break"), moves=True, closes=True),
 }
 """Every kind of event a :class:`~.game.Game` emits. Other kinds (a rotation match's own)
 have no private fields and neither move the table nor close a batch."""

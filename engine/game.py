@@ -48,7 +48,7 @@ from .legal import FAULT_CODES, LegalActions
 from .notation import read_position
 from .phases import COLOR, DEALER_DRAW, DEALT, DRAWN, MATCH_OVER, OVER, PLAY, ROUND_OVER, Phase
 from .rules import Rules
-from .scoring import RoundResult, score_round
+from .scoring import RoundResult, score_round, tie_data
 from .shuffle import _exact_shuffle, _shuffle, _shuffle_step
 from .state import FIELDS, State
 from .view import View
@@ -542,8 +542,10 @@ class Game(LegalActions):
         events.append(Event("round_over", result.to_data() | closing_data(self._facts("round_over"))))
         if result.match_over:
             self.phase = MATCH_OVER
+            tie = (tie_data(self.scores, result.match_winner)
+                   if self.rules.partner_rotation and result.match_winner is not None else {})
             events.append(Event("match_over", {"winner": result.match_winner,
-                                               "scores": list(self.scores),
+                                               "scores": list(self.scores), **tie,
                                                **closing_data(self._facts("match_over"))}))
 
     # -- starting rounds -----------------------------------------------------------

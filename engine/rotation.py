@@ -40,6 +40,7 @@ from .events import Event
 from .game import Game, check_table
 from .phases import ROUND_OVER
 from .rules import OPTION_BY_NAME, Rules
+from .scoring import tie_data
 from .view import View
 
 PLAYERS = 8
@@ -79,13 +80,14 @@ class RotationOutcome:
     champion: int
 
     def to_data(self) -> dict[str, Any]:
-        return {"rounds": self.rounds, "scores": list(self.scores), "champion": self.champion}
+        return {"rounds": self.rounds, "scores": list(self.scores), "champion": self.champion,
+                **tie_data(self.scores, self.champion)}
 
 
 ROTATION_KINDS: dict[str, tuple[str, ...]] = {
     "table_seated": ("seats", "round"),
     "rotation_round_over": ("round", "points", "scores"),
-    "rotation_over": ("rounds", "scores", "champion"),
+    "rotation_over": ("rounds", "scores", "champion", "tied", "tie_break"),  # the last two: a tie
 }
 """The rotation's own event kinds and their fields (none private; none moves a table).
 ``table_seated`` belongs to a table; the others to the whole rotation."""

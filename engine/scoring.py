@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from .schedule import cycle_length
 from .state import State
@@ -104,6 +105,18 @@ def score_round(game: State, winner: int) -> RoundResult:
         match_over=match_over,
         match_winner=best,
     )
+
+
+TIE_BREAK: Final = "lower_seat"
+"""How a tie for a partner rotation's champion is settled: of the seats sharing the best
+total, the lowest (``scores.index`` finds it first). The match's end says so (``tie_break``)."""
+
+
+def tie_data(scores: Sequence[int], winner: int) -> dict[str, Any]:
+    """A partner rotation's end, when its champion shares its total: every seat that does
+    (``tied``, in seat order) and how the tie was settled (``tie_break``); else nothing."""
+    tied = [seat for seat, total in enumerate(scores) if total == scores[winner]]
+    return {"tied": tied, "tie_break": TIE_BREAK} if len(tied) > 1 else {}
 
 
 def _credit(game: State, scores: list[int], unit: int, amount: int) -> None:

@@ -52,6 +52,8 @@ ENGINE_FIELDS: dict[str, Checker] = {
     "challenger": f.seat,
     "dealer": f.seat,
     "winner": _opt_seat,
+    "tied": f.array(f.seat, 2, f.MAX_SEATS),  # the seats sharing the champion's total
+    "tie_break": f.choice("lower_seat"),  # how that tie was settled (see engine.scoring)
     "seats": f.array(f.seat, 2, 2),
     "draws": f.array(_draw_pair, 0, 200),
     "round": f.integer(1, 1_000_000),
@@ -163,7 +165,9 @@ RECEIPT_EVENTS: dict[str, Table] = {
 ROTATION_EVENTS: dict[str, Table] = {
     "table_seated": {"table": _table, "seats": _table_seats, "round": ENGINE_FIELDS["round"]},
     "rotation_round_over": {"round": ENGINE_FIELDS["round"], "points": _totals, "scores": _totals},
-    "rotation_over": {"rounds": f.integer(1, 1_000_000), "scores": _totals, "champion": f.seat},
+    "rotation_over": {"rounds": f.integer(1, 1_000_000), "scores": _totals, "champion": f.seat,
+                      "tied": (ENGINE_FIELDS["tied"], OPTIONAL),
+                      "tie_break": (ENGINE_FIELDS["tie_break"], OPTIONAL)},
 }
 
 EVENT_TABLES: dict[str, Table] = (ENGINE_EVENTS | SERVER_EVENTS | FAIRNESS_EVENTS | RECEIPT_EVENTS
@@ -208,7 +212,11 @@ TABLE: Table = {"table": _table, "seats": _table_seats, "view": _view}
 
 # A two-table room's match so far, in a ``snapshot``.
 ROTATION: Table = {"round": ENGINE_FIELDS["round"], "rounds": f.integer(1, 1_000_000),
-                   "scores": _totals}
+                   "scores": _totals,
+                   # once the match is over, its rotation_over's champion (an older server: none)
+                   "champion": (f.seat_or_null, OPTIONAL),
+                   "tied": (ENGINE_FIELDS["tied"], OPTIONAL),  # as its rotation_over says
+                   "tie_break": (ENGINE_FIELDS["tie_break"], OPTIONAL)}
 
 # One seat in the ``seats`` message.
 SEAT: Table = {

@@ -68,7 +68,7 @@ class Replay:
                        rotation: en.TwoTableRotation) -> Step:
         tables = tuple((seats, game.position()) for seats, game in rotation.tables)
         position = "\n".join(f"# table {t}: seats {' '.join(map(str, seats))}\n{text}"
-                              for t, (seats, text) in enumerate(tables))
+                              for t, (seats, text) in enumerate(tables, 1))  # as people number them
         return Step(action, [on_wire(e) for e in events], rotation.round, position, tables)
 
     def round_starts(self) -> list[int]:
@@ -99,7 +99,8 @@ class Replay:
         comment): give it to ``uno rules --new ... --actions-file FILE`` whole, or paste a
         round's position into ``uno rules --position`` with the actions after it. A
         two-table match's actions name room seats and each table's position is in its own
-        seats (table order), so a table's round pastes into ``uno rules --position``."""
+        seats (table order), so a table's round pastes into ``uno rules --position``; its
+        tables are table 1 and table 2, as everywhere people read them."""
         m = self.match
         seats = ", ".join(f"{i} {s.name or '-'}{' (bot)' if s.bot else ''}" for i, s in enumerate(m.seats))
         lines = [f"# unolan match {m.id}: room {m.room} ({m.name}), ended {m.ended}",
@@ -118,7 +119,7 @@ class Replay:
                 lines.append(f"# round {step.round} dealt; the table now:")
                 if step.tables:
                     lines += [f"#   table {t} (seats {' '.join(map(str, seats))}): " + text.replace("\n", "; ")
-                              for t, (seats, text) in enumerate(step.tables)]
+                              for t, (seats, text) in enumerate(step.tables, 1)]
                 else:
                     lines.append("#   " + step.position.replace("\n", "; "))
         return "\n".join(lines) + "\n"

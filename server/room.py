@@ -887,13 +887,19 @@ class Room:
         self._time_turn(self.clocks, self.seats[game.turn], game.phase, self.events.moved, now)
 
     def _match_ended(self) -> None:
-        """The match is over: the room is back in its lobby."""
+        """The match is over: the room is back in its lobby. Nobody is on autopilot there
+        (it plays a match's turns): a player who is here is connected, and a seat whose
+        player left the match for good is free again, as a seat left between matches is."""
         self.started = False
         self.clocks.stop_turn()
         self.clocks.deal = None
         for seat in self.seats:
             seat.ready = seat.kind == "bot"
+            seat.autopilot, seat.timeouts = False, 0
+            if seat.abandoned and seat.member is None:
+                self._vacate(seat)
         self._send_seats()
+        self._check_idle()
 
     def _time_turn(self, clock: TurnClock, seat: Seat, phase: str, moved: int, now: float) -> None:
         """Time ``seat``'s turn on ``clock``, unless that very turn is timed already."""

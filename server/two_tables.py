@@ -140,9 +140,11 @@ class TwoTableRoom(Room):
         tables = tuple({"table": t, "seats": list(match.seats_at(t)), "view": view}
                        for t, view in enumerate(views))
         own = match.locate(seat)[0] if seat is not None else 0
+        result = match.outcome()  # over: who won, as its rotation_over said
         member.send(pr.Snapshot(seq=self.seq, view=views[own], id=id, tables=tables,
                                 rotation={"round": match.round, "rounds": match.rounds,
-                                          "scores": list(match.scores)}))
+                                          "scores": list(match.scores), "champion": None,
+                                          **(result.to_data() if result is not None else {})}))
 
     # -- clocks --------------------------------------------------------------------------
 

@@ -321,6 +321,31 @@ def test_plain_offers_the_seat_back_on_autopilot_and_asks_for_a_password() -> No
     assert sent[-1] == Request(Ask.JOIN, {"room": "r1", "role": "player", "password": "sesame"})
 
 
+def test_plain_on_autopilot_says_no_turn_after_the_seats_last_card() -> None:
+    """The autopilot plays the last card: the round is over, nobody's turn; the seat may
+    still be taken back, and the prompt says so without a "Your turn"."""
+    from unolan.client.tui.controller import Controller
+    from unolan.client.tui.plain import PlainUI
+    from unolan.engine import parse_action
+
+    out: list[str] = []
+    game = parse_position("hand 0: R5; hand 1: B1 B2; discard: R3; turn: 0; uno: 0")
+    state = PlainState(out.append, view=game.view(0))
+    state.set_status("connected")
+    state.presence[0] = "autopilot"
+    ui = PlainUI(state, Controller(state, lambda command: None))
+    ui.refresh()
+    assert "Your turn." in out
+    del out[:]
+    for event in game.apply(parse_action("0 play R5")):  # the server played it for the seat
+        state.on_event(event.kind, dict(event.data_for(0)))
+    state.set_view(game.view(0))
+    ui.refresh()
+    assert "you won the round (+3)" in out and "Your turn." not in out, out
+    assert out[-3:] == ["The round is over; you may:",
+                        "1. take your seat back: the server plays for you (autopilot)", PROMPT]
+
+
 def _plain_at(position: str, seat: int | None = 0) -> tuple[list[str], Any]:
     from unolan.client.tui.controller import Controller
     from unolan.client.tui.plain import PlainUI

@@ -626,6 +626,10 @@ async def test_turn_timer_then_autopilot_until_the_player_acts(autojump_clock: t
         assert room.game.phase == "match_over"
         await settle(*clients)
         assert any(m.TYPE == "event" and m.kind == "match_over" for m in clients[1].seen)  # type: ignore[attr-defined]
+        # After the match the room is a lobby again: nobody is on autopilot there.
+        seats = [m for m in clients[1].seen if m.TYPE == "seats"][-1]
+        assert not seats.started  # type: ignore[attr-defined]
+        assert [s["state"] for s in seats.seats] == ["connected", "connected"]  # type: ignore[attr-defined]
 
 
 async def test_acting_again_ends_autopilot(autojump_clock: trio.abc.Clock) -> None:

@@ -325,7 +325,8 @@ def test_wild_draw_four_on_you_offers_the_challenge() -> None:
                 " pending: 4; challengeable: 1 bluff")
     with table(position) as t:
         screen = t.screen()
-        assert "Wild Draw Four on you: c challenge · d draw 4" in screen
+        assert screen.splitlines()[-1] == (" 4 cards (Wild Draw Four, may be challenged) on you:"
+                                           " d draws them · c challenge")
         t.press("c")
         assert t.actions() == [Challenge(0)]
 

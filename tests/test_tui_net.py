@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 import pytest
 import trio
@@ -396,7 +397,57 @@ async def test_a_two_table_match_names_the_new_tables_players_and_ends_as_any_ma
         nursery.cancel_scope.cancel()
 
 
-def test_a_two_table_rooms_log_says_the_partners_the_rounds_and_the_champion() -> None:
+async def test_a_seat_back_after_a_two_table_match_ended_is_told_its_champion(tmp_path) -> None:
+    """ann's client is killed mid-match; the server's autopilot plays her seat to the
+    match's end; her next client resumes the seat from a snapshot (the room's log no
+    longer holds the events), and the snapshot's champion is the one shown."""
+    from prompt_toolkit.formatted_text import fragment_list_to_text
+    from unolan.client.tui import render
+    from unolan.engine import Phase
+    from unolan.server import Limits, Server
+
+    seats = SavedSeats(tmp_path / "seats.json")
+    limits = Limits(deal_pause=0.0, autopilot_delay=0.0, grace=600, room_log=8, heartbeat=3600)
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(partial(Server(seed=5, limits=limits).run, "127.0.0.1", 0))
+        port = server.port
+        first = trio.CancelScope()
+        state, watch = UIState(name="ann"), Watch()
+        auto = AutoStart(bots=7, options={"partner_rotation": True, "rounds": 1})
+        bridge = Bridge(state, "127.0.0.1", port, "ann", watch, auto, saved=seats)
+
+        async def run_first() -> None:
+            with first:
+                await bridge.run(trio.open_memory_channel[Command](16)[1])
+
+        nursery.start_soon(run_first)
+        await watch.until(lambda: state.view is not None and state.other_table is not None)
+        room = server.rooms[bridge.client.room]  # type: ignore[union-attr,index]
+        stream = bridge.client.stream  # type: ignore[union-attr]
+        first.cancel()  # killed: the seat is held, and played by the server
+        await trio.aclose_forcefully(stream)
+        with trio.fail_after(30):
+            while room.match is None or not room.match.over:  # type: ignore[attr-defined]
+                await trio.sleep(0.01)
+        champion = room.match.outcome().champion  # type: ignore[attr-defined]
+        again, again_bridge, _, sees = player(nursery, port, "ann", saved=seats)
+        await sees.until(lambda: again.view is not None and again.view.phase is Phase.MATCH_OVER)
+        assert again_bridge.client.resyncs == 0  # type: ignore[union-attr]
+        assert again.match_result is not None
+        tables = again_bridge.client.mirror  # type: ignore[union-attr]
+        assert tables.champion == champion  # type: ignore[union-attr]
+        name = "you" if champion == 0 else f"bot-{champion}"
+        said = "you are the champion!" if champion == 0 else f"{name} is the champion!"
+        assert any(line == said for line, _ in again.log), list(again.log)
+        board = fragment_list_to_text(render.scoreboard(again))
+        assert f"{name} won the match!" in board, board
+        nursery.cancel_scope.cancel()
+
+
+def told_rotation(rounds: int) -> tuple[Any, Any, UIState]:
+    """A whole two-table rotation of ``rounds`` rounds (random plays) told to seat 0's
+    screen state as the networking side tells it: through the client's tables and the
+    lens. The engine's rotation, the client's tables and the state, at its end."""
     import random
 
     from unolan.client.tables import Tables
@@ -404,7 +455,7 @@ def test_a_two_table_rooms_log_says_the_partners_the_rounds_and_the_champion() -
     from unolan.engine import Deal, Rules, TwoTableRotation
     from unolan.server.two_tables import on_wire, play
 
-    rules = Rules.preset("house", partner_rotation=True, rounds=5)
+    rules = Rules.preset("house", partner_rotation=True, rounds=rounds)
     rotation, rng = TwoTableRotation(rules, seed="log"), random.Random(2)
     names = {s: f"p{s}" for s in range(8)}
     tables, state = Tables(0, rules.to_dict(), 0), UIState(name="p0")
@@ -432,6 +483,11 @@ def test_a_two_table_rooms_log_says_the_partners_the_rounds_and_the_champion() -
         else:
             seats, game = rng.choice([t for t in rotation.tables if t[1].phase != "round_over"])
             tell(rotation.apply(rng.choice(rotation.legal_actions(seats[game.turn]))))
+    return rotation, tables, state
+
+
+def test_a_two_table_rooms_log_says_the_partners_the_rounds_and_the_champion() -> None:
+    rotation, _tables, state = told_rotation(5)
     lines = [line for line, _ in state.log]
     partners = [line for line in lines if line.startswith("— new tables: your partner is")]
     assert partners == [f"— new tables: your partner is p{p} —"
@@ -440,6 +496,28 @@ def test_a_two_table_rooms_log_says_the_partners_the_rounds_and_the_champion() -
     assert len(mine) == 5 and mine[-1].endswith(f"{rotation.scores[0]} in all")
     champion = rotation.outcome().champion  # type: ignore[union-attr]
     assert lines[-1] == ("you are the champion!" if champion == 0 else f"p{champion} is the champion!")
+
+
+def test_a_two_table_champion_level_with_its_partner_is_explained_as_the_engine_settled_it() -> None:
+    """After one round a winning team's partners are level: the match's end says they
+    tied and how the tie went (the event's tie_break), in the summary, also when the
+    end is learnt from a snapshot."""
+    from prompt_toolkit.formatted_text import fragment_list_to_text
+    from unolan.client.tui import render
+    from unolan.client.tui.lens import TableLens
+
+    rotation, tables, state = told_rotation(1)
+    outcome = rotation.outcome()
+    tied = [s for s, total in enumerate(outcome.scores) if total == outcome.scores[outcome.champion]]
+    assert len(tied) == 2 and tied[0] == outcome.champion
+    names = ["you" if s == 0 else f"p{s}" for s in tied]
+    said = f"{names[0]} and {names[1]} tied on points; the tie goes to the lowest seat number: {names[0]}"
+    board = " ".join(fragment_list_to_text(render.scoreboard(state)).split())
+    assert said in board, board
+    again = UIState(name="p0")  # the end as a snapshot says it (lens.ended)
+    again.names = dict(state.names)
+    again.on_event("rotation_over", TableLens(tables, {s: f"p{s}" for s in range(8)}).ended() or {})
+    assert said in " ".join(fragment_list_to_text(render.scoreboard(again)).split())
 
 
 def _lan_address() -> str | None:

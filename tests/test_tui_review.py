@@ -207,6 +207,36 @@ def test_a_team_that_wins_the_match_is_named_by_its_members() -> None:
         assert ("you and cy won the match!", "win") in t.state.log
 
 
+@pytest.mark.parametrize(("name", "shown"), [
+    ("bot-counter-strategy-seven", "bot-counter-strategy-seven"),  # room for it: whole
+    ("b" * 50, "b" * 34 + "…"),  # more than the box holds beside the hands: cut, marked
+])
+def test_the_match_end_summary_at_80x24_fits_a_long_bot_name(name: str, shown: str) -> None:
+    with table("rules: house target_score=5; hand 0: R5; hand 1: B1 B2 B3 B4 B5 B6 B7 B8 B9 G1 G2 G3;"
+               " hand 2: G4; discard: R3; uno: 0") as t:
+        t.state.names[1] = name
+        t.state.bots.add(1)
+        t.apply("0 play R5")
+        screen = t.screen(80, 24)
+        row = next(line for line in screen.splitlines() if "[B1]" in line)
+        assert f" 1    {shown} " in row, screen
+        hands = [line for line in screen.splitlines() if "[B" in line or "[G" in line]
+        assert " ".join(" ".join(hands).split()).count("[") == 12 + 1  # every card left, whole
+        assert all(line.rstrip().endswith(("]", "│")) for line in hands)
+
+
+def test_a_partner_rotations_tie_at_the_end_is_explained_in_the_summary() -> None:
+    """Partners end level: the summary says they tied and how the engine settled it (the
+    match's end says both), whole at 80x24."""
+    with table("rules: house partner_rotation=on rounds=1; hand 0: R5; hand 1: B1 B2; hand 2: G4 G5;"
+               " hand 3: Y1 Y2; discard: R3; uno: 0") as t:
+        t.apply("0 play R5")
+        assert t.state.match_result is not None and t.state.match_result.get("tie_break") == "lower_seat"
+        partner = t.state.name_of(t.state.match_result["tied"][1])
+        screen = " ".join(t.screen(80, 24).split())
+        assert f"you and {partner} tied on points; the tie goes to the lowest seat number: you" in screen
+
+
 def test_no_team_marker_without_teams() -> None:
     with table(BASIC) as t:
         assert "T1" not in t.screen() and "T2" not in t.screen()

@@ -116,7 +116,8 @@ def test_a_played_card_flies_from_its_seat_to_the_pile_then_the_pile_flashes() -
 
 def test_a_wild_draw_four_note_at_80x24_keeps_who_draws_and_the_challenge_keys() -> None:
     """Short of rows (a two-table room's panel takes two), the note under the pile says
-    the penalty as its count and whom it is for; what it is stays on the hint line."""
+    the penalty as its count and whom it is for; what it is, and its keys, are on the
+    hint line, once (no banner says the keys again)."""
     from unolan.client.tui.other_table import OtherTable
 
     position = ("hand 0: Y8 GR B6 BS; hand 1: B1 W4 R1; hand 2: B3 R2 R3; hand 3: G1;"
@@ -128,8 +129,10 @@ def test_a_wild_draw_four_note_at_80x24_keeps_who_draws_and_the_challenge_keys()
         x = rows[y].index("Pending: ")
         note = " ".join(row[x:].strip().split("  ")[0] for row in rows[y:y + 2])
         assert note == "Pending: 4 cards for you"
-        assert " Wild Draw Four on you: c challenge · d draw 4" in rows
-        assert rows[-1].startswith(" 4 cards (Wild Draw Four, may be challenged) on you")
+        assert rows[-1] == " 4 cards (Wild Draw Four, may be challenged) on you: d draws them · c challenge"
+        for size in ((80, 24), (160, 50)):
+            screen = t.screen(*size)
+            assert screen.count("c challenge") == 1 and screen.count("d draw") == 1, screen
 
 
 def test_a_card_flying_to_the_pile_never_covers_the_lines_under_it() -> None:
@@ -149,10 +152,12 @@ def test_banners_show_at_the_seat_where_it_happened_and_go() -> None:
     with table("hand 0: R5 G7; hand 1: B1 R3; hand 2: G4 G5; discard: R3; turn: 2", clock=clock) as t:
         row = next(i for i, line in enumerate(t.screen().splitlines()) if "1 bob" in line)
         t.apply("1 play R3")  # bob jumps in with the identical card
-        line = t.screen().splitlines()[row]
-        assert "JUMP IN!" in line and line.index("JUMP IN!") < 30  # on bob's tile, at the left
+        clock.now += FLIGHT + 0.05  # the card has landed; the banner stays
+        lines = t.screen().splitlines()
+        assert "JUMP IN!" in lines[row + 1] and lines[row + 1].index("JUMP IN!") < 30  # on bob's tile
+        assert "1 bob" in lines[row]  # under his name, which it hides not
         t.state.on_event("uno", {"seat": 1})
-        assert " UNO! " in t.screen().splitlines()[row]
+        assert " UNO! " in t.screen().splitlines()[row + 1] and "1 bob" in t.screen().splitlines()[row]
         clock.now += 1.0
         line = t.screen().splitlines()[row]
         assert "1 bob" in line and "JUMP IN!" not in line and " UNO! " not in line
@@ -190,6 +195,28 @@ def test_a_banner_covers_the_tile_lines_it_takes_whole(no_motion: bool) -> None:
                 tile = line[:line.index("│")] if "│" in line else line  # the table, not the log
                 assert "bot" not in tile and not re.search(r"\b[123] ", tile), line
         assert screen.count("UNO!") >= 2 and "JUMP IN!" in screen
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+@pytest.mark.parametrize("players", [4, 8])
+def test_banners_hide_no_seats_name(width: int, height: int, players: int) -> None:
+    """A banner at every seat at once (this player's too, whose line is long): every
+    name is still read, on tiles of three lines and of two."""
+    hands = "; ".join(f"hand {s}: B{s} Y{s}" for s in range(1, players))
+    with table(f"hand 0: R5 G7 B9 Y1 Y2 Y3 G1 G2 G3; {hands}; discard: R3; turn: 1",
+               clock=Clock()) as t:
+        t.state.names.update({s: f"bot-{s}" for s in range(1, players)})
+        t.state.bots.update(range(1, players))
+        t.state.presence[0] = "autopilot"  # this player's line too long for a banner beside it
+        for seat in range(players):
+            t.state.on_event("challenged", {"seat": (seat + 1) % players, "target": seat, "guilty": True})
+        screen = t.screen(width, height)
+        for seat in range(1, players):
+            assert re.search(rf"\b{seat} bot-{seat}\b", screen), (seat, screen)
+        assert "0 ann (you)" in screen and "challenge:" in screen, screen
+        mine = next(line for line in screen.splitlines() if "0 ann (you)" in line).split("│")[0]
+        if "autopilot" not in mine:  # the banner over what follows the name: nothing of it left
+            assert re.fullmatch(r" *0 ann \(you\)  challenge: (guilty!|gu…) *", mine), mine
 
 
 def test_no_motion_moves_nothing_but_keeps_the_banners() -> None:

@@ -541,7 +541,14 @@ async def test_a_two_table_match_is_kept_listed_replayed_verified_audited_and_co
     assert kept.id in out and "r1        ann, bot" in out and f"won by {kept.seats[kept.winner].name}" in out
     assert main(["replay", kept.id, "--export", "--db", str(db)]) == 0
     export = capsys.readouterr().out
-    assert export.count("#   table 0 (seats") == export.count("#   table 1 (seats") == 2
+    assert export.count("#   table 1 (seats") == export.count("#   table 2 (seats") == 2  # as people read them
+    assert "#   table 0 " not in export  # (a position's seed, SEED/table 0, is the deal's own text)
+    tables = [line.partition("): ")[2] for line in export.splitlines() if line.startswith("#   table ")]
+    assert len(tables) == 4 and all(len(en.parse_position(text).hands) == 4 for text in tables)  # read back
+    every = ReplayState(replay)  # every hand: both tables' positions
+    shown = [text for _, text in every.lines()]
+    assert sum(t.startswith(("# table 1: seats", "# table 2: seats")) for t in shown) == 2
+    assert not any(t.startswith("# table 0") for t in shown)
     assert len([line for line in export.splitlines() if not line.startswith("#")]) == len(match.actions)
     assert main(["verify", str(record)]) == 0
     out = capsys.readouterr().out

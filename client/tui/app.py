@@ -255,7 +255,7 @@ def build_app(
                    dont_extend_height=True),
         ], window_too_small=_too_small()),
         floats=[
-            _modal(Frame(Window(_text(render.scoreboard, s), width=74, dont_extend_height=True),
+            _modal(Frame(Window(_text(render.scoreboard, s), width=render.SCOREBOARD_WIDTH, dont_extend_height=True),
                          style="class:overlay"),
                    scores_open & at_table & ~overlay & ~picking, top=2),
             _modal(Frame(Window(_text(render.picker, s), width=render.PICKER_WIDTH, dont_extend_height=True),

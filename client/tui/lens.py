@@ -47,15 +47,26 @@ class TableLens:
         if kind == "rotation_round_over" and me is not None:  # the player's points and total
             return {**data, "mine": [data["points"][me], data["scores"][me]]}
         if kind == "rotation_over":  # the champion: a seat at this table, else by name
-            champion = data["champion"]
+            champion, tied = data["champion"], data.get("tied") or ()
             return {**data, "champion": seats.index(champion) if champion in seats else None,
-                    "name": self.names.get(champion, "?")}
+                    "name": self.names.get(champion, "?"),
+                    "tied": [seats.index(s) if s in seats else None for s in tied],  # (None: the
+                    "tied_names": [self.names.get(s, "?") for s in tied]}  # other table's)
         seat = data.get("seat")
         if seat is None:
             return data
         if seat in seats:
             return {**data, "seat": seats.index(seat)}
         return {**data, "seat": None} if kind == "chat" else None  # another table's player
+
+    def ended(self) -> dict[str, Any] | None:
+        """The match's end as the screen takes ``rotation_over``, from what the tables
+        folded (a snapshot after the match says its champion); None while it goes on."""
+        tables = self.tables
+        if tables.champion is None:
+            return None
+        return self.event("rotation_over", {"rounds": tables.rounds, "scores": list(tables.scores),
+                                            "champion": tables.champion, **tables.tie})
 
     def room(self, room: dict[str, Any]) -> dict[str, Any]:
         """The room's ``seats`` (as a map) during the match: the own table's, in its order."""

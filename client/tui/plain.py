@@ -381,6 +381,8 @@ class PlainUI:
             turn = (ngettext("Your turn: {seconds} second.", "Your turn: {seconds} seconds.",
                              s.timer).format(seconds=s.timer) if s.timer else _("Your turn."))
             return [turn, *self.table_lines()], options
+        if v.phase is Phase.ROUND_OVER:  # (on autopilot: the seat may still be taken back)
+            return [_("The round is over; you may:")], options
         return [_("Out of turn, you may:")], options
 
     def look(self) -> None:

@@ -31,6 +31,7 @@ from .state import (
     color_word,
     penalty_words,
     team_members,
+    tie_words,
     winners,
 )
 from .table import PRESENCE_WORDS, team_word
@@ -271,10 +272,7 @@ def banners(state: UIState) -> Fragments:
         add("class:banner.uno", _("UNO will be called with your next play that leaves you one card"))
     elif state.my_turn and len(v.hand) == 2 and state.play_leaves_one():
         add("class:banner.uno", _("2 cards: press u, then play, to call UNO"))
-    if v.challengeable and state.my_turn and v.pending:
-        add("class:banner.challenge", _("Wild Draw Four on you: c challenge · d draw {count}").format(
-            count=v.pending))
-    return out
+    return out  # (a Wild Draw Four on you: its keys are the hint line's, said once)
 
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24  # the smallest terminal the table is laid out for
@@ -610,14 +608,21 @@ def round_line(state: UIState, result: dict[str, object], ended: bool) -> str:
         points=result.get("points"))
 
 
+SCOREBOARD_WIDTH = 74  # the scoreboard's box, inside its frame
+HAND_COLUMN = 20  # the fewest cells the hands left keep beside a long name
+
+
 def scoreboard(state: UIState) -> Fragments:
     """The last round's result with every hand left (wrapped, never cut), or the match's."""
     v = state.view
     out: Fragments = []
     result, match = state.round_result, state.match_result
-    if match is not None:
-        out.append(("class:overlay.title", " " + _("{winner} won the match!").format(
-            winner=winners(match, state.name_of)) + "\n"))
+    if match is not None:  # (wrapped: a long name is read whole)
+        out.extend(("class:overlay.title", f" {line}\n") for line in wrap(_("{winner} won the match!").format(
+            winner=winners(match, state.name_of)), SCOREBOARD_WIDTH - 2))
+        tie = tie_words(match, state.name_of)
+        if tie:  # partners level at the end: how the engine settled it
+            out.extend(("class:overlay", f" {line}\n") for line in wrap(tie, SCOREBOARD_WIDTH - 2))
     if result is not None:
         ended = v is not None and v.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER)
         out.append(("class:overlay.title", f" {round_line(state, result, ended)}\n\n"))
@@ -625,24 +630,26 @@ def scoreboard(state: UIState) -> Fragments:
         out.append(("class:overlay.title", " " + _("Scores") + "\n\n"))
     scores = list((match or result or {}).get("scores") or (v.scores if v else ()))
     hands = list((result or {}).get("hands") or ())
-    seat, player, total, left = _("seat"), _("player"), _("total"), _("left in hand")
-    total = " " * max(0, 7 - get_cwidth(total)) + cut(total, 7)  # over the numbers, right-aligned
-    out.append(("class:overlay.section", f"  {fit(seat, 5)}{fit(player, 18)}{total}   {left}\n"))
-    def row(number: str, name: str, score: str, seat: int | None) -> None:
-        left = " ".join(card_label(c) for c in hands[seat]) if seat is not None and seat < len(hands) else ""
-        first, *more = wrap(left, 38, indent=0)
-        out.append(("class:overlay", f"  {fit(number, 5)}{fit(name, 17)} {score:>7}   {first}\n"))
-        out.extend(("class:overlay", f"{'':35}{line}\n") for line in more)
-
+    rows: list[tuple[str, str, str, int | None]] = []  # number, name, score, seat (its hand)
     if v is not None and len(scores) < len(v.counts):  # a score per team: its members beneath
         for team, score in enumerate(scores):
             members = team_members(v, team)
-            row(team_word(team), _(" and ").join(state.name_of(m) for m in members), str(score), None)
-            for member in members:
-                row(f"  {member}", state.name_of(member), "", member)
+            rows.append((team_word(team), _(" and ").join(state.name_of(m) for m in members), str(score), None))
+            rows += [(f"  {member}", state.name_of(member), "", member) for member in members]
     else:
-        for i, score in enumerate(scores):
-            row(str(i), state.name_of(i), str(score), i)
+        rows += [(str(i), state.name_of(i), str(score), i) for i, score in enumerate(scores)]
+    # The names' column: as wide as the longest name, the hands keeping HAND_COLUMN at least.
+    name_w = max(17, min(max((get_cwidth(name) for _n, name, *_r in rows), default=0),
+                         SCOREBOARD_WIDTH - 19 - HAND_COLUMN))
+    hand_w = SCOREBOARD_WIDTH - 19 - name_w
+    seat, player, total, left = _("seat"), _("player"), _("total"), _("left in hand")
+    total = " " * max(0, 7 - get_cwidth(total)) + cut(total, 7)  # over the numbers, right-aligned
+    out.append(("class:overlay.section", f"  {fit(seat, 5)}{fit(player, name_w + 1)}{total}   {left}\n"))
+    for number, name, score, at in rows:
+        held = " ".join(card_label(c) for c in hands[at]) if at is not None and at < len(hands) else ""
+        first, *more = wrap(held, hand_w, indent=0)
+        out.append(("class:overlay", f"  {fit(number, 5)}{fit(name, name_w)} {score:>7}   {first}\n"))
+        out.extend(("class:overlay", " " * (name_w + 18) + f"{line}\n") for line in more)
     other = state.other_table
     if other is not None and other.totals:  # partner rotation: the points are each player's
         out.append(("class:overlay.section", "\n  " + totals_title(state) + "\n"))

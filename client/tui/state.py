@@ -32,6 +32,7 @@ from unolan.engine import (
     View,
 )
 from unolan.engine.cards import ALL_CARDS
+from unolan.engine.phases import IN_PLAY
 
 from .form import CreateForm
 from .motion import Motion
@@ -395,8 +396,10 @@ class UIState:
 
     @property
     def my_turn(self) -> bool:
+        """Whether this seat is asked to act: in turn while a round is played (once it is
+        over, ``turn`` still names the seat that ended it, which acts no more)."""
         v = self.view
-        return v is not None and v.seat is not None and v.turn == v.seat
+        return v is not None and v.seat is not None and v.turn == v.seat and v.phase in IN_PLAY
 
     def catchable(self) -> list[int]:
         """Seats this player can catch right now (one card, UNO not called)."""
@@ -589,7 +592,8 @@ class UIState:
         elif kind == "rotation_round_over":
             self.totals_round = int(data.get("round") or 0)
         elif kind == "rotation_over":  # a two-table match's end: its champion won it
-            self.match_result = {"winner": data.get("champion"), "name": data.get("name")}
+            self.match_result = {"winner": data.get("champion"), "name": data.get("name"),
+                                 **{k: data[k] for k in ("tied", "tied_names", "tie_break") if k in data}}
             self.show_scores = True
         elif kind == "round_started":
             if data.get("round") == 1:
@@ -804,6 +808,24 @@ def winners(data: dict[str, Any], name_of: Callable[[int | None], str]) -> str:
         return str(data["name"])
     return name_of(data.get("winner"))
 
+
+def tie_words(data: dict[str, Any], name_of: Callable[[int | None], str]) -> str | None:
+    """How a tie for the match was settled, as its end's event says (``tied``, the seats
+    level with the winner, and ``tie_break``, the rule that chose among them); None
+    without a tie."""
+    tied = list(data.get("tied") or ())
+    if len(tied) < 2:
+        return None
+    names = list(data.get("tied_names") or ())  # a two-table match's: by name where not at this table
+    said = [name_of(seat) if seat is not None or i >= len(names) else names[i] for i, seat in enumerate(tied)]
+    code = str(data.get("tie_break") or "")
+    rule = TIE_BREAKS.get(code)
+    return _("{names} tied on points; {rule}: {winner}").format(
+        names=_(" and ").join(said), rule=_(rule) if rule else code, winner=winners(data, name_of))
+
+
+# How a tie for the match is settled (a match's end's ``tie_break``).
+TIE_BREAKS = {"lower_seat": N_("the tie goes to the lowest seat number")}
 
 # Why cards were drawn (a ``drew`` event's ``reason``; plain draws say nothing).
 DRAW_REASONS = {

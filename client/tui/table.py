@@ -311,14 +311,34 @@ def picture(state: UIState, width: int, height: int, info: list[Fragments],
         where = layout.places.get(effect.seat) if effect.seat is not None else None
         if effect.seat is not None and effect.seat == v.seat:
             where = home
-        if effect.kind is Kind.BANNER and where is home:  # beside this player's line, else over it
-            text, mine = f" {effect.text} ", own_line(state, width, catchable)
-            x = width_of(mine) + 1 if width_of(mine) + 1 + get_cwidth(text) <= width else 0
-            canvas.put(x, where.y, [(effect.style, fit(text, width - x) if x == 0 else text)])
-        elif effect.kind is Kind.BANNER and where is not None:  # over the seat's whole tile lines
-            lines = wrap(effect.text, layout.tile_w - 2, indent=0)[:layout.tile_h]
-            canvas.block(where.x, where.y, [[(effect.style, fit(f" {line} ", layout.tile_w))] for line in lines])
+        if effect.kind is Kind.BANNER and where is home:
+            _own_banner(canvas, effect, own_line(state, width, catchable), where.y)
+        elif effect.kind is Kind.BANNER and where is not None:  # the tile's lines under its name
+            lines = banner_lines(effect.text, layout.tile_w, layout.tile_h - 1)
+            canvas.block(where.x, where.y + 1, [[(effect.style, fit(f" {line} ", layout.tile_w))]
+                                                for line in lines])
     return canvas.fragments()
+
+
+def banner_lines(text: str, width: int, rows: int) -> list[str]:
+    """A banner's words in at most ``rows`` lines of a tile ``width`` cells wide (a cell
+    of room each side); where they need more, the last line is cut with an ellipsis."""
+    lines = list(wrap(text, width - 2, indent=0))
+    if len(lines) > rows:
+        lines = [*lines[:rows - 1], cut(" ".join(lines[rows - 1:]), width - 2)]
+    return lines
+
+
+def _own_banner(canvas: Canvas, effect: Effect, mine: Fragments, y: int) -> None:
+    """A banner on this player's line: beside it where it fits, else over what follows
+    the name (the count, the score), never over the name."""
+    text = f" {effect.text} "
+    named = width_of(mine[:2])  # the turn's marker, the seat and the name
+    if width_of(mine) + 1 + get_cwidth(text) <= canvas.width:
+        canvas.put(width_of(mine) + 1, y, [(effect.style, text)])
+        return
+    shown = cut(text, canvas.width - named - 1)  # the rest of the line gives way, whole
+    canvas.put(named + 1, y, [(effect.style, shown), ("", " " * (canvas.width - named - 1 - get_cwidth(shown)))])
 
 
 class PilePlace(NamedTuple):
