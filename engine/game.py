@@ -104,6 +104,15 @@ class Game(LegalActions):
         """The last round's result, once a round is over."""
         return self.results[-1] if self.phase in OVER and self.results else None
 
+    def match_end(self) -> dict[str, Any] | None:
+        """The match's end as its ``match_over`` event says it (the winner, the scores and
+        a partner rotation's tie), for whoever comes back after it; None while it goes on."""
+        if self.phase is not MATCH_OVER or not self.results:
+            return None
+        winner = self.results[-1].match_winner
+        tie = tie_data(self.scores, winner) if self.rules.partner_rotation and winner is not None else {}
+        return {"winner": winner, "scores": list(self.scores), **tie}
+
     # -- applying actions ----------------------------------------------------------
 
     def apply(self, action: Action) -> Events:
@@ -542,11 +551,9 @@ class Game(LegalActions):
         events.append(Event("round_over", result.to_data() | closing_data(self._facts("round_over"))))
         if result.match_over:
             self.phase = MATCH_OVER
-            tie = (tie_data(self.scores, result.match_winner)
-                   if self.rules.partner_rotation and result.match_winner is not None else {})
-            events.append(Event("match_over", {"winner": result.match_winner,
-                                               "scores": list(self.scores), **tie,
-                                               **closing_data(self._facts("match_over"))}))
+            end = self.match_end()
+            assert end is not None
+            events.append(Event("match_over", end | closing_data(self._facts("match_over"))))
 
     # -- starting rounds -----------------------------------------------------------
 

@@ -218,6 +218,10 @@ ROTATION: Table = {"round": ENGINE_FIELDS["round"], "rounds": f.integer(1, 1_000
                    "tied": (ENGINE_FIELDS["tied"], OPTIONAL),  # as its rotation_over says
                    "tie_break": (ENGINE_FIELDS["tie_break"], OPTIONAL)}
 
+# A one-table room's match once it is over, in a ``snapshot``: what its ``match_over`` said.
+MATCH_END: Table = {name: ENGINE_EVENTS["match_over"][name]
+                    for name in ("winner", "scores", "tied", "tie_break")}
+
 # One seat in the ``seats`` message.
 SEAT: Table = {
     "seat": f.seat,
@@ -285,6 +289,7 @@ check_seat = schema("seat", SEAT)
 check_room = schema("room", ROOM)
 check_table = schema("table", TABLE)
 check_rotation = schema("rotation", ROTATION)
+check_match_end = schema("match", MATCH_END)
 
 
 def check_event(kind: str, data: Any) -> FrozenDict:

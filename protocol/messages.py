@@ -523,13 +523,15 @@ class Seats(Message):
 class Snapshot(Message):
     """A seat's whole view of the table as of ``seq``. In a two-table room ``view`` is
     the seat's own table (a spectator's: table 0), ``tables`` each table with its seats
-    and its view as this member may see it, and ``rotation`` the match's totals."""
+    and its view as this member may see it, and ``rotation`` the match's totals. Once a
+    one-table room's match is over, ``match`` says its end as ``match_over`` did."""
 
     seq: Annotated[int, f.seq]
     view: Annotated[Mapping[str, Any], ev.check_view]
     id: Annotated[int | None, f.request_id] = None
     tables: Annotated[tuple[Mapping[str, Any], ...] | None, f.array(ev.check_table, 2, 2)] = None
     rotation: Annotated[Mapping[str, Any] | None, ev.check_rotation] = None
+    match: Annotated[Mapping[str, Any] | None, ev.check_match_end] = None
 
 
 def _checked_by_kind(value: Any) -> Any:

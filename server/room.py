@@ -641,7 +641,8 @@ class Room:
 
     def _snapshot(self, member: Member, seat: int | None, id: int | None = None) -> None:
         assert self.game is not None
-        member.send(pr.Snapshot(seq=self.seq, view=self.game.view(seat).to_dict(), id=id))
+        member.send(pr.Snapshot(seq=self.seq, view=self.game.view(seat).to_dict(), id=id,
+                                match=self.game.match_end()))
 
     # -- game actions ------------------------------------------------------------------
 

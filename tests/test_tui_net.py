@@ -444,6 +444,48 @@ async def test_a_seat_back_after_a_two_table_match_ended_is_told_its_champion(tm
         nursery.cancel_scope.cancel()
 
 
+async def test_a_seat_back_after_a_one_table_match_ended_is_told_who_won(tmp_path) -> None:
+    """As above in a room of one table: the snapshot says the match's end (``match``) as
+    its match_over did, and the screen shows the winner from it."""
+    from prompt_toolkit.formatted_text import fragment_list_to_text
+    from unolan.client.tui import render
+    from unolan.engine import Phase
+    from unolan.server import Limits, Server
+
+    seats = SavedSeats(tmp_path / "seats.json")
+    limits = Limits(deal_pause=0.0, autopilot_delay=0.0, grace=600, room_log=8, heartbeat=3600)
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(partial(Server(seed=5, limits=limits).run, "127.0.0.1", 0))
+        first = trio.CancelScope()
+        state, watch = UIState(name="ann"), Watch()
+        auto = AutoStart(bots=3, options={"target_score": 1})
+        bridge = Bridge(state, "127.0.0.1", server.port, "ann", watch, auto, saved=seats)
+
+        async def run_first() -> None:
+            with first:
+                await bridge.run(trio.open_memory_channel[Command](16)[1])
+
+        nursery.start_soon(run_first)
+        await watch.until(lambda: state.view is not None)
+        room = server.rooms[bridge.client.room]  # type: ignore[union-attr,index]
+        stream = bridge.client.stream  # type: ignore[union-attr]
+        first.cancel()  # killed: the seat is held, and played by the server
+        await trio.aclose_forcefully(stream)
+        with trio.fail_after(30):
+            while room.game is None or not room.game.over:
+                await trio.sleep(0.01)
+        end = room.game.match_end()
+        assert end is not None
+        again, again_bridge, _, sees = player(nursery, server.port, "ann", saved=seats)
+        await sees.until(lambda: again.view is not None and again.view.phase is Phase.MATCH_OVER)
+        assert again_bridge.client.resyncs == 0  # type: ignore[union-attr]
+        assert again.match_result is not None and again.match_result["winner"] == end["winner"]
+        name = "you" if end["winner"] == 0 else f"bot-{end['winner']}"
+        board = fragment_list_to_text(render.scoreboard(again))
+        assert f"{name} won the match!" in board, board
+        nursery.cancel_scope.cancel()
+
+
 def told_rotation(rounds: int) -> tuple[Any, Any, UIState]:
     """A whole two-table rotation of ``rounds`` rounds (random plays) told to seat 0's
     screen state as the networking side tells it: through the client's tables and the

@@ -350,8 +350,11 @@ class Bridge:
             else:  # the room as the lobby shows it; the players as the own table names them
                 s.set_seats(lens.room(self.room), table=lens.at_table(self.room))
         elif isinstance(msg, pr.Snapshot):
-            if lens is not None and s.match_result is None and (end := lens.ended()) is not None:
-                s.on_event("rotation_over", end)  # it ended while we were away: who won
+            if s.match_result is None:  # the match ended while we were away: who won
+                if lens is not None and (end := lens.ended()) is not None:
+                    s.on_event("rotation_over", end)
+                elif lens is None and msg.match is not None:
+                    s.on_event("match_over", dict(msg.match))
             self._show_table(client)
             self._caught_up(msg.seq)
         elif isinstance(msg, pr.Error):
