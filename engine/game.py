@@ -43,7 +43,7 @@ from .cards import (
 )
 from .errors import public_reason
 from .events import Event, Events, Record, closing_data
-from .kinds import _NO_EFFECT, _plain
+from .kinds import _NO_EFFECT, _of_kinds, _plain
 from .legal import FAULT_CODES, LegalActions
 from .notation import read_position
 from .phases import COLOR, DEALER_DRAW, DEALT, DRAWN, MATCH_OVER, OVER, PLAY, ROUND_OVER, Phase
@@ -204,7 +204,7 @@ class Game(LegalActions):
             if not cards or self.out[seat]:
                 break
             card = cards[0]
-            if playable[card.code] and (stays is None or card.kind in stays):
+            if playable[card.code] and (stays is None or _of_kinds(stays, card)):
                 self.drawn = card
                 self.phase = DRAWN
                 return
@@ -306,7 +306,7 @@ class Game(LegalActions):
             self._play_penalty(play, times, answering, bluff, events)
         elif answering:  # a deflect: a Skip or Reverse of the Draw Two's color
             self._deflect(seat, kind, events)
-        elif kind in _NO_EFFECT[rules.seven_zero]:
+        elif _of_kinds(_NO_EFFECT[rules.seven_zero], first):
             self.turn = self.next_seat(seat)
         else:
             self._act(play, kind, times, not left, events)
@@ -525,7 +525,7 @@ class Game(LegalActions):
         left; close the batch with the turn event (in phase drawn it names the card the seat
         in turn just drew and may play, its own)."""
         out = self.out
-        if out.count(True) >= self.players - 1:  # one seat left in the round
+        if self.active <= 1:  # one seat left in the round
             last = next((s for s in range(self.players) if not out[s]), self.turn)
             if self.rules.elimination:
                 self.finished.append(last)

@@ -30,7 +30,7 @@ from .cards import (
     Kind,
 )
 from .errors import IllegalAction, Reason
-from .kinds import _TARGET_KINDS, _action_out
+from .kinds import _TARGET_KINDS, _action_out, _of_kinds
 from .notation import format_position
 from .phases import COLOR, DEALER_DRAW, DEALT, DRAWN, MATCH_OVER, OVER, PLAY, ROUND_OVER, Phase
 from .state import State
@@ -236,14 +236,14 @@ class LegalActions(State):
 
     # -- judging a play --------------------------------------------------------------
 
-    def _playable(self) -> tuple[bool, ...]:
+    def _playable(self) -> bytes:
         """Whether each card (by its code) may be played on the discard now with no penalty
-        pending: the answers of :func:`_matches` for this table, looked up."""
+        pending (1 or 0): the answers of :func:`_matches` for this table, looked up."""
         rules = self.rules
         if rules.all_wild:
             return _EVERY_CARD
         strict = self.served and rules.strict_after_penalty
-        return _PLAYABLE[strict][_COLOR_INDEX[self.color]][self.discard[-1].code]
+        return _PLAYABLE[(strict * _TABLE_COLORS + _COLOR_INDEX[self.color]) * _CARDS + self.discard[-1].code]
 
     def _check_play(self, play: Play) -> tuple[str, str | Reason, bool]:
         """("", "", jump) when legal; (fault, reason, jump) when not, fault one of FAULT_CODES.
@@ -291,7 +291,7 @@ class LegalActions(State):
                 return "choice", f"{first} needs a color", False
         elif color is not None and all(c.color is not color for c in cards):
             return "choice", f"{color.value} is not a color of the cards played", False
-        if first.kind in _TARGET_KINDS[rules.seven_zero]:
+        if _of_kinds(_TARGET_KINDS[rules.seven_zero], first):
             if target is None:
                 if first.kind is WILD_TARGETED_DRAW_TWO or len(cards) != len(hand):
                     return "target", f"{first} needs a target seat", False  # going out: no swap
@@ -475,7 +475,7 @@ class LegalActions(State):
             if last_card_rule and _action_out(rules, hand, cards):
                 continue
             first = cards[0]
-            if first.kind in special:
+            if _of_kinds(special, first):
                 left = len(hand) - len(cards)
                 targets: tuple[int | None, ...] = tuple(
                     s for s in range(self.players) if s != seat and not self.out[s])
@@ -545,18 +545,20 @@ def _matches(card: Card, color: Color | None, top_kind: Kind | None, strict: boo
 
 # Whether each card (by its code) may be played on each discard, by strictness, the
 # discard's color (its place in _COLOR_INDEX) and its top card's code: the answers of
-# ``_matches``, made once (one row per top card's kind). Indexed, not hashed: a table
-# lookup on the hot path is a few list reads.
+# ``_matches``, made once (one row per top card's kind), as bytes of 1 and 0. One flat
+# tuple indexed by the three, not hashed: a row is one read, and a card's answer in it one
+# byte read (compiled, neither boxes nor unboxes a bool).
 _COLOR_INDEX: Final[dict[Color | None, int]] = {color: i for i, color in enumerate((*COLORS, None))}
+_TABLE_COLORS: Final = len(_COLOR_INDEX)  # the four colors and None
+_CARDS: Final = len(ALL_CARDS)
 _MATCHING: Final = {
-    (color, kind, strict): tuple(_matches(c, color, kind, strict) for c in ALL_CARDS)
+    (color, kind, strict): bytes(_matches(c, color, kind, strict) for c in ALL_CARDS)
     for color in _COLOR_INDEX for kind in (*Kind, None) for strict in (False, True)
 }
-_PLAYABLE: Final[tuple[tuple[tuple[tuple[bool, ...], ...], ...], ...]] = tuple(
-    tuple(tuple(_MATCHING[color, None if top.is_wild else top.kind, strict] for top in ALL_CARDS)
-          for color in _COLOR_INDEX)
-    for strict in (False, True))
-_EVERY_CARD: Final = (True,) * len(ALL_CARDS)
+_PLAYABLE: Final[tuple[bytes, ...]] = tuple(
+    _MATCHING[color, None if top.is_wild else top.kind, strict]
+    for strict in (False, True) for color in _COLOR_INDEX for top in ALL_CARDS)
+_EVERY_CARD: Final = bytes([1]) * _CARDS
 
 # The plays of one card that name no target, by All Wild deck, UNO (the play leaves one
 # card), seat and card's code: what ``_build_variants`` gives for them, made once and shared.

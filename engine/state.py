@@ -140,8 +140,13 @@ class State:
 
     @property
     def active(self) -> int:
-        """How many seats are still in the round."""
-        return self.players - self.out.count(True)
+        """How many seats are still in the round (counted by a loop: ``out.count(True)``
+        compares each False with True by a call)."""
+        active = self.players
+        for out in self.out:
+            if out:
+                active -= 1
+        return active
 
     def team_of(self, seat: int) -> int:
         """A seat's team this round: seated alternately, rotating partners, or itself alone."""
