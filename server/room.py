@@ -366,14 +366,11 @@ class Room:
             self._check_idle()
             return
         seat.member = None
-        if not self.started:
-            if seat.kind == "bot":
-                seat.grace_until = trio.current_time() + self.limits.grace
-            else:
-                self._vacate(seat)
-        else:
-            seat.grace_until = trio.current_time() + self.limits.grace
+        seat.grace_until = trio.current_time() + self.limits.grace
+        if seat.kind != "bot":  # held for its token's grace, in the lobby too (then freed)
             self._public("connection", {"seat": seat.index, "state": "away"})
+            if not self.started:  # the room's start waits for nobody who is away
+                self._hand_over_host(seat.index)
         self._send_seats()
         self._check_idle()
 

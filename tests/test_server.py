@@ -692,6 +692,33 @@ async def test_resume_restores_the_exact_view(autojump_clock: trio.abc.Clock) ->
         assert room.seats[1].state == "autopilot"
 
 
+async def test_a_seat_in_the_lobby_is_held_for_its_grace_then_freed(autojump_clock: trio.abc.Clock) -> None:
+    """Between matches too (after a match the room is back in its lobby), a player whose
+    connection dropped keeps the seat for the grace: back with the token, the same seat;
+    away, the room's start waits for nobody (the host goes to who is there); then freed."""
+    limits = Limits(grace=30, heartbeat=3600)
+    async with running(limits) as server:
+        ann = await Raw.connect(server.port, "ann")
+        room = (await ann.reply(pr.CreateRoom(name="t", seats=4, id=1))).room  # type: ignore[attr-defined]
+        bob = await Raw.connect(server.port, "bob")
+        await bob.reply(pr.Join(room=room, id=2))
+        token, seat = bob.token, bob.seat
+        await bob.aclose()
+        await ann.expect("event", kind="connection", data={"seat": seat, "state": "away"})
+        again = await Raw.connect(server.port, "bob")
+        joined = await again.reply(pr.Resume(token=token, seq=0, id=3))
+        assert joined.TYPE == "joined" and joined.seat == seat  # type: ignore[attr-defined]
+        assert server.rooms[room].seats[seat].name == "bob"
+        ann_token = ann.token
+        await ann.aclose()  # the host drops: the host is whoever is still there
+        await trio.sleep(1)
+        assert server.rooms[room].host == seat
+        await trio.sleep(31)  # past the grace: ann's seat is free again
+        assert server.rooms[room].seats[0].kind == "empty"
+        late = await (await Raw.connect(server.port)).reply(pr.Resume(token=ann_token, seq=0, id=4))
+        assert late.code == "bad_token"  # type: ignore[attr-defined]
+
+
 async def test_a_client_that_stops_reading_is_dropped_and_the_room_plays_on() -> None:
     limits = Limits(deal_pause=0.0, autopilot_delay=0.0, outbox=16, sndbuf=4096, heartbeat=3600,
                     request_rate=1e6, request_burst=1e6)
