@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import NoReturn
 
 from unolan import __version__, play, replay, rules_cli
 from unolan.client import BOT_LEVELS, i18n, launch_bot
@@ -19,11 +20,20 @@ from unolan.server import cli as server_cli
 from unolan.server import history_cli, words
 
 
+class _Parser(argparse.ArgumentParser):
+    """A parser whose mistakes are one line: what is wrong and where the help is (not
+    argparse's usage block above it). Its subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, i18n._("{prog}: {message} (see '{prog} --help')").format(
+            prog=self.prog, message=message) + "\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``uno`` command's parser, in the current language (its help is translated as it
     is built: choose the language first)."""
     words.use(i18n._, i18n.error_text)  # the server's commands speak the client's catalogs too
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="uno",
         description=i18n._("UNO over the LAN from the terminal. 'uno COMMAND --help' for each command."),
     )
