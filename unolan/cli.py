@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``uno`` command's parser, in the current language (its help is translated as it
     is built: choose the language first)."""
     words.use(i18n._, i18n.error_text)  # the server's commands speak the client's catalogs too
-    parser = _Parser(
+    parser: argparse.ArgumentParser = _Parser(
         prog="uno",
         description=i18n._("UNO over the LAN from the terminal. 'uno COMMAND --help' for each command."),
     )
