@@ -31,7 +31,8 @@ def uno(*args: str, prelude: str = "", timeout: float = 30, **kw: object) -> sub
     if prelude:
         command = [sys.executable, "-c",
                    f"{prelude}\nfrom unolan.cli import main\nraise SystemExit(main({list(args)!r}))"]
-    kw.setdefault("stdin", subprocess.DEVNULL)
+    if "input" not in kw:
+        kw.setdefault("stdin", subprocess.DEVNULL)
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout,  # type: ignore[call-overload]
                           check=False, **kw)
 
@@ -90,6 +91,17 @@ def test_uno_bot_with_no_server_says_nothing_listens() -> None:
     line = one_line(uno("bot", f"127.0.0.1:{port}", "--room", "k3f9"))
     assert line == (f"uno bot: nothing is listening on 127.0.0.1:{port} (connection refused): "
                     "is the server (uno host) running there, on that port?")
+
+
+def test_uno_join_plain_that_never_reaches_its_server_fails() -> None:
+    """It says why as it tries; a session that never connected ends with status 1 (the
+    input ended at once here), and a choice typed meanwhile is told there is no table."""
+    port = free_port()
+    done = uno("join", f"127.0.0.1:{port}", "--plain", "--name", "x", input="3\n")
+    output = done.stdout + done.stderr
+    assert done.returncode == 1 and "Traceback" not in output, output
+    assert f"nothing is listening on 127.0.0.1:{port}" in output
+    assert "not connected yet" in output and "wait for your turn" not in output
 
 
 async def test_uno_bot_with_a_room_that_does_not_exist() -> None:

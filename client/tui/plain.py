@@ -463,7 +463,8 @@ class PlainUI:
         self.refresh()  # what may be done now (the table may have moved since the prompt)
         if not 1 <= number <= len(self.options):
             self.write("! " + (_("there is no choice {number} now").format(number=number)
-                               if self.options else _("nothing to choose now: wait for your turn")))
+                               if self.options else _("nothing to choose now: wait for your turn")
+                               if self.state.connected_once else _("nothing to choose: not connected yet")))
             return False
         self.options[number - 1].take()
         return True
@@ -492,7 +493,7 @@ async def run_plain(state: PlainState, network: Network, read_line: ReadLine, *,
             ui.refresh()
         state.quitting = True
         nursery.cancel_scope.cancel()
-    return 0
+    return state.exit_status()
 
 
 async def read_stdin() -> str:

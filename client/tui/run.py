@@ -125,7 +125,7 @@ async def run_async(state: UIState, network: Network, *, bell: bool = False, **a
         outcome = await done
     if not _ok(outcome):
         raise outcome.error
-    return int(status or 0)
+    return int(status or state.exit_status())
 
 
 def _ok(outcome: Any) -> bool:

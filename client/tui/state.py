@@ -276,6 +276,7 @@ class UIState:
         self.from_start = False  # the server was chosen on the start screen: Esc goes back
         self.last_failure = ""  # why the last attempt to connect failed ("": none did)
         self.attempts = 0  # failed attempts to connect, since the last success
+        self.connected_once = False  # a server answered at some point of this session
         self.connect_started = clock()
         # lobby
         self.rooms: list[dict[str, Any]] = []
@@ -492,9 +493,14 @@ class UIState:
         self.status = status
         self.status_detail = detail
         if status == "connected":
-            self.last_failure, self.attempts = "", 0
+            self.last_failure, self.attempts, self.connected_once = "", 0, True
         elif status in ("offline", "reconnecting") and detail:
             self.last_failure = detail
+
+    def exit_status(self) -> int:
+        """The exit status of a session the player ended: 1 when it tried a server and
+        never reached it (a mistake, to a script as to a person), else 0."""
+        return 1 if self.last_failure and not self.connected_once else 0
 
     def connecting(self, where: str, attempt: int) -> None:
         """Trying to connect to ``where`` (``attempt``: how many tries failed before)."""
