@@ -462,9 +462,13 @@ class PlainUI:
         """Take choice ``number`` of the prompt: whether there was one."""
         self.refresh()  # what may be done now (the table may have moved since the prompt)
         if not 1 <= number <= len(self.options):
-            self.write("! " + (_("there is no choice {number} now").format(number=number)
-                               if self.options else _("nothing to choose now: wait for your turn")
-                               if self.state.connected_once else _("nothing to choose: not connected yet")))
+            if self.options:
+                said = _("there is no choice {number} now").format(number=number)
+            elif self.state.connected_once:
+                said = _("nothing to choose now: wait for your turn")
+            else:
+                said = _("nothing to choose: not connected yet")
+            self.write("! " + said)
             return False
         self.options[number - 1].take()
         return True
