@@ -58,7 +58,8 @@ def _name(names: Mapping[int, str], seat: int) -> str:
 
 
 def panel(state: UIState, width: int) -> StyleAndTextTuples:
-    """Two lines: the other table's top card and round, then its players and counts."""
+    """Two lines: the other table's top card and round, then its players and how many
+    cards each holds (the first line ends by saying so: a bare number read as a score)."""
     other = state.other_table
     if other is None:
         return []
@@ -71,7 +72,7 @@ def panel(state: UIState, width: int) -> StyleAndTextTuples:
             table=other.table + 1, round=other.round))]
         if other.top is not None:
             out.append((card_style(other.top), card_label(other.top)))
-    out.append(("", "\n"))
+    out.append(("class:hint", " · " + _("cards in hand:") + "\n"))  # the numbers below
     room = max(4, width // 4 - 5)
     for i, (name, count) in enumerate(zip(other.names, other.counts, strict=True)):
         turn = i == other.turn
