@@ -243,6 +243,7 @@ ROOM: Table = {
     "started": f.boolean,
     "password": f.boolean,
     "tables": (f.integer(1, 2), OPTIONAL),  # since version 4; an older server's rooms have one
+    "options": (f.scalar_map(), OPTIONAL),  # the options changed from the preset (an older server: none said)
 }
 
 

@@ -120,6 +120,7 @@ class Room:
             "players": sum(s.kind != "empty" for s in self.seats),
             "spectators": len(self.spectators), "started": self.started,
             "password": self.password is not None, "tables": self.table_count,
+            "options": self.rules.changes(),  # what differs from the preset, to list the room by
         }
 
     def bot_token(self, key: str) -> bool:

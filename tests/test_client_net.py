@@ -87,10 +87,20 @@ async def test_requests_raise_with_the_protocol_code(autojump_clock) -> None:
             joined = await client.create_room("t", preset="official", seats=2)
             assert joined.seat == 0 and client.token == joined.token
             rooms = await client.list_rooms()
-            assert rooms[0]["room"] == joined.room
+            assert rooms[0]["room"] == joined.room and rooms[0]["options"] == {}  # official as it is
             with pytest.raises(ClientError) as info:
                 await client.start()
             assert info.value.code == "not_ready"
+        nursery.cancel_scope.cancel()
+
+
+async def test_the_rooms_list_names_the_options_a_room_changed_from_its_preset(autojump_clock) -> None:
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery)
+        async with open_client("127.0.0.1", port, "ann") as client:
+            await client.create_room("t", preset="house", options={"stacking": "same", "target_score": 300})
+            (room,) = await client.list_rooms()
+            assert room["preset"] == "house" and room["options"] == {"stacking": "same", "target_score": 300}
         nursery.cancel_scope.cancel()
 
 

@@ -945,7 +945,7 @@ def test_a_two_table_room_shows_the_other_table_in_a_panel_at_80x24() -> None:
         assert "table 2" not in t.screen()  # a room of one table: no panel
         t.state.other_table = OtherTable(1, 3, "GS", ("eve", "fay", "gus", "hal"), (5, 1, 7, 2), 2)
         screen = t.screen()
-        assert "table 2 · round 3 · top [GS]" in screen
+        assert "table 2 · round 3 · top [GS] · cards in hand:" in screen  # what the numbers are
         assert " eve 5   fay 1  ▶gus 7   hal 2" in screen
         assert "R3" in pile(screen) and "red" in pile(screen)  # the own table as ever
         assert hand_of(screen) == ["R2", "R5", "G7", "W4"]
@@ -965,21 +965,31 @@ def test_the_scores_panel_says_what_s_does_with_the_last_round() -> None:
         assert "Last round (1): bob won +142 · s shows it" in t.screen(160, 50)
 
 
-def test_the_lobby_says_which_rooms_play_at_two_tables() -> None:
+def test_the_lobby_says_which_rooms_play_at_two_tables_and_their_changed_options() -> None:
     state = UIState(name="ann", address="10.0.0.9:7117")
     state.set_status("connected")
     state.rooms = [{"room": "a1", "name": "eight", "preset": "house", "seats": 8, "players": 1,
-                    "spectators": 0, "started": False, "password": False, "tables": 2},
+                    "spectators": 0, "started": False, "password": False, "tables": 2,
+                    "options": {"partner_rotation": True}},
                    {"room": "b2", "name": "four", "preset": "house", "seats": 4, "players": 1,
-                    "spectators": 0, "started": False, "password": False, "tables": 1}]
+                    "spectators": 0, "started": False, "password": False, "tables": 1,
+                    "options": {"stacking": "same", "jump_in": False}},
+                   {"room": "c3", "name": "old", "preset": "official", "seats": 4, "players": 1,
+                    "spectators": 0, "started": False, "password": False}]  # an older server's
     lines = "".join(t for _, t, *_ in render_lobby(state, 200)).splitlines()
     assert "two tables" in next(line for line in lines if "eight" in line)
     assert "two tables" not in next(line for line in lines if "four" in line)
+    # the options a room changed from its preset, after the preset's column
+    assert next(line for line in lines if "four" in line).endswith("· stacking=same jump_in=off")
+    assert "·" not in next(line for line in lines if "old" in line)
+    assert all(len(line) <= 60 for line in "".join(t for _, t, *_ in render_lobby(state, 60)).splitlines())
     from unolan.client.tui.controller import Controller
     from unolan.client.tui.plain import lobby_options
 
     words = [o.words for o in lobby_options(state, Controller(state, lambda command: None))]
-    assert "join eight (1/8 players 0 watching, two tables)" in words and "join four (1/4 players 0 watching)" in words
+    assert "join eight (house partner_rotation=on, 1/8 players 0 watching, two tables)" in words
+    assert "join four (house stacking=same jump_in=off, 1/4 players 0 watching)" in words
+    assert "watch old (official, 1/4 players 0 watching)" in words
 
 
 @pytest.mark.parametrize(("width", "height"), [(80, 24), (100, 30)])

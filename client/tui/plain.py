@@ -210,7 +210,7 @@ def lobby_options(state: UIState, controller: Controller) -> list[Option]:
 
     out = []
     for i, room in enumerate(state.rooms):
-        people = _("{players}/{seats} players {spectators} watching").format(
+        people = render.listed_rules(room) + ", " + _("{players}/{seats} players {spectators} watching").format(
             players=room.get("players", 0), seats=room.get("seats", 0),
             spectators=room.get("spectators", 0))
         if room.get("tables", 1) > 1:

@@ -11,7 +11,9 @@ inside a card label.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
@@ -149,6 +151,11 @@ def rules_text(rules: object) -> str:
     except (RulesError, TypeError, ValueError):  # options from a newer server
         preset, options = str(rules.get("preset", "")), []
     return " ".join([rule_word(preset), *options])
+
+
+def listed_rules(room: Mapping[str, Any]) -> str:
+    """A listed room's rules (``rooms``): its preset and the options it changed."""
+    return rules_text({"preset": room.get("preset", ""), **room.get("options", {})})
 
 
 def match_rules(state: UIState) -> object:
@@ -684,8 +691,10 @@ def lobby(state: UIState, width: int = 80) -> Fragments:
                  + (" " + _("started") if r.get("started") else "") + (" 🔒" if r.get("password") else ""))
         people = _("{players}/{seats} players {spectators} watching").format(
             players=r.get("players", 0), seats=r.get("seats", 0), spectators=r.get("spectators", 0))
-        out.append((sel, f" {'▶' if sel else ' '} {fit(r['name'], 24)} {fit(rule_word(r.get('preset', '')), 9)}"
-                         f" {people}{flags}\n"))
+        changed = listed_rules(r).partition(" ")[2]  # the preset has its column
+        line = (f" {'▶' if sel else ' '} {fit(r['name'], 24)} {fit(rule_word(r.get('preset', '')), 9)}"
+                f" {people}{flags}" + (f" · {changed}" if changed else ""))
+        out.append((sel, cut(line, width) + "\n"))
     return out
 
 
