@@ -374,6 +374,21 @@ def test_plain_says_the_choices_again_after_any_line_that_is_not_an_action() -> 
     assert sum(line.startswith("Your hand") for line in out) == 1 and out[-5:] == ["Your turn.", *choices]
 
 
+def test_plain_asks_again_when_lines_came_after_its_prompt() -> None:
+    """Chat and the deal's check come when they come: the last line is always the prompt."""
+    out, ui = _plain_at("hand 0: R5 G7; hand 1: B1 B2; discard: R3; turn: 0")
+    assert out[-1] == PROMPT
+    del out[:]
+    ui.refresh()
+    assert out == []  # nothing new: nothing said
+    ui.state.add_log("bob says: hi")
+    ui.state.notify("the deal checks out")
+    ui.refresh()
+    assert out == ["bob says: hi", "! the deal checks out", PROMPT]  # the choices stand: only the prompt
+    ui.refresh()
+    assert out[-1] == PROMPT and out.count(PROMPT) == 1
+
+
 def test_plain_commands_work_as_the_chinese_help_lists_them() -> None:
     i18n.set_language("zh_Hant")
     out, ui = _plain_at("hand 0: R5 G7; hand 1: B1 B2; discard: R3; turn: 0")

@@ -49,6 +49,7 @@ from .state import (
 ReadLine = Callable[[], Awaitable[str]]  # the next line typed ("" once the input ends: quit)
 
 CHAT_PREFIXES = ("'", '"')
+TYPE_A_NUMBER = N_("Type a number (help: the other commands):")  # the last line of every prompt
 
 
 class PlainState(UIState):
@@ -56,13 +57,18 @@ class PlainState(UIState):
     comes (``write``: one line of output)."""
 
     def __init__(self, write: Callable[[str], None], **kwargs: Any) -> None:
-        self.write = write
+        self._write = write
+        self.written = 0  # lines written so far (a prompt that others followed is said again)
         self.listed = False  # the server's rooms have been listed (else none are known yet)
         # The view is the table after the last event (an action's events come one by
         # one, and the view is drawn again after its last: a prompt in between is stale).
         self.settled = True
         super().__init__(**kwargs)
         self.listed = False
+
+    def write(self, text: str) -> None:
+        self._write(text)
+        self.written += 1
 
     @property
     def rooms(self) -> list[dict[str, Any]]:
@@ -301,6 +307,7 @@ class PlainUI:
         self.bell = Bell() if bell else None
         self.options: list[Option] = []
         self._shown: tuple[Any, ...] | None = None  # the prompt last written
+        self._prompted: int | None = None  # the state's line count just after it (None: no choices)
         self._heading_said = False  # the next prompt's heading was just written (by look)
         self._watched = False  # a spectator has been shown the table of the match watched
         self._scored: int | None = None  # the round's result last written
@@ -331,6 +338,10 @@ class PlainUI:
         # is written again when its choices change, or at the table when the table does.
         shown = (tuple(heading) if s.view is not None else (), tuple(o.words for o in options))
         if shown == self._shown:
+            if self._prompted is not None and s.written > self._prompted:
+                # Lines came after it (chat, the deal's check): the last line asks again.
+                self.write(_(TYPE_A_NUMBER))
+                self._prompted = s.written
             return
         self._shown, self.options = shown, options
         if self._heading_said:  # look said the table: only the choices follow
@@ -339,8 +350,10 @@ class PlainUI:
             self.write(line)
         for number, option in enumerate(options, 1):
             self.write(f"{number}. {option.words}")
+        self._prompted = None
         if options:
-            self.write(_("Type a number (help: the other commands):"))
+            self.write(_(TYPE_A_NUMBER))
+            self._prompted = s.written
 
     def prompt(self) -> tuple[list[str], list[Option]]:
         """The heading and the numbered choices for now (none: nothing to decide)."""
@@ -470,6 +483,7 @@ class PlainUI:
                 said = _("nothing to choose: not connected yet")
             self.write("! " + said)
             return False
+        self._prompted = None  # answered: what it starts is said, then the next prompt
         self.options[number - 1].take()
         return True
 
