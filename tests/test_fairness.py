@@ -233,7 +233,8 @@ def test_a_lost_race_says_where_you_came_and_by_how_much() -> None:
     assert describe("receipt", data, name_of, 3) == ("you were second by 3 ms: bob won the race", "error")
     assert describe("receipt", data, name_of, 0)[0] == "you were third by 41 ms: bob won the race"  # type: ignore[index]
     assert describe("receipt", data, name_of, 1)[0] == "you won the race (cy +3 ms, ann +41 ms)"  # type: ignore[index]
-    assert describe("receipt", data, name_of, 2)[0] == "bob won the race (cy +3 ms, ann +41 ms)"  # type: ignore[index]
+    assert describe("receipt", data, name_of, None)[0] == "bob won the race (cy +3 ms, ann +41 ms)"  # type: ignore[index]
+    assert describe("receipt", data, name_of, 2) is None  # a player not in the race: not told of it
 
 
 def test_a_deal_seen_in_part_is_unchecked_never_failed() -> None:

@@ -848,11 +848,16 @@ _PLACES = (N_("first"), N_("second"), N_("third"), N_("fourth"), N_("fifth"), N_
 
 
 def receipt_line(data: dict[str, Any], name_of: Callable[[int | None], str],
-                 me: int | None) -> tuple[str, str]:
-    """A race's receipt: where this seat came ("you were second by 3 ms"), or who won."""
+                 me: int | None) -> tuple[str, str] | None:
+    """A race's receipt: where this seat came ("you were second by 3 ms"), or who won.
+    A player hears of the races it was in; a race between others (most often two bots'
+    answers to the same move, a millisecond apart) is left to a spectator's log and to
+    ``uno audit``: among the turns it only puzzled."""
     contenders = list(data.get("contenders", ()))
     winner = name_of(data.get("winner"))
     mine = next((c for c in contenders if c.get("seat") == me), None)
+    if me is not None and mine is None:
+        return None
     if mine is not None and mine.get("result") != "won":
         order = int(mine.get("order", 0))
         place = (_(_PLACES[order - 1]) if 0 < order <= len(_PLACES)
