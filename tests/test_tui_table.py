@@ -147,6 +147,30 @@ def test_a_card_flying_to_the_pile_never_covers_the_lines_under_it() -> None:
                 assert words in screen, screen
 
 
+def test_a_flying_card_covers_neither_the_pile_nor_the_name_of_its_seat_nor_the_own_line() -> None:
+    """It leaves from under its seat's name and goes into the pile at its edge; the pile
+    (which shows it already) and every name stay whole all the way."""
+    for position, seat in (("hand 0: R5 G7; hand 1: B1 B2 R9; hand 2: G4 G5; discard: R3; turn: 1", 1),
+                           ("hand 0: R9 G7 G2; hand 1: B1 B2; hand 2: G4 G5; discard: R3; turn: 0", 0)):
+        clock = Clock()
+        with table(position, clock=clock) as t:
+            t.apply(f"{seat} play R9")
+            flight = []
+            for _step in range(10):
+                flight.append(t.screen().splitlines())
+                clock.now += FLIGHT / 10
+            clock.now += 1.0
+            landed = t.screen().splitlines()  # the pile's frame, the names: as they stay
+            top = next(i for i, row in enumerate(landed) if "╭───────╮" in row)
+            x = landed[top].index("╭───────╮")
+            frame = [row[x:x + 9] for row in landed[top:top + 5]]
+            for rows in flight:
+                assert [row[x:x + 9] for row in rows[top:top + 5]] == frame, "\n".join(rows)
+                for name in ("1 bob", "2 cy", "0 ann (you)"):
+                    assert any(name in row for row in rows), (name, "\n".join(rows))
+            assert sum("│R9 │" in "\n".join(rows) for rows in flight) >= 3  # and it was seen on its way
+
+
 def test_banners_show_at_the_seat_where_it_happened_and_go() -> None:
     clock = Clock()
     with table("hand 0: R5 G7; hand 1: B1 R3; hand 2: G4 G5; discard: R3; turn: 2", clock=clock) as t:

@@ -299,7 +299,8 @@ def picture(state: UIState, width: int, height: int, info: list[Fragments],
         if effect.seat is not None and effect.seat == v.seat:
             where = home
         if effect.kind is Kind.FLIGHT and effect in flying and where is not None:
-            _draw_flight(canvas, effect, now, where, Place(pile_x + 2, pile_y + 1))
+            start = where if where is home else Place(where.x, where.y + 1)  # under its name
+            _draw_flight(canvas, effect, now, start, (pile_x, pile_y, card_w, card_h))
     # The lines under the pile over any card on its way: they are read, the card only seen.
     if pile.beside:
         canvas.put(pile.beside, pile_y + card_h - 1, info[0])
@@ -400,10 +401,20 @@ def _info_lines(info: list[Fragments], room: int, indent: int = 2) -> list[Fragm
     return out
 
 
-def _draw_flight(canvas: Canvas, effect: Effect, now: float, start: Place, end: Place) -> None:
-    """The card on its way: a small face between its seat and the pile."""
+def _draw_flight(canvas: Canvas, effect: Effect, now: float, start: Place,
+                 pile: tuple[int, int, int, int]) -> None:
+    """The card on its way: a small face from its seat to the pile's edge, where it goes
+    in (the pile shows it already). Drawn over the pile, it broke the pile's frame."""
+    face = cards.small(effect.text, f"{card_style(effect.text)} class:face class:flying", False)
+    w, h = cards.SMALL_WIDTH, len(face)
+    pile_x, pile_y, pile_w, pile_h = pile
+    if start.y + h <= pile_y or start.y >= pile_y + pile_h:  # above or below: in at the top or bottom
+        end = Place(pile_x + 2, pile_y - h if start.y < pile_y else pile_y + pile_h)
+    else:  # beside it: in at its side
+        end = Place(pile_x - w if start.x < pile_x else pile_x + pile_w, pile_y + 1)
     p = min(max((now - effect.start) / FLIGHT, 0.0), 1.0)
     x = round(start.x + (end.x - start.x) * p)
-    y = round(start.y + (end.y - start.y) * p)
-    face = cards.small(effect.text, f"{card_style(effect.text)} class:face class:flying", False)
-    canvas.block(x, min(y, canvas.height - 3), face)
+    y = min(round(start.y + (end.y - start.y) * p), canvas.height - 1 - h)  # over the own line: never
+    if x < pile_x + pile_w and pile_x < x + w and y < pile_y + pile_h and pile_y < y + h:
+        return  # a corner cut across the pile on the way: not over it
+    canvas.block(x, y, face)
