@@ -50,6 +50,18 @@ def test_the_table_shows_everything_needed_to_play_at_each_size(width: int, heig
         assert len(lines) <= height and all(len(line) <= width for line in lines)
 
 
+@pytest.mark.parametrize("players", [4, 6, 8])
+def test_the_same_hand_size_is_drawn_alike_at_every_seat(players: int) -> None:
+    """A tile at the right edge keeps off the border: every tile is as narrow as it, so
+    seven cards are never a full fan at one seat and a cut one at another."""
+    sevens = ["R1 R2 R3 R4 R5 R6 R7", "Y1 Y2 Y3 Y4 Y5 Y6 Y7", "G1 G2 G3 G4 G5 G6 G7", "B1 B2 B3 B4 B5 B6 B7"]
+    hands = "; ".join(f"hand {i}: {sevens[i % 4]}" for i in range(players))
+    with table(f"{hands}; discard: R9; turn: 0") as t:
+        for size in ((80, 24), (100, 30), (160, 50)):
+            fans = re.findall(r"(?<!│)(▒+\+?) 7 cards", t.screen(*size))
+            assert len(fans) == players - 1 and len(set(fans)) == 1, (size, fans)
+
+
 def test_a_large_terminal_uses_the_space() -> None:
     with table(FOUR) as t:
         for i in range(40):

@@ -271,8 +271,10 @@ def picture(state: UIState, width: int, height: int, info: list[Fragments],
     catchable = set(state.catchable()) | set(v.catchable)
     seats = clockwise(state)
     layout = arrange(seats, width, height)
-    for seat, place in layout.places.items():  # (a tile at the right edge keeps off the border)
-        tile_w = min(layout.tile_w, width - 1 - place.x)
+    # Every tile as wide as the narrowest (a tile at the right edge keeps off the border),
+    # so that the same hand is drawn alike at every seat.
+    tile_w = min([layout.tile_w, *(width - 1 - place.x for place in layout.places.values())])
+    for seat, place in layout.places.items():
         canvas.block(place.x, place.y, tile(state, seat, tile_w, layout.tile_h, catchable))
     canvas.put(0, height - 1, own_line(state, width, catchable))
 
