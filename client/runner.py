@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -50,16 +51,21 @@ _LOST = (ConnectionLost, trio.BrokenResourceError, trio.ClosedResourceError, OSE
 
 
 async def play(client: Client, bot: Bot, *, delay: float = 0.0, matches: int = 0,
-               on_event: EventHook | None = None, on_connection: ConnectionHook | None = None) -> int:
+               on_event: EventHook | None = None, on_connection: ConnectionHook | None = None,
+               jump_in_delay: float | None = None) -> int:
     """Play ``bot`` in the client's seat until ``matches`` matches are over (0: until the
     connection ends). Returns the number of matches finished. ``on_event`` is told every
-    room event the seat sees, ``on_connection`` when the connection drops and comes back."""
+    room event the seat sees, ``on_connection`` when the connection drops and comes back.
+    ``delay``: the think time from the table's last move to the bot's action, in turn or
+    out of it; ``jump_in_delay`` (default ``delay``): the think time when the rules play
+    jump-ins, where the next player's move ends everyone else's chance to jump in."""
     finished = 0
     sent_at: int | None = None  # the own table's seq our last action was decided on
     thinking: int | None = None  # the own table's seq the bot is thinking about
     think_until = 0.0
+    alarm = _Alarm()  # when a decided action is sent: the end of its think time
     last: Any = None  # the last action sent
-    async for msg in _batches(client):
+    async for msg in _batches(client, alarm):
         if isinstance(msg, pr.Event) and on_event is not None:
             on_event(msg.kind, msg.data)
         if isinstance(msg, pr.Event) and isinstance(client.mirror, Tables):
@@ -97,18 +103,21 @@ async def play(client: Client, bot: Bot, *, delay: float = 0.0, matches: int = 0
         if msg is not _SETTLED:
             continue
         view, moved = client.view(), _own_moved(client)
+        alarm.at = math.inf
         if view is None or view.seat is None or moved == sent_at:
             continue
-        if delay:
-            # The think time runs from the own table's last move: at two tables, the
-            # other table's events are read meanwhile but do not start it again.
-            if moved != thinking:
-                thinking, think_until = moved, trio.current_time() + delay
-            await trio.sleep_until(think_until)
-            if _pending(client):
-                continue  # news while thinking: read it, then look again
+        # The think time runs from the own table's last move: at two tables, the other
+        # table's events are read meanwhile but do not start it again.
+        if moved != thinking:
+            think = jump_in_delay if jump_in_delay is not None and view.rules.get("jump_in") else delay
+            thinking, think_until = moved, trio.current_time() + think
         action = decide(bot, view)
         if action is None:
+            continue
+        if trio.current_time() < think_until:
+            # Read on meanwhile: news decides again on the table it brings, and the end
+            # of the think time comes back here as another settled moment.
+            alarm.at = think_until
             continue
         sent_at, last = moved, action
         try:
@@ -130,16 +139,43 @@ def _own_moved(client: Client) -> int | None:
     return mirror.own_moved if isinstance(mirror, Tables) else client.seq
 
 
-def _pending(client: Client) -> bool:
-    return bool(client._in.statistics().current_buffer_used)
+class _Alarm:
+    """A time the reader of :func:`_batches` is woken at, set as it goes."""
+
+    __slots__ = ("at",)
+
+    def __init__(self) -> None:
+        self.at = math.inf
 
 
-async def _batches(client: Client) -> Any:
-    """The client's messages, with a _SETTLED marker whenever none is waiting."""
-    async for msg in client.messages():
-        yield msg
-        if not _pending(client):
+async def _batches(client: Client, alarm: _Alarm) -> Any:
+    """The client's messages, with a _SETTLED marker whenever none is waiting, and again
+    when the ``alarm``'s time comes while none came (a bot's think time is over)."""
+    while True:
+        try:
+            msg = client.next_message_nowait()
+        except trio.WouldBlock:
             yield _SETTLED
+            msg = await _next_until(client, alarm.at)
+        except trio.EndOfChannel:
+            return
+        if msg is _GONE:
+            return
+        if msg is not None:
+            yield msg
+
+
+async def _next_until(client: Client, deadline: float) -> Any:
+    """The next message; None if ``deadline`` comes first, _GONE once there are none."""
+    with trio.move_on_at(deadline):
+        try:
+            return await client.next_message()
+        except trio.EndOfChannel:
+            return _GONE
+    return None
+
+
+_GONE = object()  # the connection's messages are over
 
 
 BOT_LEVELS: dict[str, str] = {"basic": "greedy", **{name: name for name in STRATEGIES}}
@@ -153,11 +189,16 @@ async def launch_bot(*, host: str, port: int, room: str, seat: int, token: str, 
                      level: str = "basic", delay: float = 0.6, **_: Any) -> None:
     """The server's bot launcher: connect, take the reserved seat with its token, play
     until the room closes (or the server cancels it). ``level`` is one of
-    :data:`BOT_LEVELS` (a level stored by an older server plays greedy)."""
+    :data:`BOT_LEVELS` (a level stored by an older server plays greedy).
+
+    These bots sit at tables with people, and under jump-in rules they think twice as
+    long: at ``delay`` the next bot played before a person had taken in the card, so a
+    person never won a jump-in (and a bot's own jump-in comes no sooner either)."""
     strategy = BOT_LEVELS.get(level, "greedy")
     async with open_client(host, port, name, bot=True) as client:
         await client.resume(token, 0)
-        await play(client, make_bot(strategy, seed=f"{room}/{seat}"), delay=delay)
+        await play(client, make_bot(strategy, seed=f"{room}/{seat}"), delay=delay,
+                   jump_in_delay=2 * delay)
 
 
 async def seat_bots(host: str, port: int, *, strategy: str, count: int, room: str | None = None,

@@ -384,6 +384,11 @@ class Client:
         """The next message if one is waiting (``trio.WouldBlock`` otherwise)."""
         return self._in.receive_nowait()
 
+    async def next_message(self) -> Any:
+        """The next message, once one comes (``trio.EndOfChannel`` once the connection
+        is gone): :meth:`messages` one at a time, for a reader that also waits for a time."""
+        return await self._in.receive()
+
     async def _reader(self) -> None:
         try:
             while True:

@@ -20,6 +20,7 @@ from unolan.client import (
     play,
     seat_bots,
 )
+from unolan.client.bot import decide
 from unolan.client.session import CannotConnect
 from unolan.client.strategies import GreedyBot
 from unolan.engine import PRESETS, Rules
@@ -127,8 +128,6 @@ async def test_server_bots_use_the_client_launcher_and_the_mirror_matches_snapsh
                     break
                 view = client.view()
                 if view is not None and view.turn == client.seat:
-                    from unolan.client.bot import decide
-
                     action = decide(bot, view)
                     if action is not None:
                         try:
@@ -136,6 +135,40 @@ async def test_server_bots_use_the_client_launcher_and_the_mirror_matches_snapsh
                         except ClientError as exc:
                             assert exc.code == "too_late"
             assert checked > 0
+        nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize(("preset", "think"), [("official", 0.6), ("house", 1.2)])
+async def test_the_servers_bots_think_twice_as_long_under_jump_in_rules(preset: str, think: float,
+                                                                       autojump_clock) -> None:
+    """At the bots' usual pace the next bot played before a person had taken in the card:
+    where jump-ins are played, they leave a person the time to jump in."""
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(partial(serve, "127.0.0.1", 0, seed=7, bot_launcher=launch_bot,
+                                           bot_levels=tuple(BOT_LEVELS)))
+        async with open_client("127.0.0.1", port, "ann") as client:
+            await client.create_room("t", preset=preset, seats=2)
+            await client.add_bot(level="greedy")
+            await client.start()
+            gaps: list[float] = []
+            asked: float | None = None  # when the bot's turn came
+            async for msg in client.messages():
+                if not isinstance(msg, pr.Event):
+                    continue
+                if asked is not None:
+                    gaps.append(trio.current_time() - asked)
+                    asked = None
+                if msg.kind == "turn" and msg.data["seat"] == 1 and msg.data["phase"] == "play":
+                    asked = trio.current_time()
+                if len(gaps) == 5:
+                    break
+                view = client.view()
+                if msg.kind == "turn" and view is not None and view.turn == client.seat:
+                    action = decide(GreedyBot(), view)
+                    if action is not None:
+                        with contextlib.suppress(ClientError):
+                            await client.act(action)
+            assert all(abs(gap - think) < 0.05 for gap in gaps), gaps
         nursery.cancel_scope.cancel()
 
 

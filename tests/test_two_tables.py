@@ -318,9 +318,10 @@ async def test_a_seat_that_leaves_is_played_by_the_server_at_its_table() -> None
 
 
 async def test_neither_table_waits_while_the_other_plays(autojump_clock: object) -> None:
-    """The server's bots think 0.6 s and its autopilot 0.5 s from their own table's turn:
-    the other table's steady stream of events does not put them off. Measured by a
-    spectator: the longest time from a table's ``turn`` to that table's next event."""
+    """The server's bots think 1.2 s (these rules play jump-ins) and its autopilot 0.5 s
+    from their own table's turn: the other table's steady stream of events does not put
+    them off. Measured by a spectator: the longest time from a table's ``turn`` to that
+    table's next event."""
     from unolan.client.runner import BOT_LEVELS, launch_bot
 
     async with running(Limits(), seed=11, bot_launcher=launch_bot,
@@ -354,7 +355,7 @@ async def test_neither_table_waits_while_the_other_plays(autojump_clock: object)
                 if msg.kind == "turn" and msg.data["phase"] in ("play", "drawn", "color"):
                     turned[table] = now
     assert len(waits) > 40 and others > 40  # both tables played at once
-    assert max(waits) < 1.0, sorted(waits)[-5:]
+    assert max(waits) < 1.3, sorted(waits)[-5:]
 
 
 def test_every_round_of_both_tables_deals_again_from_its_seed_as_the_page_says() -> None:
