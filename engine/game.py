@@ -50,7 +50,7 @@ from .phases import COLOR, DEALER_DRAW, DEALT, DRAWN, MATCH_OVER, OVER, PLAY, RO
 from .rules import Rules
 from .scoring import RoundResult, score_round, tie_data
 from .shuffle import _exact_shuffle, _shuffle, _shuffle_step
-from .state import FIELDS, State
+from .state import State
 from .view import View
 
 _SKIPS: Final = {SKIP: 1, WILD_SKIP: 1, WILD_SKIP_TWO: 2}
@@ -630,8 +630,7 @@ class Game(LegalActions):
         # (about a dozen lists per round, which every full garbage collection then walked).
         fresh = State(rules, n, self.seed, hands=hands, draw_pile=deck, turn=dealer,
                       phase=DEALT, round=self.round, dealer=dealer, scores=self.scores)
-        for name in FIELDS:
-            setattr(self, name, getattr(fresh, name))
+        self._take(fresh)
         events: list[Record | Event] = [("round_started", self.round, self.dealer, n, rules.hand_size,
                                          list(self.scores), len(deck))]
         events += [_hand_event(s, self.hands[s], False) for s in range(n)]

@@ -129,6 +129,36 @@ class State:
         self.dealer = dealer
         self.scores = [0] * (rules.teams or players) if scores is None else scores
 
+    def _take(self, other: State) -> None:
+        """Become ``other``: take each of its fields (every name of FIELDS, a store each;
+        by name, compiled, each field would cost a lookup of its name twice)."""
+        self.called = other.called
+        self.catchable = other.catchable
+        self.color = other.color
+        self.dealer = other.dealer
+        self.direction = other.direction
+        self.discard = other.discard
+        self.draw_pile = other.draw_pile
+        self.drawn = other.drawn
+        self.finished = other.finished
+        self.hands = other.hands
+        self.mercy_points = other.mercy_points
+        self.out = other.out
+        self.pair = other.pair
+        self.pending = other.pending
+        self.phase = other.phase
+        self.players = other.players
+        self.reshuffles = other.reshuffles
+        self.round = other.round
+        self.rules = other.rules
+        self.scores = other.scores
+        self.seed = other.seed
+        self.served = other.served
+        self.stack = other.stack
+        self.turn = other.turn
+        self.wd4_bluff = other.wd4_bluff
+        self.wd4_offender = other.wd4_offender
+
     @property
     def top(self) -> Card:
         return self.discard[-1]
