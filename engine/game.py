@@ -24,9 +24,10 @@ from typing import Any, Final
 
 from .actions import Action, CallUno, Catch, Challenge, ChooseColor, Deal, Draw, Pass, Play
 from .cards import (
-    COLORS,
+    COLOR_OF_CODE,
     DRAW_TWO,
     N0,
+    NO_COLOR,
     REVERSE,
     SKIP,
     WILD,
@@ -36,7 +37,6 @@ from .cards import (
     WILD_SKIP_TWO,
     WILD_TARGETED_DRAW_TWO,
     Card,
-    Color,
     Kind,
     all_wild_deck,
     classic_deck,
@@ -55,7 +55,7 @@ from .view import View
 
 _SKIPS: Final = {SKIP: 1, WILD_SKIP: 1, WILD_SKIP_TWO: 2}
 _REVERSES: Final = frozenset({REVERSE, WILD_REVERSE})
-_COLOR_TEXT: Final[dict[Color | None, str | None]] = {None: None, **{c: c.value for c in COLORS}}
+_COLOR_TEXT: Final[tuple[str | None, ...]] = tuple(None if c is None else c.value for c in COLOR_OF_CODE)  # by code
 _PHASE_TEXT: Final[dict[Phase, str]] = {phase: phase.value for phase in Phase}
 
 
@@ -284,12 +284,12 @@ class Game(LegalActions):
         self.served = False
         self.phase = PLAY
         if rules.all_wild:
-            self.color = None
+            self.color_code = NO_COLOR
         elif first.is_wild or play.color is not None:
             self.color = play.color
         else:
-            self.color = cards[-1].color
-        events.append(("played", seat, cards, _COLOR_TEXT[self.color], play.target, jump))
+            self.color_code = cards[-1].color_code
+        events.append(("played", seat, cards, _COLOR_TEXT[self.color_code], play.target, jump))
         left = len(hand)
         if left == 1:  # UNO: called with the play, or the seat may be caught
             self._set_called(seat, play.uno)
@@ -361,7 +361,8 @@ class Game(LegalActions):
         if self.pending:
             return False  # stacked on a penalty: the rule is about ordinary play
         if self.rules.wd4_rule == "color":
-            return any(c.color is self.color for c in others if not c.is_wild)
+            color = self.color_code
+            return any(c.color_code == color for c in others if not c.is_wild)
         playable = self._playable()
         return any(playable[c.code] for c in others if not c.is_wild)
 
@@ -658,8 +659,8 @@ class Game(LegalActions):
             tries += 1
             _shuffle(self._rng("first", tries), pile)
         self.discard.append(card)
-        self.color = card.color
-        events.append(("first_card", card, _COLOR_TEXT[card.color]))
+        self.color_code = card.color_code
+        events.append(("first_card", card, _COLOR_TEXT[card.color_code]))
         first = self.next_seat(self.dealer)
         self.phase = PLAY
         self.turn = first

@@ -19,6 +19,7 @@ from typing import Final
 from .actions import Action, CallUno, Catch, Challenge, ChooseColor, Deal, Draw, Pass, Play
 from .cards import (
     ALL_CARDS,
+    COLOR_OF_CODE,
     COLORS,
     DRAW_TWO,
     REVERSE,
@@ -243,7 +244,7 @@ class LegalActions(State):
         if rules.all_wild:
             return _EVERY_CARD
         strict = self.served and rules.strict_after_penalty
-        return _PLAYABLE[(strict * _TABLE_COLORS + _COLOR_INDEX[self.color]) * _CARDS + self.discard[-1].code]
+        return _PLAYABLE[(strict * _TABLE_COLORS + self.color_code) * _CARDS + self.discard[-1].code]
 
     def _check_play(self, play: Play) -> tuple[str, str | Reason, bool]:
         """("", "", jump) when legal; (fault, reason, jump) when not, fault one of FAULT_CODES.
@@ -346,10 +347,10 @@ class LegalActions(State):
         rules, top, first = self.rules, self.discard[-1], cards[0]
         # A pending penalty under a Skip or Reverse was deflected: it still ends in a Draw Two.
         if (rules.deflect and len(cards) == 1 and top.kind in _DEFLECTABLE
-                and first.kind in (SKIP, REVERSE) and first.color is self.color):
+                and first.kind in (SKIP, REVERSE) and first.color_code == self.color_code):
             return ""
         if self._pair_on_four(cards):
-            if first.color is self.color:
+            if first.color_code == self.color_code:
                 return ""
             return f"a pair of Draw Twos on a Wild Draw Four must be {self._color_text()}"
         if rules.stacking == "off":
@@ -368,7 +369,7 @@ class LegalActions(State):
         if not on_four:
             return ""
         if mode == "mixed":
-            if first.color is self.color or first.is_wild:
+            if first.color_code == self.color_code or first.is_wild:
                 return ""
             return f"a Draw Two on a Wild Draw Four must be {self._color_text()}"
         return "only a Wild Draw Four answers a Wild Draw Four"
@@ -544,20 +545,19 @@ def _matches(card: Card, color: Color | None, top_kind: Kind | None, strict: boo
 
 
 # Whether each card (by its code) may be played on each discard, by strictness, the
-# discard's color (its place in _COLOR_INDEX) and its top card's code: the answers of
+# discard's color code (cards.COLOR_OF_CODE) and its top card's code: the answers of
 # ``_matches``, made once (one row per top card's kind), as bytes of 1 and 0. One flat
 # tuple indexed by the three, not hashed: a row is one read, and a card's answer in it one
 # byte read (compiled, neither boxes nor unboxes a bool).
-_COLOR_INDEX: Final[dict[Color | None, int]] = {color: i for i, color in enumerate((*COLORS, None))}
-_TABLE_COLORS: Final = len(_COLOR_INDEX)  # the four colors and None
+_TABLE_COLORS: Final = len(COLOR_OF_CODE)  # the four colors and None
 _CARDS: Final = len(ALL_CARDS)
 _MATCHING: Final = {
     (color, kind, strict): bytes(_matches(c, color, kind, strict) for c in ALL_CARDS)
-    for color in _COLOR_INDEX for kind in (*Kind, None) for strict in (False, True)
+    for color in COLOR_OF_CODE for kind in (*Kind, None) for strict in (False, True)
 }
 _PLAYABLE: Final[tuple[bytes, ...]] = tuple(
     _MATCHING[color, None if top.is_wild else top.kind, strict]
-    for strict in (False, True) for color in _COLOR_INDEX for top in ALL_CARDS)
+    for strict in (False, True) for color in COLOR_OF_CODE for top in ALL_CARDS)
 _EVERY_CARD: Final = bytes([1]) * _CARDS
 
 # The plays of one card that name no target, by All Wild deck, UNO (the play leaves one

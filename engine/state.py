@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Final
 
 from . import schedule
-from .cards import WILD_DRAW_FOUR, Card, Color
+from .cards import COLOR_CODES, COLOR_OF_CODE, WILD_DRAW_FOUR, Card, Color
 from .phases import DEALER_DRAW, Phase
 from .rules import Rules
 
@@ -24,7 +24,7 @@ def team_of(rules: Rules, seat: int, round: int, players: int) -> int:
     return seat % rules.teams if rules.teams else seat
 
 FIELDS: Final = (
-    "called", "catchable", "color", "dealer", "direction", "discard", "draw_pile", "drawn",
+    "called", "catchable", "color_code", "dealer", "direction", "discard", "draw_pile", "drawn",
     "finished", "hands", "mercy_points", "out", "pair", "pending", "phase", "players",
     "reshuffles", "round", "rules", "scores", "seed", "served", "stack", "turn",
     "wd4_bluff", "wd4_offender",
@@ -50,7 +50,7 @@ class State:
     hands: list[list[Card]]
     draw_pile: list[Card]  # the top of the pile is the *end* of the list
     discard: list[Card]  # the top card is the end of the list
-    color: Color | None  # the color to match (None: any, in the All Wild deck)
+    color_code: int  # the color to match, by its code (cards.COLOR_CODES): read as ``color``
     direction: int  # 1 clockwise, -1 counter-clockwise
     turn: int  # the seat asked for an action (after a round: its winner, who deals)
     phase: Phase
@@ -108,7 +108,7 @@ class State:
         self.hands = [[] for _ in range(players)] if hands is None else hands
         self.draw_pile = [] if draw_pile is None else draw_pile
         self.discard = [] if discard is None else discard
-        self.color = color
+        self.color_code = COLOR_CODES[color]
         self.direction = direction
         self.turn = turn
         self.phase = phase
@@ -134,7 +134,7 @@ class State:
         by name, compiled, each field would cost a lookup of its name twice)."""
         self.called = other.called
         self.catchable = other.catchable
-        self.color = other.color
+        self.color_code = other.color_code
         self.dealer = other.dealer
         self.direction = other.direction
         self.discard = other.discard
@@ -158,6 +158,15 @@ class State:
         self.turn = other.turn
         self.wd4_bluff = other.wd4_bluff
         self.wd4_offender = other.wd4_offender
+
+    @property
+    def color(self) -> Color | None:
+        """The color to match (None: any, in the All Wild deck)."""
+        return COLOR_OF_CODE[self.color_code]
+
+    @color.setter
+    def color(self, color: Color | None) -> None:
+        self.color_code = COLOR_CODES[color]
 
     @property
     def top(self) -> Card:
