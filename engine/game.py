@@ -549,12 +549,12 @@ class Game(LegalActions):
         self.catchable.clear()
         self._drop_penalty()
         self.phase = ROUND_OVER
-        events.append(Event("round_over", result.to_data() | closing_data(self._facts("round_over"))))
+        events.append(Event("round_over", closing_data(result.to_data(), self._facts("round_over"))))
         if result.match_over:
             self.phase = MATCH_OVER
             end = self.match_end()
             assert end is not None
-            events.append(Event("match_over", end | closing_data(self._facts("match_over"))))
+            events.append(Event("match_over", closing_data(end, self._facts("match_over"))))
 
     # -- starting rounds -----------------------------------------------------------
 
