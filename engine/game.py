@@ -46,7 +46,18 @@ from .events import Event, Events, Record, closing_data
 from .kinds import _NO_EFFECT, _of_kinds, _plain
 from .legal import FAULT_CODES, LegalActions
 from .notation import read_position
-from .phases import COLOR, DEALER_DRAW, DEALT, DRAWN, MATCH_OVER, OVER, PLAY, ROUND_OVER, Phase
+from .phases import (
+    COLOR_CODE,
+    DEALER_DRAW_CODE,
+    DEALT,
+    DEALT_CODE,
+    DRAWN_CODE,
+    MATCH_OVER_CODE,
+    OVER_BITS,
+    PHASES,
+    PLAY_CODE,
+    ROUND_OVER_CODE,
+)
 from .rules import Rules
 from .scoring import RoundResult, score_round, tie_data
 from .shuffle import _exact_shuffle, _shuffle, _shuffle_step
@@ -56,7 +67,7 @@ from .view import View
 _SKIPS: Final = {SKIP: 1, WILD_SKIP: 1, WILD_SKIP_TWO: 2}
 _REVERSES: Final = frozenset({REVERSE, WILD_REVERSE})
 _COLOR_TEXT: Final[tuple[str | None, ...]] = tuple(None if c is None else c.value for c in COLOR_OF_CODE)  # by code
-_PHASE_TEXT: Final[dict[Phase, str]] = {phase: phase.value for phase in Phase}
+_PHASE_TEXT: Final[tuple[str, ...]] = tuple(phase.value for phase in PHASES)  # by code
 
 
 class Game(LegalActions):
@@ -94,7 +105,7 @@ class Game(LegalActions):
 
     @property
     def over(self) -> bool:
-        return self.phase is MATCH_OVER
+        return self.phase_code == MATCH_OVER_CODE
 
     def view(self, seat: int | None) -> View:
         """Exactly what ``seat`` may know (``None``: a spectator)."""
@@ -102,12 +113,12 @@ class Game(LegalActions):
 
     def outcome(self) -> RoundResult | None:
         """The last round's result, once a round is over."""
-        return self.results[-1] if self.phase in OVER and self.results else None
+        return self.results[-1] if OVER_BITS >> self.phase_code & 1 and self.results else None
 
     def match_end(self) -> dict[str, Any] | None:
         """The match's end as its ``match_over`` event says it (the winner, the scores and
         a partner rotation's tie), for whoever comes back after it; None while it goes on."""
-        if self.phase is not MATCH_OVER or not self.results:
+        if self.phase_code != MATCH_OVER_CODE or not self.results:
             return None
         winner = self.results[-1].match_winner
         tie = tie_data(self.scores, winner) if self.rules.partner_rotation and winner is not None else {}
@@ -117,7 +128,7 @@ class Game(LegalActions):
 
     def apply(self, action: Action) -> Events:
         """Apply a legal action and return its events; raise IllegalAction otherwise."""
-        if (not 0 <= action.seat < self.players or self.phase is MATCH_OVER) and (
+        if (not 0 <= action.seat < self.players or self.phase_code == MATCH_OVER_CODE) and (
                 fault := self._fault(action)):
             raise self._illegal(action, *fault)  # no such seat, or no match to play
         events: list[Record | Event] = []  # made Events when read (Events)
@@ -138,7 +149,7 @@ class Game(LegalActions):
                 self._apply_color(action, events)
             case Deal():
                 self._apply_deal(action, events)
-        if self.phase not in OVER:
+        if not OVER_BITS >> self.phase_code & 1:
             self._settle(events)
         return Events(events)
 
@@ -150,7 +161,7 @@ class Game(LegalActions):
             kind,
             self.turn,
             self.direction,
-            _PHASE_TEXT[self.phase],  # the plain string (an enum's attribute costs more)
+            _PHASE_TEXT[self.phase_code],  # the plain string (an enum's attribute costs more)
             self.pending,
             self.stack,
             self.pair,
@@ -164,12 +175,12 @@ class Game(LegalActions):
     def _apply_deal(self, action: Deal, events: list[Record | Event]) -> None:
         if fault := self._deal_fault(action):
             raise self._illegal(action, *fault)
-        if self.phase is DEALT:  # the hands are dealt: turn up the first card
+        if self.phase_code == DEALT_CODE:  # the hands are dealt: turn up the first card
             self._turn_up_first_card(events)
             return
         if action.seed is not None:  # this round's shuffles, and the later ones, from it
             self.seed = action.seed
-        if self.phase is DEALER_DRAW:  # the players draw for dealer from the draw pile
+        if self.phase_code == DEALER_DRAW_CODE:  # the players draw for dealer from the draw pile
             pile = self.draw_pile
             self.dealer = self._choose_dealer(events, lambda: pile.pop() if pile else None)
         else:
@@ -180,7 +191,7 @@ class Game(LegalActions):
         if fault := self._color_fault(action):
             raise self._illegal(action, *fault)
         self.color = action.color
-        self.phase = PLAY
+        self.phase_code = PLAY_CODE
         events.append(("color_chosen", action.seat, action.color.value))
 
     def _apply_draw(self, action: Draw, events: list[Record | Event]) -> None:
@@ -206,7 +217,7 @@ class Game(LegalActions):
             card = cards[0]
             if playable[card.code] and (stays is None or _of_kinds(stays, card)):
                 self.drawn = card
-                self.phase = DRAWN
+                self.phase_code = DRAWN_CODE
                 return
             if not rules.draw_until_playable:
                 break
@@ -282,7 +293,7 @@ class Game(LegalActions):
         self.discard += cards
         self.drawn = None  # the turn moves on, phase play: as _advance leaves it
         self.served = False
-        self.phase = PLAY
+        self.phase_code = PLAY_CODE
         if rules.all_wild:
             self.color_code = NO_COLOR
         elif first.is_wild or play.color is not None:
@@ -518,7 +529,7 @@ class Game(LegalActions):
 
     def _advance(self, seat: int) -> None:
         self.turn = seat
-        self.phase = PLAY
+        self.phase_code = PLAY_CODE
         self.drawn = None
 
     def _settle(self, events: list[Record | Event]) -> None:
@@ -537,7 +548,7 @@ class Game(LegalActions):
             self._drop_penalty()
             self._advance(self.next_seat(self.turn))
         facts, drawn = self._facts("turn"), self.drawn
-        events.append(facts if drawn is None or self.phase is not DRAWN else (*facts, drawn))
+        events.append(facts if drawn is None or self.phase_code != DRAWN_CODE else (*facts, drawn))
 
     def _end_round(self, winner: int, events: list[Record | Event]) -> None:
         """Score the round; the winner deals the next one (or the match is over)."""
@@ -548,10 +559,10 @@ class Game(LegalActions):
         self.drawn = None  # a drawn card's choice ends with the round (it must not reach the dealer's view)
         self.catchable.clear()
         self._drop_penalty()
-        self.phase = ROUND_OVER
+        self.phase_code = ROUND_OVER_CODE
         events.append(Event("round_over", closing_data(result.to_data(), self._facts("round_over"))))
         if result.match_over:
-            self.phase = MATCH_OVER
+            self.phase_code = MATCH_OVER_CODE
             end = self.match_end()
             assert end is not None
             events.append(Event("match_over", closing_data(end, self._facts("match_over"))))
@@ -662,11 +673,11 @@ class Game(LegalActions):
         self.color_code = card.color_code
         events.append(("first_card", card, _COLOR_TEXT[card.color_code]))
         first = self.next_seat(self.dealer)
-        self.phase = PLAY
+        self.phase_code = PLAY_CODE
         self.turn = first
         kind = card.kind
         if kind is WILD and not self.rules.all_wild:
-            self.phase = COLOR
+            self.phase_code = COLOR_CODE
         elif kind is DRAW_TWO:
             self._give(first, 2, "first_card", events)
             self.served = True

@@ -24,8 +24,8 @@ class Phase(StrEnum):
     DEALER_DRAW = "dealer_draw"
     DEALT = "dealt"
 
-    # Hashed as its text, in C: Enum's own hash is a Python method, and the phase is looked
-    # up in sets (OVER, IN_PLAY) on every action.
+    # Hashed as its text, in C: Enum's own hash is a Python method, and readers of a table
+    # look its phase up in sets (OVER, IN_PLAY) on every action (the engine, in bits of codes).
     __hash__ = str.__hash__
 
 
@@ -39,7 +39,27 @@ MATCH_OVER: Final = Phase.MATCH_OVER
 DEALER_DRAW: Final = Phase.DEALER_DRAW
 DEALT: Final = Phase.DEALT
 
+PHASES: Final[tuple[Phase, ...]] = tuple(Phase)
+"""Each phase by its code, its place in Phase: a state holds the code (``State.phase_code``,
+read as ``State.phase``), so that the engine compares small ints and tests a set of phases
+as bits of an int, where a member would be hashed."""
+PHASE_CODES: Final[dict[Phase, int]] = {phase: code for code, phase in enumerate(PHASES)}
+
+# The codes by name, for the engine's hot paths (checked against PHASES below).
+PLAY_CODE: Final = 0
+DRAWN_CODE: Final = 1
+COLOR_CODE: Final = 2
+ROUND_OVER_CODE: Final = 3
+MATCH_OVER_CODE: Final = 4
+DEALER_DRAW_CODE: Final = 5
+DEALT_CODE: Final = 6
+if tuple(PHASE_CODES[p] for p in (PLAY, DRAWN, COLOR, ROUND_OVER, MATCH_OVER, DEALER_DRAW, DEALT)) != (PLAY_CODE, DRAWN_CODE, COLOR_CODE, ROUND_OVER_CODE, MATCH_OVER_CODE, DEALER_DRAW_CODE,
+        DEALT_CODE):
+    raise AssertionError("the phase codes must follow the order of Phase")
+
 IN_PLAY: Final = frozenset({Phase.PLAY, Phase.DRAWN, Phase.COLOR})
 """The phases of a round being played: the seat in turn is asked for an action."""
 OVER: Final = frozenset({Phase.ROUND_OVER, Phase.MATCH_OVER})
 """A round is over (and maybe the match): nobody plays until the next deal."""
+OVER_BITS: Final = 1 << ROUND_OVER_CODE | 1 << MATCH_OVER_CODE
+"""OVER as bits of the phases' codes: ``OVER_BITS >> code & 1``."""

@@ -12,7 +12,7 @@ from typing import Final
 
 from . import schedule
 from .cards import COLOR_CODES, COLOR_OF_CODE, WILD_DRAW_FOUR, Card, Color
-from .phases import DEALER_DRAW, Phase
+from .phases import DEALER_DRAW, PHASE_CODES, PHASES, Phase
 from .rules import Rules
 
 
@@ -25,7 +25,7 @@ def team_of(rules: Rules, seat: int, round: int, players: int) -> int:
 
 FIELDS: Final = (
     "called", "catchable", "color_code", "dealer", "direction", "discard", "draw_pile", "drawn",
-    "finished", "hands", "mercy_points", "out", "pair", "pending", "phase", "players",
+    "finished", "hands", "mercy_points", "out", "pair", "pending", "phase_code", "players",
     "reshuffles", "round", "rules", "scores", "seed", "served", "stack", "turn",
     "wd4_bluff", "wd4_offender",
 )
@@ -53,7 +53,7 @@ class State:
     color_code: int  # the color to match, by its code (cards.COLOR_CODES): read as ``color``
     direction: int  # 1 clockwise, -1 counter-clockwise
     turn: int  # the seat asked for an action (after a round: its winner, who deals)
-    phase: Phase
+    phase_code: int  # the phase, by its code (phases.PHASE_CODES): read as ``phase``
     pending: int  # cards owed by the seat in turn (stacked penalties)
     stack: int  # how many penalty cards make up ``pending``
     pair: bool  # the last penalty was a pair of Draw Twos (pair_beats_wd4)
@@ -111,7 +111,7 @@ class State:
         self.color_code = COLOR_CODES[color]
         self.direction = direction
         self.turn = turn
-        self.phase = phase
+        self.phase_code = PHASE_CODES[phase]
         self.pending = pending
         self.stack = stack
         self.pair = pair
@@ -146,7 +146,7 @@ class State:
         self.out = other.out
         self.pair = other.pair
         self.pending = other.pending
-        self.phase = other.phase
+        self.phase_code = other.phase_code
         self.players = other.players
         self.reshuffles = other.reshuffles
         self.round = other.round
@@ -167,6 +167,15 @@ class State:
     @color.setter
     def color(self, color: Color | None) -> None:
         self.color_code = COLOR_CODES[color]
+
+    @property
+    def phase(self) -> Phase:
+        """What the seat in turn is asked for next."""
+        return PHASES[self.phase_code]
+
+    @phase.setter
+    def phase(self, phase: Phase) -> None:
+        self.phase_code = PHASE_CODES[phase]
 
     @property
     def top(self) -> Card:
