@@ -47,16 +47,16 @@ from .kinds import _NO_EFFECT, _of_kinds, _plain
 from .legal import FAULT_CODES, LegalActions
 from .notation import read_position
 from .phases import (
-    COLOR_CODE,
-    DEALER_DRAW_CODE,
     DEALT,
-    DEALT_CODE,
-    DRAWN_CODE,
-    MATCH_OVER_CODE,
     OVER_BITS,
+    PHASE_COLOR,
+    PHASE_DEALER_DRAW,
+    PHASE_DEALT,
+    PHASE_DRAWN,
+    PHASE_MATCH_OVER,
+    PHASE_PLAY,
+    PHASE_ROUND_OVER,
     PHASES,
-    PLAY_CODE,
-    ROUND_OVER_CODE,
 )
 from .rules import Rules
 from .scoring import RoundResult, score_round, tie_data
@@ -105,7 +105,7 @@ class Game(LegalActions):
 
     @property
     def over(self) -> bool:
-        return self.phase_code == MATCH_OVER_CODE
+        return self.phase_code == PHASE_MATCH_OVER
 
     def view(self, seat: int | None) -> View:
         """Exactly what ``seat`` may know (``None``: a spectator)."""
@@ -118,7 +118,7 @@ class Game(LegalActions):
     def match_end(self) -> dict[str, Any] | None:
         """The match's end as its ``match_over`` event says it (the winner, the scores and
         a partner rotation's tie), for whoever comes back after it; None while it goes on."""
-        if self.phase_code != MATCH_OVER_CODE or not self.results:
+        if self.phase_code != PHASE_MATCH_OVER or not self.results:
             return None
         winner = self.results[-1].match_winner
         tie = tie_data(self.scores, winner) if self.rules.partner_rotation and winner is not None else {}
@@ -128,7 +128,7 @@ class Game(LegalActions):
 
     def apply(self, action: Action) -> Events:
         """Apply a legal action and return its events; raise IllegalAction otherwise."""
-        if (not 0 <= action.seat < self.players or self.phase_code == MATCH_OVER_CODE) and (
+        if (not 0 <= action.seat < self.players or self.phase_code == PHASE_MATCH_OVER) and (
                 fault := self._fault(action)):
             raise self._illegal(action, *fault)  # no such seat, or no match to play
         events: list[Record | Event] = []  # made Events when read (Events)
@@ -175,12 +175,12 @@ class Game(LegalActions):
     def _apply_deal(self, action: Deal, events: list[Record | Event]) -> None:
         if fault := self._deal_fault(action):
             raise self._illegal(action, *fault)
-        if self.phase_code == DEALT_CODE:  # the hands are dealt: turn up the first card
+        if self.phase_code == PHASE_DEALT:  # the hands are dealt: turn up the first card
             self._turn_up_first_card(events)
             return
         if action.seed is not None:  # this round's shuffles, and the later ones, from it
             self.seed = action.seed
-        if self.phase_code == DEALER_DRAW_CODE:  # the players draw for dealer from the draw pile
+        if self.phase_code == PHASE_DEALER_DRAW:  # the players draw for dealer from the draw pile
             pile = self.draw_pile
             self.dealer = self._choose_dealer(events, lambda: pile.pop() if pile else None)
         else:
@@ -191,7 +191,7 @@ class Game(LegalActions):
         if fault := self._color_fault(action):
             raise self._illegal(action, *fault)
         self.color = action.color
-        self.phase_code = PLAY_CODE
+        self.phase_code = PHASE_PLAY
         events.append(("color_chosen", action.seat, action.color.value))
 
     def _apply_draw(self, action: Draw, events: list[Record | Event]) -> None:
@@ -217,7 +217,7 @@ class Game(LegalActions):
             card = cards[0]
             if playable[card.code] and (stays is None or _of_kinds(stays, card)):
                 self.drawn = card
-                self.phase_code = DRAWN_CODE
+                self.phase_code = PHASE_DRAWN
                 return
             if not rules.draw_until_playable:
                 break
@@ -293,7 +293,7 @@ class Game(LegalActions):
         self.discard += cards
         self.drawn = None  # the turn moves on, phase play: as _advance leaves it
         self.served = False
-        self.phase_code = PLAY_CODE
+        self.phase_code = PHASE_PLAY
         if rules.all_wild:
             self.color_code = NO_COLOR
         elif first.is_wild or play.color is not None:
@@ -529,7 +529,7 @@ class Game(LegalActions):
 
     def _advance(self, seat: int) -> None:
         self.turn = seat
-        self.phase_code = PLAY_CODE
+        self.phase_code = PHASE_PLAY
         self.drawn = None
 
     def _settle(self, events: list[Record | Event]) -> None:
@@ -548,7 +548,7 @@ class Game(LegalActions):
             self._drop_penalty()
             self._advance(self.next_seat(self.turn))
         facts, drawn = self._facts("turn"), self.drawn
-        events.append(facts if drawn is None or self.phase_code != DRAWN_CODE else (*facts, drawn))
+        events.append(facts if drawn is None or self.phase_code != PHASE_DRAWN else (*facts, drawn))
 
     def _end_round(self, winner: int, events: list[Record | Event]) -> None:
         """Score the round; the winner deals the next one (or the match is over)."""
@@ -559,10 +559,10 @@ class Game(LegalActions):
         self.drawn = None  # a drawn card's choice ends with the round (it must not reach the dealer's view)
         self.catchable.clear()
         self._drop_penalty()
-        self.phase_code = ROUND_OVER_CODE
+        self.phase_code = PHASE_ROUND_OVER
         events.append(Event("round_over", closing_data(result.to_data(), self._facts("round_over"))))
         if result.match_over:
-            self.phase_code = MATCH_OVER_CODE
+            self.phase_code = PHASE_MATCH_OVER
             end = self.match_end()
             assert end is not None
             events.append(Event("match_over", closing_data(end, self._facts("match_over"))))
@@ -673,11 +673,11 @@ class Game(LegalActions):
         self.color_code = card.color_code
         events.append(("first_card", card, _COLOR_TEXT[card.color_code]))
         first = self.next_seat(self.dealer)
-        self.phase_code = PLAY_CODE
+        self.phase_code = PHASE_PLAY
         self.turn = first
         kind = card.kind
         if kind is WILD and not self.rules.all_wild:
-            self.phase_code = COLOR_CODE
+            self.phase_code = PHASE_COLOR
         elif kind is DRAW_TWO:
             self._give(first, 2, "first_card", events)
             self.served = True

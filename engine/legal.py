@@ -34,15 +34,15 @@ from .errors import IllegalAction, Reason
 from .kinds import _TARGET_KINDS, _action_out, _of_kinds
 from .notation import format_position
 from .phases import (
-    COLOR_CODE,
-    DEALER_DRAW_CODE,
-    DEALT_CODE,
-    DRAWN_CODE,
-    MATCH_OVER_CODE,
     OVER_BITS,
+    PHASE_COLOR,
+    PHASE_DEALER_DRAW,
+    PHASE_DEALT,
+    PHASE_DRAWN,
+    PHASE_MATCH_OVER,
+    PHASE_PLAY,
+    PHASE_ROUND_OVER,
     PHASES,
-    PLAY_CODE,
-    ROUND_OVER_CODE,
 )
 from .state import State
 
@@ -57,7 +57,7 @@ _CHOICES: Final = frozenset({"choice", "target", "seat"})  # faults of what a pl
 _TOGETHER: Final = "those cards may not be played together"
 _NO_ACTION_OUT: Final = Reason("you may not go out on an action or wild card", "that play may not go out")
 # Sets of phases as bits of their codes (a phase is in one when ``bits >> code & 1``).
-_BETWEEN_ROUNDS: Final = 1 << ROUND_OVER_CODE | 1 << DEALER_DRAW_CODE | 1 << DEALT_CODE  # a Deal is the only action
+_BETWEEN_ROUNDS: Final = 1 << PHASE_ROUND_OVER | 1 << PHASE_DEALER_DRAW | 1 << PHASE_DEALT  # a Deal is the only action
 _NO_PLAY: Final = OVER_BITS | _BETWEEN_ROUNDS  # no card may be played
 Fault = tuple[str | Reason, str]  # (reason, code) of a refusal
 
@@ -80,7 +80,7 @@ class LegalActions(State):
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now, in and out of turn."""
         phase = self.phase_code
-        if phase == MATCH_OVER_CODE or not 0 <= seat < self.players:
+        if phase == PHASE_MATCH_OVER or not 0 <= seat < self.players:
             return []
         if _BETWEEN_ROUNDS >> phase & 1:
             return [_DEAL[seat]] if seat == self.turn else []
@@ -98,10 +98,10 @@ class LegalActions(State):
         if seat != self.turn:
             self._plays(seat, self._jump_groups(seat), out)
             return out
-        if phase == COLOR_CODE:
+        if phase == PHASE_COLOR:
             out += _CHOOSE_COLOR[seat]
             return out
-        if phase == DRAWN_CODE:
+        if phase == PHASE_DRAWN:
             drawn = self.drawn
             assert drawn is not None
             self._plays(seat, [_ONE[drawn.code]], out)
@@ -153,7 +153,7 @@ class LegalActions(State):
         seat = action.seat
         if not 0 <= seat < self.players:
             return f"there is no seat {seat}", "bad_seat"
-        if self.phase_code == MATCH_OVER_CODE:
+        if self.phase_code == PHASE_MATCH_OVER:
             return "the match is over", "match_over"
         match action:
             case Play():
@@ -198,22 +198,22 @@ class LegalActions(State):
         return None
 
     def _draw_fault(self, action: Draw) -> Fault | None:
-        return self._turn_fault(action, PLAY_CODE)
+        return self._turn_fault(action, PHASE_PLAY)
 
     def _pass_fault(self, action: Pass) -> Fault | None:
-        fault = self._turn_fault(action, DRAWN_CODE)
+        fault = self._turn_fault(action, PHASE_DRAWN)
         if fault is None and self.rules.forced_play:
             return "forced play: the drawn card must be played", "forced_play"
         return fault
 
     def _challenge_fault(self, action: Challenge) -> Fault | None:
-        fault = self._turn_fault(action, PLAY_CODE)
+        fault = self._turn_fault(action, PHASE_PLAY)
         if fault is None and not self._challengeable():
             return "there is no Wild Draw Four to challenge", "cannot_challenge"
         return fault
 
     def _color_fault(self, action: ChooseColor) -> Fault | None:
-        return self._turn_fault(action, COLOR_CODE)
+        return self._turn_fault(action, PHASE_COLOR)
 
     def _uno_fault(self, action: CallUno) -> Fault | None:
         """A call holding one card, once; a false call is refused unless it costs a penalty."""
@@ -242,7 +242,7 @@ class LegalActions(State):
     def _deal_fault(self, action: Deal) -> Fault | None:
         if not _BETWEEN_ROUNDS >> self.phase_code & 1 or action.seat != self.turn:
             return f"only seat {self.turn} may deal, between rounds", "wrong_phase"
-        if action.seed is not None and self.phase_code == DEALT_CODE:
+        if action.seed is not None and self.phase_code == PHASE_DEALT:
             return "the hands are dealt: a seed comes with a shuffle, before it", "wrong_phase"
         return None
 
@@ -320,9 +320,9 @@ class LegalActions(State):
             if not fault and rules.last_card_no_action and _action_out(rules, hand, cards):
                 return "rules", _NO_ACTION_OUT, False
             return fault, reason, jump
-        if phase == COLOR_CODE:
+        if phase == PHASE_COLOR:
             return "form", "name the color first", False
-        if phase == DRAWN_CODE:
+        if phase == PHASE_DRAWN:
             if len(cards) != 1 or first is not self.drawn:
                 return "rules", Reason(f"after drawing you may play only {self.drawn}, the card drawn",
                                        "after drawing you may play only the card drawn"), False
@@ -340,7 +340,7 @@ class LegalActions(State):
     def _check_jump(self, play: Play) -> tuple[str, str, bool]:
         if not self.rules.jump_in or self.rules.all_wild:
             return "turn", f"it is seat {self.turn}'s turn (these rules have no jump-ins)", False
-        if self.phase_code not in (PLAY_CODE, DRAWN_CODE):
+        if self.phase_code not in (PHASE_PLAY, PHASE_DRAWN):
             return "form", "no jump-in now", False
         if self.pending:
             return "rules", "no jump-in while a penalty is pending", False
@@ -400,7 +400,7 @@ class LegalActions(State):
         """The groups of cards ``seat`` may jump in with: the top card's twin (and under
         multi_play the others of its kind beside it)."""
         rules = self.rules
-        if not rules.jump_in or rules.all_wild or self.pending or self.phase_code not in (PLAY_CODE, DRAWN_CODE):
+        if not rules.jump_in or rules.all_wild or self.pending or self.phase_code not in (PHASE_PLAY, PHASE_DRAWN):
             return []
         top, hand = self.discard[-1], self.hands[seat]
         if top.is_wild or top not in hand or (top.penalty and self.opening):

@@ -45,21 +45,20 @@ read as ``State.phase``), so that the engine compares small ints and tests a set
 as bits of an int, where a member would be hashed."""
 PHASE_CODES: Final[dict[Phase, int]] = {phase: code for code, phase in enumerate(PHASES)}
 
-# The codes by name, for the engine's hot paths (checked against PHASES below).
-PLAY_CODE: Final = 0
-DRAWN_CODE: Final = 1
-COLOR_CODE: Final = 2
-ROUND_OVER_CODE: Final = 3
-MATCH_OVER_CODE: Final = 4
-DEALER_DRAW_CODE: Final = 5
-DEALT_CODE: Final = 6
-if tuple(PHASE_CODES[p] for p in (PLAY, DRAWN, COLOR, ROUND_OVER, MATCH_OVER, DEALER_DRAW, DEALT)) != (PLAY_CODE, DRAWN_CODE, COLOR_CODE, ROUND_OVER_CODE, MATCH_OVER_CODE, DEALER_DRAW_CODE,
-        DEALT_CODE):
-    raise AssertionError("the phase codes must follow the order of Phase")
+# The codes by name, for the engine's hot paths: each phase's place in Phase, in order.
+PHASE_PLAY: Final = 0
+PHASE_DRAWN: Final = 1
+PHASE_COLOR: Final = 2
+PHASE_ROUND_OVER: Final = 3
+PHASE_MATCH_OVER: Final = 4
+PHASE_DEALER_DRAW: Final = 5
+PHASE_DEALT: Final = 6
+if PHASES != (PLAY, DRAWN, COLOR, ROUND_OVER, MATCH_OVER, DEALER_DRAW, DEALT):
+    raise AssertionError("the phase codes above must follow the order of Phase")
 
 IN_PLAY: Final = frozenset({Phase.PLAY, Phase.DRAWN, Phase.COLOR})
 """The phases of a round being played: the seat in turn is asked for an action."""
 OVER: Final = frozenset({Phase.ROUND_OVER, Phase.MATCH_OVER})
 """A round is over (and maybe the match): nobody plays until the next deal."""
-OVER_BITS: Final = 1 << ROUND_OVER_CODE | 1 << MATCH_OVER_CODE
+OVER_BITS: Final = 1 << PHASE_ROUND_OVER | 1 << PHASE_MATCH_OVER
 """OVER as bits of the phases' codes: ``OVER_BITS >> code & 1``."""
