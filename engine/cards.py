@@ -40,6 +40,12 @@ class Color(str, Enum):
 
 
 COLORS: Final[tuple[Color, ...]] = tuple(Color)
+COLOR_OF_CODE: Final[tuple[Color | None, ...]] = (*COLORS, None)
+"""Each color by its code, a small int (None, no color, is the last): a state and a card
+hold the code, so that the engine indexes tables by it instead of hashing a member."""
+COLOR_CODES: Final[dict[Color | None, int]] = {color: code for code, color in enumerate(COLOR_OF_CODE)}
+"""Each color's code (and None's), as :data:`COLOR_OF_CODE` has them."""
+NO_COLOR: Final = COLOR_CODES[None]
 
 
 class Kind(str, Enum):
@@ -121,6 +127,7 @@ class Card:
     code: int  # its place among all cards (ALL_CARDS): tables are indexed by it, not hashed
     order: int  # its place in the sort order: by color (wilds last), then kind
     kind_code: int  # its kind's place in Kind: same kind, same code (compared as ints)
+    color_code: int  # its color's code (COLOR_CODES; NO_COLOR for a wild)
 
     @classmethod
     def of(cls, color: Color | None, kind: Kind) -> Card:
@@ -133,7 +140,7 @@ class Card:
             points = number if number is not None else 50 if color is None else 20
             order = (len(COLORS) if color is None else COLORS.index(color)) * len(Kind) + _KINDS.index(kind)
             card = cls(color, kind, text, color is None, number, PENALTY.get(kind, 0), points,
-                       len(_BY_TEXT), order, _KINDS.index(kind))
+                       len(_BY_TEXT), order, _KINDS.index(kind), COLOR_CODES[color])
             _BY_TEXT[text] = card
         return card
 

@@ -34,9 +34,15 @@ CLOSING_FIELDS: Final = ("seat", *FACTS)
 """What every closing event carries: the seat in turn, then the facts."""
 
 
-def closing_data(record: Record) -> dict[str, Any]:
-    """The map of :data:`CLOSING_FIELDS` to their values in a closing event's ``record``."""
-    return dict(zip(CLOSING_FIELDS, record[1:], strict=True))
+def closing_data(data: dict[str, Any], record: Record) -> dict[str, Any]:
+    """``data`` with :data:`CLOSING_FIELDS` added after its own fields, their values those
+    of a closing event's ``record``: stored one by one, not a map made and then merged (a
+    zip with ``strict`` and a dict union are generic calls, compiled)."""
+    if len(record) != len(CLOSING_FIELDS) + 1:
+        raise ValueError(f"a closing event's record holds its kind and {len(CLOSING_FIELDS)} values")
+    for i, name in enumerate(CLOSING_FIELDS, 1):
+        data[name] = record[i]
+    return data
 
 
 @dataclass(frozen=True, slots=True)

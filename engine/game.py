@@ -24,9 +24,10 @@ from typing import Any, Final
 
 from .actions import Action, CallUno, Catch, Challenge, ChooseColor, Deal, Draw, Pass, Play
 from .cards import (
-    COLORS,
+    COLOR_OF_CODE,
     DRAW_TWO,
     N0,
+    NO_COLOR,
     REVERSE,
     SKIP,
     WILD,
@@ -36,7 +37,6 @@ from .cards import (
     WILD_SKIP_TWO,
     WILD_TARGETED_DRAW_TWO,
     Card,
-    Color,
     Kind,
     all_wild_deck,
     classic_deck,
@@ -46,17 +46,28 @@ from .events import Event, Events, Record, closing_data
 from .kinds import _NO_EFFECT, _of_kinds, _plain
 from .legal import FAULT_CODES, LegalActions
 from .notation import read_position
-from .phases import COLOR, DEALER_DRAW, DEALT, DRAWN, MATCH_OVER, OVER, PLAY, ROUND_OVER, Phase
+from .phases import (
+    DEALT,
+    OVER_BITS,
+    PHASE_COLOR,
+    PHASE_DEALER_DRAW,
+    PHASE_DEALT,
+    PHASE_DRAWN,
+    PHASE_MATCH_OVER,
+    PHASE_PLAY,
+    PHASE_ROUND_OVER,
+    PHASES,
+)
 from .rules import Rules
 from .scoring import RoundResult, score_round, tie_data
 from .shuffle import _exact_shuffle, _shuffle, _shuffle_step
-from .state import FIELDS, State
+from .state import State
 from .view import View
 
 _SKIPS: Final = {SKIP: 1, WILD_SKIP: 1, WILD_SKIP_TWO: 2}
 _REVERSES: Final = frozenset({REVERSE, WILD_REVERSE})
-_COLOR_TEXT: Final[dict[Color | None, str | None]] = {None: None, **{c: c.value for c in COLORS}}
-_PHASE_TEXT: Final[dict[Phase, str]] = {phase: phase.value for phase in Phase}
+_COLOR_TEXT: Final[tuple[str | None, ...]] = tuple(None if c is None else c.value for c in COLOR_OF_CODE)  # by code
+_PHASE_TEXT: Final[tuple[str, ...]] = tuple(phase.value for phase in PHASES)  # by code
 
 
 class Game(LegalActions):
@@ -94,7 +105,7 @@ class Game(LegalActions):
 
     @property
     def over(self) -> bool:
-        return self.phase is MATCH_OVER
+        return self.phase_code == PHASE_MATCH_OVER
 
     def view(self, seat: int | None) -> View:
         """Exactly what ``seat`` may know (``None``: a spectator)."""
@@ -102,12 +113,12 @@ class Game(LegalActions):
 
     def outcome(self) -> RoundResult | None:
         """The last round's result, once a round is over."""
-        return self.results[-1] if self.phase in OVER and self.results else None
+        return self.results[-1] if OVER_BITS >> self.phase_code & 1 and self.results else None
 
     def match_end(self) -> dict[str, Any] | None:
         """The match's end as its ``match_over`` event says it (the winner, the scores and
         a partner rotation's tie), for whoever comes back after it; None while it goes on."""
-        if self.phase is not MATCH_OVER or not self.results:
+        if self.phase_code != PHASE_MATCH_OVER or not self.results:
             return None
         winner = self.results[-1].match_winner
         tie = tie_data(self.scores, winner) if self.rules.partner_rotation and winner is not None else {}
@@ -117,7 +128,7 @@ class Game(LegalActions):
 
     def apply(self, action: Action) -> Events:
         """Apply a legal action and return its events; raise IllegalAction otherwise."""
-        if (not 0 <= action.seat < self.players or self.phase is MATCH_OVER) and (
+        if (not 0 <= action.seat < self.players or self.phase_code == PHASE_MATCH_OVER) and (
                 fault := self._fault(action)):
             raise self._illegal(action, *fault)  # no such seat, or no match to play
         events: list[Record | Event] = []  # made Events when read (Events)
@@ -138,7 +149,7 @@ class Game(LegalActions):
                 self._apply_color(action, events)
             case Deal():
                 self._apply_deal(action, events)
-        if self.phase not in OVER:
+        if not OVER_BITS >> self.phase_code & 1:
             self._settle(events)
         return Events(events)
 
@@ -150,7 +161,7 @@ class Game(LegalActions):
             kind,
             self.turn,
             self.direction,
-            _PHASE_TEXT[self.phase],  # the plain string (an enum's attribute costs more)
+            _PHASE_TEXT[self.phase_code],  # the plain string (an enum's attribute costs more)
             self.pending,
             self.stack,
             self.pair,
@@ -164,12 +175,12 @@ class Game(LegalActions):
     def _apply_deal(self, action: Deal, events: list[Record | Event]) -> None:
         if fault := self._deal_fault(action):
             raise self._illegal(action, *fault)
-        if self.phase is DEALT:  # the hands are dealt: turn up the first card
+        if self.phase_code == PHASE_DEALT:  # the hands are dealt: turn up the first card
             self._turn_up_first_card(events)
             return
         if action.seed is not None:  # this round's shuffles, and the later ones, from it
             self.seed = action.seed
-        if self.phase is DEALER_DRAW:  # the players draw for dealer from the draw pile
+        if self.phase_code == PHASE_DEALER_DRAW:  # the players draw for dealer from the draw pile
             pile = self.draw_pile
             self.dealer = self._choose_dealer(events, lambda: pile.pop() if pile else None)
         else:
@@ -180,7 +191,7 @@ class Game(LegalActions):
         if fault := self._color_fault(action):
             raise self._illegal(action, *fault)
         self.color = action.color
-        self.phase = PLAY
+        self.phase_code = PHASE_PLAY
         events.append(("color_chosen", action.seat, action.color.value))
 
     def _apply_draw(self, action: Draw, events: list[Record | Event]) -> None:
@@ -206,7 +217,7 @@ class Game(LegalActions):
             card = cards[0]
             if playable[card.code] and (stays is None or _of_kinds(stays, card)):
                 self.drawn = card
-                self.phase = DRAWN
+                self.phase_code = PHASE_DRAWN
                 return
             if not rules.draw_until_playable:
                 break
@@ -282,14 +293,14 @@ class Game(LegalActions):
         self.discard += cards
         self.drawn = None  # the turn moves on, phase play: as _advance leaves it
         self.served = False
-        self.phase = PLAY
+        self.phase_code = PHASE_PLAY
         if rules.all_wild:
-            self.color = None
+            self.color_code = NO_COLOR
         elif first.is_wild or play.color is not None:
             self.color = play.color
         else:
-            self.color = cards[-1].color
-        events.append(("played", seat, cards, _COLOR_TEXT[self.color], play.target, jump))
+            self.color_code = cards[-1].color_code
+        events.append(("played", seat, cards, _COLOR_TEXT[self.color_code], play.target, jump))
         left = len(hand)
         if left == 1:  # UNO: called with the play, or the seat may be caught
             self._set_called(seat, play.uno)
@@ -361,7 +372,8 @@ class Game(LegalActions):
         if self.pending:
             return False  # stacked on a penalty: the rule is about ordinary play
         if self.rules.wd4_rule == "color":
-            return any(c.color is self.color for c in others if not c.is_wild)
+            color = self.color_code
+            return any(c.color_code == color for c in others if not c.is_wild)
         playable = self._playable()
         return any(playable[c.code] for c in others if not c.is_wild)
 
@@ -517,7 +529,7 @@ class Game(LegalActions):
 
     def _advance(self, seat: int) -> None:
         self.turn = seat
-        self.phase = PLAY
+        self.phase_code = PHASE_PLAY
         self.drawn = None
 
     def _settle(self, events: list[Record | Event]) -> None:
@@ -536,7 +548,7 @@ class Game(LegalActions):
             self._drop_penalty()
             self._advance(self.next_seat(self.turn))
         facts, drawn = self._facts("turn"), self.drawn
-        events.append(facts if drawn is None or self.phase is not DRAWN else (*facts, drawn))
+        events.append(facts if drawn is None or self.phase_code != PHASE_DRAWN else (*facts, drawn))
 
     def _end_round(self, winner: int, events: list[Record | Event]) -> None:
         """Score the round; the winner deals the next one (or the match is over)."""
@@ -547,13 +559,13 @@ class Game(LegalActions):
         self.drawn = None  # a drawn card's choice ends with the round (it must not reach the dealer's view)
         self.catchable.clear()
         self._drop_penalty()
-        self.phase = ROUND_OVER
-        events.append(Event("round_over", result.to_data() | closing_data(self._facts("round_over"))))
+        self.phase_code = PHASE_ROUND_OVER
+        events.append(Event("round_over", closing_data(result.to_data(), self._facts("round_over"))))
         if result.match_over:
-            self.phase = MATCH_OVER
+            self.phase_code = PHASE_MATCH_OVER
             end = self.match_end()
             assert end is not None
-            events.append(Event("match_over", end | closing_data(self._facts("match_over"))))
+            events.append(Event("match_over", closing_data(end, self._facts("match_over"))))
 
     # -- starting rounds -----------------------------------------------------------
 
@@ -630,8 +642,7 @@ class Game(LegalActions):
         # (about a dozen lists per round, which every full garbage collection then walked).
         fresh = State(rules, n, self.seed, hands=hands, draw_pile=deck, turn=dealer,
                       phase=DEALT, round=self.round, dealer=dealer, scores=self.scores)
-        for name in FIELDS:
-            setattr(self, name, getattr(fresh, name))
+        self._take(fresh)
         events: list[Record | Event] = [("round_started", self.round, self.dealer, n, rules.hand_size,
                                          list(self.scores), len(deck))]
         events += [_hand_event(s, self.hands[s], False) for s in range(n)]
@@ -659,14 +670,14 @@ class Game(LegalActions):
             tries += 1
             _shuffle(self._rng("first", tries), pile)
         self.discard.append(card)
-        self.color = card.color
-        events.append(("first_card", card, _COLOR_TEXT[card.color]))
+        self.color_code = card.color_code
+        events.append(("first_card", card, _COLOR_TEXT[card.color_code]))
         first = self.next_seat(self.dealer)
-        self.phase = PLAY
+        self.phase_code = PHASE_PLAY
         self.turn = first
         kind = card.kind
         if kind is WILD and not self.rules.all_wild:
-            self.phase = COLOR
+            self.phase_code = PHASE_COLOR
         elif kind is DRAW_TWO:
             self._give(first, 2, "first_card", events)
             self.served = True

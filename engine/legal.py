@@ -19,6 +19,7 @@ from typing import Final
 from .actions import Action, CallUno, Catch, Challenge, ChooseColor, Deal, Draw, Pass, Play
 from .cards import (
     ALL_CARDS,
+    COLOR_OF_CODE,
     COLORS,
     DRAW_TWO,
     REVERSE,
@@ -32,7 +33,17 @@ from .cards import (
 from .errors import IllegalAction, Reason
 from .kinds import _TARGET_KINDS, _action_out, _of_kinds
 from .notation import format_position
-from .phases import COLOR, DEALER_DRAW, DEALT, DRAWN, MATCH_OVER, OVER, PLAY, ROUND_OVER, Phase
+from .phases import (
+    OVER_BITS,
+    PHASE_COLOR,
+    PHASE_DEALER_DRAW,
+    PHASE_DEALT,
+    PHASE_DRAWN,
+    PHASE_MATCH_OVER,
+    PHASE_PLAY,
+    PHASE_ROUND_OVER,
+    PHASES,
+)
 from .state import State
 
 _DEFLECTABLE: Final = (DRAW_TWO, SKIP, REVERSE)  # top cards of a pending Draw Two penalty
@@ -45,8 +56,9 @@ _CHOICES: Final = frozenset({"choice", "target", "seat"})  # faults of what a pl
 # The public words of some misplays (see Reason): what was tried stays with its player.
 _TOGETHER: Final = "those cards may not be played together"
 _NO_ACTION_OUT: Final = Reason("you may not go out on an action or wild card", "that play may not go out")
-_BETWEEN_ROUNDS: Final = frozenset({ROUND_OVER, DEALER_DRAW, DEALT})  # a Deal is the only action
-_NO_PLAY: Final = OVER | _BETWEEN_ROUNDS  # no card may be played
+# Sets of phases as bits of their codes (a phase is in one when ``bits >> code & 1``).
+_BETWEEN_ROUNDS: Final = 1 << PHASE_ROUND_OVER | 1 << PHASE_DEALER_DRAW | 1 << PHASE_DEALT  # a Deal is the only action
+_NO_PLAY: Final = OVER_BITS | _BETWEEN_ROUNDS  # no card may be played
 Fault = tuple[str | Reason, str]  # (reason, code) of a refusal
 
 
@@ -67,10 +79,10 @@ class LegalActions(State):
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now, in and out of turn."""
-        phase = self.phase
-        if phase is MATCH_OVER or not 0 <= seat < self.players:
+        phase = self.phase_code
+        if phase == PHASE_MATCH_OVER or not 0 <= seat < self.players:
             return []
-        if phase in _BETWEEN_ROUNDS:
+        if _BETWEEN_ROUNDS >> phase & 1:
             return [_DEAL[seat]] if seat == self.turn else []
         if self.out[seat]:
             return []
@@ -86,10 +98,10 @@ class LegalActions(State):
         if seat != self.turn:
             self._plays(seat, self._jump_groups(seat), out)
             return out
-        if phase is COLOR:
+        if phase == PHASE_COLOR:
             out += _CHOOSE_COLOR[seat]
             return out
-        if phase is DRAWN:
+        if phase == PHASE_DRAWN:
             drawn = self.drawn
             assert drawn is not None
             self._plays(seat, [_ONE[drawn.code]], out)
@@ -141,7 +153,7 @@ class LegalActions(State):
         seat = action.seat
         if not 0 <= seat < self.players:
             return f"there is no seat {seat}", "bad_seat"
-        if self.phase is MATCH_OVER:
+        if self.phase_code == PHASE_MATCH_OVER:
             return "the match is over", "match_over"
         match action:
             case Play():
@@ -162,46 +174,46 @@ class LegalActions(State):
             case Deal():
                 return self._deal_fault(action)
 
-    def _turn_fault(self, action: Action, phase: Phase) -> Fault | None:
-        """An in-turn action: the seat in turn, in ``phase`` (a phase of play)."""
-        now = self.phase
-        if now is phase and action.seat == self.turn:
+    def _turn_fault(self, action: Action, phase: int) -> Fault | None:
+        """An in-turn action: the seat in turn, in ``phase`` (a phase of play, by its code)."""
+        now = self.phase_code
+        if now == phase and action.seat == self.turn:
             return None
-        if now in OVER:
+        if OVER_BITS >> now & 1:
             return "the round is over", "round_over"
-        if now in _BETWEEN_ROUNDS:
+        if _BETWEEN_ROUNDS >> now & 1:
             return "the round has not started: it is dealt first", "wrong_phase"
         if action.seat != self.turn:
             return f"it is seat {self.turn}'s turn", "not_your_turn"
-        return f"not possible in phase {now}", "wrong_phase"
+        return f"not possible in phase {PHASES[now]}", "wrong_phase"
 
     def _live_fault(self, action: Action) -> Fault | None:
         """An action any seat still in the round may take, in or out of turn."""
-        if self.phase in OVER:
+        if OVER_BITS >> self.phase_code & 1:
             return "the round is over", "round_over"
-        if self.phase in _BETWEEN_ROUNDS:
+        if _BETWEEN_ROUNDS >> self.phase_code & 1:
             return "the round has not started: it is dealt first", "wrong_phase"
         if self.out[action.seat]:
             return "you are out of this round", "out"
         return None
 
     def _draw_fault(self, action: Draw) -> Fault | None:
-        return self._turn_fault(action, PLAY)
+        return self._turn_fault(action, PHASE_PLAY)
 
     def _pass_fault(self, action: Pass) -> Fault | None:
-        fault = self._turn_fault(action, DRAWN)
+        fault = self._turn_fault(action, PHASE_DRAWN)
         if fault is None and self.rules.forced_play:
             return "forced play: the drawn card must be played", "forced_play"
         return fault
 
     def _challenge_fault(self, action: Challenge) -> Fault | None:
-        fault = self._turn_fault(action, PLAY)
+        fault = self._turn_fault(action, PHASE_PLAY)
         if fault is None and not self._challengeable():
             return "there is no Wild Draw Four to challenge", "cannot_challenge"
         return fault
 
     def _color_fault(self, action: ChooseColor) -> Fault | None:
-        return self._turn_fault(action, COLOR)
+        return self._turn_fault(action, PHASE_COLOR)
 
     def _uno_fault(self, action: CallUno) -> Fault | None:
         """A call holding one card, once; a false call is refused unless it costs a penalty."""
@@ -228,9 +240,9 @@ class LegalActions(State):
         return None
 
     def _deal_fault(self, action: Deal) -> Fault | None:
-        if self.phase not in _BETWEEN_ROUNDS or action.seat != self.turn:
+        if not _BETWEEN_ROUNDS >> self.phase_code & 1 or action.seat != self.turn:
             return f"only seat {self.turn} may deal, between rounds", "wrong_phase"
-        if action.seed is not None and self.phase is DEALT:
+        if action.seed is not None and self.phase_code == PHASE_DEALT:
             return "the hands are dealt: a seed comes with a shuffle, before it", "wrong_phase"
         return None
 
@@ -243,7 +255,7 @@ class LegalActions(State):
         if rules.all_wild:
             return _EVERY_CARD
         strict = self.served and rules.strict_after_penalty
-        return _PLAYABLE[(strict * _TABLE_COLORS + _COLOR_INDEX[self.color]) * _CARDS + self.discard[-1].code]
+        return _PLAYABLE[(strict * _TABLE_COLORS + self.color_code) * _CARDS + self.discard[-1].code]
 
     def _check_play(self, play: Play) -> tuple[str, str | Reason, bool]:
         """("", "", jump) when legal; (fault, reason, jump) when not, fault one of FAULT_CODES.
@@ -256,9 +268,9 @@ class LegalActions(State):
         that does not (missing, needless, the player's own, out of the round) and a "seat"
         fault a target seat the table does not have.
         """
-        seat, cards, rules, phase = play.seat, play.cards, self.rules, self.phase
-        if phase in _NO_PLAY:
-            if phase in OVER:
+        seat, cards, rules, phase = play.seat, play.cards, self.rules, self.phase_code
+        if _NO_PLAY >> phase & 1:
+            if OVER_BITS >> phase & 1:
                 return "over", "the round is over", False
             return "between", "the round has not started: it is dealt first", False
         if self.out[seat]:
@@ -308,9 +320,9 @@ class LegalActions(State):
             if not fault and rules.last_card_no_action and _action_out(rules, hand, cards):
                 return "rules", _NO_ACTION_OUT, False
             return fault, reason, jump
-        if phase is COLOR:
+        if phase == PHASE_COLOR:
             return "form", "name the color first", False
-        if phase is DRAWN:
+        if phase == PHASE_DRAWN:
             if len(cards) != 1 or first is not self.drawn:
                 return "rules", Reason(f"after drawing you may play only {self.drawn}, the card drawn",
                                        "after drawing you may play only the card drawn"), False
@@ -328,7 +340,7 @@ class LegalActions(State):
     def _check_jump(self, play: Play) -> tuple[str, str, bool]:
         if not self.rules.jump_in or self.rules.all_wild:
             return "turn", f"it is seat {self.turn}'s turn (these rules have no jump-ins)", False
-        if self.phase not in (PLAY, DRAWN):
+        if self.phase_code not in (PHASE_PLAY, PHASE_DRAWN):
             return "form", "no jump-in now", False
         if self.pending:
             return "rules", "no jump-in while a penalty is pending", False
@@ -346,10 +358,10 @@ class LegalActions(State):
         rules, top, first = self.rules, self.discard[-1], cards[0]
         # A pending penalty under a Skip or Reverse was deflected: it still ends in a Draw Two.
         if (rules.deflect and len(cards) == 1 and top.kind in _DEFLECTABLE
-                and first.kind in (SKIP, REVERSE) and first.color is self.color):
+                and first.kind in (SKIP, REVERSE) and first.color_code == self.color_code):
             return ""
         if self._pair_on_four(cards):
-            if first.color is self.color:
+            if first.color_code == self.color_code:
                 return ""
             return f"a pair of Draw Twos on a Wild Draw Four must be {self._color_text()}"
         if rules.stacking == "off":
@@ -368,7 +380,7 @@ class LegalActions(State):
         if not on_four:
             return ""
         if mode == "mixed":
-            if first.color is self.color or first.is_wild:
+            if first.color_code == self.color_code or first.is_wild:
                 return ""
             return f"a Draw Two on a Wild Draw Four must be {self._color_text()}"
         return "only a Wild Draw Four answers a Wild Draw Four"
@@ -388,7 +400,7 @@ class LegalActions(State):
         """The groups of cards ``seat`` may jump in with: the top card's twin (and under
         multi_play the others of its kind beside it)."""
         rules = self.rules
-        if not rules.jump_in or rules.all_wild or self.pending or self.phase not in (PLAY, DRAWN):
+        if not rules.jump_in or rules.all_wild or self.pending or self.phase_code not in (PHASE_PLAY, PHASE_DRAWN):
             return []
         top, hand = self.discard[-1], self.hands[seat]
         if top.is_wild or top not in hand or (top.penalty and self.opening):
@@ -544,20 +556,19 @@ def _matches(card: Card, color: Color | None, top_kind: Kind | None, strict: boo
 
 
 # Whether each card (by its code) may be played on each discard, by strictness, the
-# discard's color (its place in _COLOR_INDEX) and its top card's code: the answers of
+# discard's color code (cards.COLOR_OF_CODE) and its top card's code: the answers of
 # ``_matches``, made once (one row per top card's kind), as bytes of 1 and 0. One flat
 # tuple indexed by the three, not hashed: a row is one read, and a card's answer in it one
 # byte read (compiled, neither boxes nor unboxes a bool).
-_COLOR_INDEX: Final[dict[Color | None, int]] = {color: i for i, color in enumerate((*COLORS, None))}
-_TABLE_COLORS: Final = len(_COLOR_INDEX)  # the four colors and None
+_TABLE_COLORS: Final = len(COLOR_OF_CODE)  # the four colors and None
 _CARDS: Final = len(ALL_CARDS)
 _MATCHING: Final = {
     (color, kind, strict): bytes(_matches(c, color, kind, strict) for c in ALL_CARDS)
-    for color in _COLOR_INDEX for kind in (*Kind, None) for strict in (False, True)
+    for color in COLOR_OF_CODE for kind in (*Kind, None) for strict in (False, True)
 }
 _PLAYABLE: Final[tuple[bytes, ...]] = tuple(
     _MATCHING[color, None if top.is_wild else top.kind, strict]
-    for strict in (False, True) for color in _COLOR_INDEX for top in ALL_CARDS)
+    for strict in (False, True) for color in COLOR_OF_CODE for top in ALL_CARDS)
 _EVERY_CARD: Final = bytes([1]) * _CARDS
 
 # The plays of one card that name no target, by All Wild deck, UNO (the play leaves one

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Final
 
 from . import schedule
-from .cards import WILD_DRAW_FOUR, Card, Color
-from .phases import DEALER_DRAW, Phase
+from .cards import COLOR_CODES, COLOR_OF_CODE, WILD_DRAW_FOUR, Card, Color
+from .phases import DEALER_DRAW, PHASE_CODES, PHASES, Phase
 from .rules import Rules
 
 
@@ -24,8 +24,8 @@ def team_of(rules: Rules, seat: int, round: int, players: int) -> int:
     return seat % rules.teams if rules.teams else seat
 
 FIELDS: Final = (
-    "called", "catchable", "color", "dealer", "direction", "discard", "draw_pile", "drawn",
-    "finished", "hands", "mercy_points", "out", "pair", "pending", "phase", "players",
+    "called", "catchable", "color_code", "dealer", "direction", "discard", "draw_pile", "drawn",
+    "finished", "hands", "mercy_points", "out", "pair", "pending", "phase_code", "players",
     "reshuffles", "round", "rules", "scores", "seed", "served", "stack", "turn",
     "wd4_bluff", "wd4_offender",
 )
@@ -50,10 +50,10 @@ class State:
     hands: list[list[Card]]
     draw_pile: list[Card]  # the top of the pile is the *end* of the list
     discard: list[Card]  # the top card is the end of the list
-    color: Color | None  # the color to match (None: any, in the All Wild deck)
+    color_code: int  # the color to match, by its code (cards.COLOR_CODES): read as ``color``
     direction: int  # 1 clockwise, -1 counter-clockwise
     turn: int  # the seat asked for an action (after a round: its winner, who deals)
-    phase: Phase
+    phase_code: int  # the phase, by its code (phases.PHASE_CODES): read as ``phase``
     pending: int  # cards owed by the seat in turn (stacked penalties)
     stack: int  # how many penalty cards make up ``pending``
     pair: bool  # the last penalty was a pair of Draw Twos (pair_beats_wd4)
@@ -108,10 +108,10 @@ class State:
         self.hands = [[] for _ in range(players)] if hands is None else hands
         self.draw_pile = [] if draw_pile is None else draw_pile
         self.discard = [] if discard is None else discard
-        self.color = color
+        self.color_code = COLOR_CODES[color]
         self.direction = direction
         self.turn = turn
-        self.phase = phase
+        self.phase_code = PHASE_CODES[phase]
         self.pending = pending
         self.stack = stack
         self.pair = pair
@@ -128,6 +128,54 @@ class State:
         self.round = round
         self.dealer = dealer
         self.scores = [0] * (rules.teams or players) if scores is None else scores
+
+    def _take(self, other: State) -> None:
+        """Become ``other``: take each of its fields (every name of FIELDS, a store each;
+        by name, compiled, each field would cost a lookup of its name twice)."""
+        self.called = other.called
+        self.catchable = other.catchable
+        self.color_code = other.color_code
+        self.dealer = other.dealer
+        self.direction = other.direction
+        self.discard = other.discard
+        self.draw_pile = other.draw_pile
+        self.drawn = other.drawn
+        self.finished = other.finished
+        self.hands = other.hands
+        self.mercy_points = other.mercy_points
+        self.out = other.out
+        self.pair = other.pair
+        self.pending = other.pending
+        self.phase_code = other.phase_code
+        self.players = other.players
+        self.reshuffles = other.reshuffles
+        self.round = other.round
+        self.rules = other.rules
+        self.scores = other.scores
+        self.seed = other.seed
+        self.served = other.served
+        self.stack = other.stack
+        self.turn = other.turn
+        self.wd4_bluff = other.wd4_bluff
+        self.wd4_offender = other.wd4_offender
+
+    @property
+    def color(self) -> Color | None:
+        """The color to match (None: any, in the All Wild deck)."""
+        return COLOR_OF_CODE[self.color_code]
+
+    @color.setter
+    def color(self, color: Color | None) -> None:
+        self.color_code = COLOR_CODES[color]
+
+    @property
+    def phase(self) -> Phase:
+        """What the seat in turn is asked for next."""
+        return PHASES[self.phase_code]
+
+    @phase.setter
+    def phase(self, phase: Phase) -> None:
+        self.phase_code = PHASE_CODES[phase]
 
     @property
     def top(self) -> Card:

@@ -41,3 +41,17 @@ def test_games_leave_no_lists_or_sets_behind() -> None:
     # Leaking, 20 matches of two rounds plus 20 fair deals would leave hundreds.
     assert _live(list) - lists < 10
     assert _live(set) - sets < 5
+
+
+def test_a_state_taking_another_takes_every_field() -> None:
+    """A new round's fields are taken from a fresh state one by one (State._take): one
+    left out would carry the last round's value into the next."""
+    from unolan.engine import Card, Color
+    from unolan.engine.state import FIELDS, State
+
+    old = Game(Rules.preset("house"), 4, 1)
+    fresh = State(Rules.preset("official"), 3, "other", round=5, dealer=2, turn=1, direction=-1,
+                  mercy_points=7, reshuffles=2, pending=4, stack=2, pair=True, wd4_bluff=True,
+                  wd4_offender=1, served=True, color=Color.BLUE, drawn=Card.parse("W"))
+    old._take(fresh)
+    assert [name for name in FIELDS if getattr(old, name) is not getattr(fresh, name)] == []
