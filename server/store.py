@@ -66,7 +66,6 @@ import queue
 import secrets
 import sqlite3
 import threading
-from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -330,13 +329,14 @@ Op = (SaveRoom | SaveSeats | SaveSpectator | DropSpectator | StartMatch | MatchE
 """What a transaction is made of."""
 
 
-# What goes to the store's thread: work on the queued writes, or a call whose outcome a
-# task awaits.
+# What goes to the store's thread: a transaction, or a call whose outcome a task awaits.
 
 
 @dataclass(slots=True)
-class _Go:
-    window: float  # how long to wait for more writes before the first transaction
+class _Transaction:
+    ops: list[Op]
+    prepared: tuple[str, list[Any]] | None  # the whole transaction as one statement
+    ticket: int
 
 
 @dataclass(slots=True)
@@ -363,25 +363,15 @@ class Store:
         self.lock_timeout = lock_timeout  # how long to wait for another program's lock at open
         self.keep = keep or history.Keep()  # how much match history the host keeps
         self._db: sqlite3.Connection | None = None
-        # Shared with the store's thread, under the lock: what is queued, whether the
-        # thread takes it by itself (it is working through transactions), and the next
-        # transaction's ticket.
-        self._lock = threading.Lock()
-        self._ops: list[Op] = []
-        self._busy = False
-        self._next = 1
-        self._full = threading.Event()  # ends the thread's wait for more writes early
-        self._jobs: queue.SimpleQueue[_Go | _Call | None] = queue.SimpleQueue()
-        # From the thread: each transaction's ticket and error (None: on disk), and whether
-        # the event loop has been asked to read them and has not yet.
-        self._outcomes: deque[tuple[int, BaseException | None]] = deque()
-        self._reporting = False
-        self._wake = trio.Event()  # for the store's task: a failure to retry
-        self._over = trio.Event()  # set (and renewed) whenever transactions end
+        self._ops: list[Op] = []  # queued, not yet handed to the thread
+        self._wake = trio.Event()  # for the store's task: a first write, or a retry
+        self._jobs: queue.SimpleQueue[_Transaction | _Call | None] = queue.SimpleQueue()
+        self._busy = False  # a transaction is in the thread
+        self._over = trio.Event()  # set (and renewed) whenever a transaction ends
         self._crashed: BaseException | None = None  # a transaction failed for a bug, not the disk
         self.queued = 0  # operations queued so far (a change tells a caller it wrote)
         self._appended = 0  # actions queued since the last sweep
-        self.ticket = 0  # the transaction that holds the latest write queued
+        self.ticket = 1  # the transaction that will hold what is queued now
         self.saved = 0  # the last transaction on disk
         self.failing = False
         self._attempts = 0  # failed attempts at the transaction in a row
@@ -400,11 +390,18 @@ class Store:
             await self._in_thread(self._open)
             task_status.started(self)
             while True:
-                await self._wake.wait()  # a failed transaction, to try again after a pause
+                await self._wake.wait()  # a first write after a quiet spell, or a failure
                 self._wake = trio.Event()
                 if self._crashed is not None:
                     raise self._crashed
-                await trio.sleep(RETRY_DELAYS[min(self._attempts, len(RETRY_DELAYS)) - 1])
+                if self._attempts:
+                    await trio.sleep(RETRY_DELAYS[min(self._attempts, len(RETRY_DELAYS)) - 1])
+                elif self.window and len(self._ops) < self.batch:
+                    # Let more rooms' writes join this transaction, for a moment at most
+                    # (the batch-th write ends it early).
+                    with trio.move_on_after(self.window):
+                        await self._wake.wait()
+                    self._wake = trio.Event()
                 self._hand_over()
         finally:
             with trio.CancelScope(shield=True):
@@ -418,108 +415,56 @@ class Store:
                 self._jobs.put(None)
 
     # The database lives in one thread of its own for the store's life (the connection
-    # never changes threads). The event loop wakes the thread when a write comes after a
-    # quiet spell; from then on the thread takes what is queued by itself, one
-    # transaction after another, until nothing is left, and the event loop hears of the
-    # transactions done through the Trio token, once for all those done since it last
-    # heard.
+    # never changes threads). A job goes to it through a queue and its outcome comes back
+    # through the Trio token: one of each per transaction.
 
     def _serve_jobs(self, token: trio.lowlevel.TrioToken) -> None:
         while (job := self._jobs.get()) is not None:
             match job:
-                case _Go(window):
-                    self._transactions(token, window)
+                case _Transaction(ops, prepared):
+                    result = outcome.capture(self._write, ops, prepared)
+                    deliver: Callable[..., object] = self._done
+                    target: object = job
                 case _Call(fn, task):
                     result = outcome.capture(fn)
-                    with contextlib.suppress(trio.RunFinishedError):
-                        token.run_sync_soon(trio.lowlevel.reschedule, task, result)
-
-    def _transactions(self, token: trio.lowlevel.TrioToken, window: float) -> None:
-        """The store's thread: everything queued, as one transaction, again and again
-        until nothing is queued (then it stops taking: the next write wakes it) or a
-        transaction fails (its writes go back first in the queue, and the event loop
-        wakes the thread again after a pause)."""
-        self._full.clear()
-        if window and len(self._ops) < self.batch:
-            self._full.wait(window)  # let more rooms' writes join (the batch-th ends it)
-        with self._lock:
-            ops, ticket = self._take()
-        if not ops:
-            self._report(token, 0, None)
-        while ops:
-            try:
-                self._write(ops)
-            except BaseException as exc:  # the event loop tells a bug from the disk
-                with self._lock:
-                    self._ops[:0] = ops  # rolled back: they go again, first
-                self._report(token, ticket, exc)
-                return
-            with self._lock:
-                done = ticket
-                ops, ticket = self._take()
-            self._report(token, done, None)
-
-    def _take(self) -> tuple[list[Op], int]:
-        """Under the lock: what is queued, and its transaction's ticket; nothing queued:
-        the thread stops taking."""
-        ops, self._ops = self._ops, []
-        if not ops:
-            self._busy = False
-            return ops, 0
-        self._next += 1
-        return ops, self._next - 1
-
-    def _report(self, token: trio.lowlevel.TrioToken, ticket: int, error: BaseException | None) -> None:
-        """The store's thread: tell the event loop (once for all the outcomes it has not read)."""
-        self._outcomes.append((ticket, error))
-        if not self._reporting:
-            self._reporting = True
+                    deliver, target = trio.lowlevel.reschedule, task
             with contextlib.suppress(trio.RunFinishedError):
-                token.run_sync_soon(self._heard)
+                token.run_sync_soon(deliver, target, result)
 
     async def _in_thread(self, fn: Callable[..., _T], *args: Any) -> _T:
-        """``fn(*args)`` in the store's thread (once it has nothing queued to write). Not
+        """``fn(*args)`` in the store's thread (after any transaction under way). Not
         cancellable: a transaction under way is waited out (it takes milliseconds)."""
         self._jobs.put(_Call(partial(fn, *args), trio.lowlevel.current_task()))
         result: _T = await trio.lowlevel.wait_task_rescheduled(lambda _: trio.lowlevel.Abort.FAILED)
         return result
 
-    def _hand_over(self, window: float = 0.0) -> None:
-        """Wake the thread for what is queued, unless it is taking it already."""
-        with self._lock:
-            if self._busy or not self._ops:
-                return
-            self._busy = True
-        self._jobs.put(_Go(window))
+    def _hand_over(self) -> None:
+        """Everything queued goes to the thread as one transaction, unless one is under
+        way: then it waits for that one (and what comes meanwhile joins it)."""
+        if self._busy or not self._ops:
+            return
+        ops, self._ops = self._ops, []
+        prepared = None
+        if len(ops) <= _ACTIONS_PER_INSERT and all(type(op) is ActionRow for op in ops):
+            prepared = _actions_statement(ops)
+        self._busy = True
+        self._jobs.put(_Transaction(ops, prepared, self.ticket))
+        self.ticket += 1
 
-    def _heard(self) -> None:
-        """On the event loop: the thread is done with transactions. On disk: the listener
-        hears it. Failed: its writes go first again, after a pause (the store's task)."""
-        self._reporting = False
+    def _done(self, job: _Transaction, result: outcome.Outcome[None]) -> None:
+        """On the event loop: the thread is done with ``job``. On disk: the next
+        transaction (what was queued meanwhile) goes at once, then the listener hears it.
+        Failed: its writes go first again, after a pause (the store's task)."""
+        self._busy = False
         self._over.set()
         self._over = trio.Event()
-        while self._outcomes:
-            ticket, error = self._outcomes.popleft()
-            if error is None:
-                if ticket <= self.saved:
-                    continue  # the thread found nothing to take
-                self.saved = ticket
-                if self.failing:
-                    self.failing = False
-                    log.warning("saving to %s works again (after %d failed attempts); play resumes",
-                                self.path, self._attempts)
-                    if self.listener is not None:
-                        self.listener.saving_works()
-                self._attempts = 0
-                if self.listener is not None and not (self._outcomes and self._outcomes[0][1] is None):
-                    self.listener.committed(ticket)  # the last of a run of transactions done
-                continue
-            with self._lock:
-                self._busy = False  # the store's task hands the writes over again
+        if isinstance(result, outcome.Error):
+            error = result.error
             if not isinstance(error, sqlite3.Error):
                 self._crashed = error  # a bug: the store's task raises it
                 self._wake.set()
                 return
+            self._ops[:0] = job.ops  # rolled back: they go again, first
             now = trio.current_time()
             if not self.failing or now - self._noted >= _NOTE_EVERY:
                 self._noted = now
@@ -532,15 +477,27 @@ class Store:
                 if self.listener is not None:
                     self.listener.saving_failed(_describe(error))
             self._wake.set()
+            return
+        self._hand_over()
+        self.saved = job.ticket
+        if self.failing:
+            self.failing = False
+            log.warning("saving to %s works again (after %d failed attempts); play resumes",
+                        self.path, self._attempts)
+            if self.listener is not None:
+                self.listener.saving_works()
+        self._attempts = 0
+        if self.listener is not None:
+            self.listener.committed(job.ticket)
 
     async def _settled(self) -> None:
-        """Wait until the thread has no transaction under way and takes nothing more."""
-        while self._busy or self._outcomes:
+        """Wait until no transaction is under way."""
+        while self._busy:
             await self._over.wait()
 
     async def flush(self) -> None:
         """Write everything queued so far (retrying until it is written)."""
-        last = self.ticket  # the transaction of the last write
+        last = self.ticket if self._ops else self.ticket - 1  # the transaction of the last write
         if not self.failing:
             self._hand_over()
         # A transaction that fails puts its writes back first: the next one on disk holds them.
@@ -608,16 +565,17 @@ class Store:
             self._db.close()
             self._db = None
 
-    def _write(self, ops: list[Op]) -> None:
+    def _write(self, ops: list[Op], prepared: tuple[str, list[Any]] | None = None) -> None:
         """One transaction. This thread takes the GIL back after every statement, and each
         time it may wait for the event loop to let go of it, so statements are what a
         transaction costs: the actions queued one after another go in one statement, and
-        the usual transaction, actions only, is that single statement, its own transaction."""
+        the usual transaction, actions only, comes ``prepared`` (made on the event loop)
+        as a single statement, its own transaction."""
         db = self._db
         if db is None:
             raise sqlite3.OperationalError("the database is closed")
-        if len(ops) <= _ACTIONS_PER_INSERT and all(type(op) is ActionRow for op in ops):
-            self._note_first_rows(ops, db.execute(*_actions_statement(ops)).lastrowid)
+        if prepared is not None:
+            self._note_first_rows(ops, db.execute(*prepared).lastrowid)
             return
         try:
             db.execute("BEGIN")
@@ -699,23 +657,12 @@ class Store:
 
     # -- queueing (called from room tasks; never waits) --------------------------------
 
-    def _put(self, op: Op, unseq: str | None = None) -> None:
-        """Queue ``op``; ``unseq``: a room whose seq queued last goes (``op`` carries a
-        later one). The first write while the thread takes nothing wakes it."""
-        with self._lock:
-            ops = self._ops
-            if unseq is not None and ops and type(last := ops[-1]) is RoomSeq and last.room == unseq:
-                ops.pop()
-            ops.append(op)
-            self.ticket = self._next
-            wake = not self._busy and not self._attempts  # failing: the store's task retries
-            if wake:
-                self._busy = True
+    def _put(self, op: Op) -> None:
+        ops = self._ops
+        ops.append(op)
         self.queued += 1
-        if wake:
-            self._jobs.put(_Go(self.window))
-        elif len(ops) == self.batch:
-            self._full.set()  # the thread waits for more no longer
+        if not self._busy and (len(ops) == 1 or len(ops) == self.batch):
+            self._wake.set()  # the store's task waits for these two
 
     def save_room(self, record: RoomRecord) -> None:
         """A room's settings (and its seats), as when it was created or reloaded."""
@@ -745,7 +692,8 @@ class Store:
         seq after its events (the room's stored seq is the larger of its own and its
         current match's last action's, so the action's row stands for a room's seq
         queued just before it)."""
-        self._put(ActionRow(room, match, n, action, seq), unseq=room)
+        self._unseq(room)
+        self._put(ActionRow(room, match, n, action, seq))
         self._appended += 1
         if self._appended >= SWEEP_EVERY:
             self._appended = 0
@@ -753,7 +701,14 @@ class Store:
 
     def seq(self, room: str, seq: int) -> None:
         """The room's last seq, after an event that is not an action's (chat, presence)."""
-        self._put(RoomSeq(room, seq), unseq=room)
+        self._unseq(room)
+        self._put(RoomSeq(room, seq))
+
+    def _unseq(self, room: str) -> None:
+        """A room's seq queued last goes: what the room queues now carries a later one."""
+        ops = self._ops
+        if ops and type(last := ops[-1]) is RoomSeq and last.room == room:
+            ops.pop()
 
     def round_record(self, room: str, match: int, round: int, data: dict[str, Any]) -> None:
         """A round's fair deal for the history: its commitment (with the secret and salt),
