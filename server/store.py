@@ -42,7 +42,11 @@ takings of the GIL whatever its size, so the store hands it work as seldom as it
 one job per transaction (everything queued so far, for every room) and one wake-up of
 the event loop back when it is on disk. While a transaction is under way, what is queued
 joins the next one, handed over the moment the thread is done (so the commit window
-adapts to the load); a first write after a quiet spell waits ``window`` for others.
+adapts to the load); a first write after a quiet spell waits ``window`` for others. The
+usual transaction, actions only, is one statement, the same whatever its number of rows
+(they go as one JSON array), so the connection keeps one prepared statement for it. The
+thread is a batch thread (``SCHED_BATCH`` where there is one): woken, it waits for a free
+CPU instead of displacing the event loop's thread, which holds the GIL it needs.
 :attr:`Store.ticket` names the transaction that will hold what is queued now, and the
 store's listener hears :meth:`StoreListener.committed` once it is on disk, which is when
 the server lets the frames that depend on it go out. A transaction that fails is rolled
