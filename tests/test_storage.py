@@ -466,6 +466,34 @@ async def test_the_action_log_keeps_each_rooms_current_match_and_sweeps_the_rest
         nursery.cancel_scope.cancel()
 
 
+async def test_a_transactions_actions_go_in_order_as_one_statement_whatever_their_number(
+        tmp_path: Path) -> None:
+    """Actions-only transactions of any size (here 1, then 600 at once, then 7) keep their
+    order and fields, through one statement whatever the number of rows (the connection
+    keeps each statement it ran prepared: one per number of rows was a few KiB each)."""
+    from unolan.server.store import ActionRow, RoomRecord, _actions_statement
+
+    rows = [ActionRow("r1", 1, n, "0 draw", n) for n in range(600)]
+    assert _actions_statement(rows[:1])[0] == _actions_statement(rows)[0]
+    record = RoomRecord("r1", "r1", "official", en.Rules.preset("official").to_dict(), 2, 0,
+                        None, None, "s", 0, None, 0)
+    async with trio.open_nursery() as nursery:
+        store = await nursery.start(Store(tmp_path / "n.db").run)
+        store.save_room(record)
+        store.start_match("r1", 1, 5, 10)
+        await store.flush()
+        first = 0
+        for size in (1, 600, 7):
+            for n in range(first, first + size):
+                store.action("r1", 1, n, f"0 draw #{n}", 11 + n)
+            first += size
+            await store.flush()
+        (r1,) = (await store.load()).rooms
+        assert r1.actions == [f"0 draw #{n}" for n in range(608)]
+        assert r1.action_seqs == [11 + n for n in range(608)]
+        nursery.cancel_scope.cancel()
+
+
 async def test_a_pause_seen_but_never_saved_is_not_given_out_again_after_a_restart(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, thread_clock: trio.abc.Clock) -> None:
     """The server stops while saving fails: its clients saw the `paused` event's seq,
