@@ -26,9 +26,25 @@ from unolan.engine import Phase
 from . import cards
 from .canvas import Canvas, cut, fit, width_of, wrap
 from .motion import FLIGHT, Effect, Kind
-from .state import UIState, card_style
+from .state import UIState, card_label, card_style
 
 Fragments = StyleAndTextTuples
+
+
+class Box(NamedTuple):
+    """A rectangle of cells: what a thing on the table takes."""
+
+    x: int
+    y: int
+    w: int
+    h: int
+
+    def meets(self, other: Box) -> bool:
+        return (self.x < other.x + other.w and other.x < self.x + self.w
+                and self.y < other.y + other.h and other.y < self.y + self.h)
+
+    def inside(self, canvas: Canvas) -> bool:
+        return self.x >= 0 and self.y >= 0 and self.x + self.w <= canvas.width and self.y + self.h <= canvas.height
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,8 +290,11 @@ def picture(state: UIState, width: int, height: int, info: list[Fragments],
     # Every tile as wide as the narrowest (a tile at the right edge keeps off the border),
     # so that the same hand is drawn alike at every seat.
     tile_w = min([layout.tile_w, *(width - 1 - place.x for place in layout.places.values())])
+    taken: list[Box] = []  # what a card on its way never covers: it goes where the table is bare
     for seat, place in layout.places.items():
-        canvas.block(place.x, place.y, tile(state, seat, tile_w, layout.tile_h, catchable))
+        tile_lines = tile(state, seat, tile_w, layout.tile_h, catchable)
+        canvas.block(place.x, place.y, tile_lines)
+        taken += [Box(place.x, place.y + i, width_of(line), 1) for i, line in enumerate(tile_lines)]
     canvas.put(0, height - 1, own_line(state, width, catchable))
 
     now = state.clock()
@@ -293,16 +312,22 @@ def picture(state: UIState, width: int, height: int, info: list[Fragments],
         canvas.block(pile_x, pile_y, face)
     else:  # the dealer is being drawn for: no pile yet
         canvas.put(pile_x, pile_y + 1, [("class:hint", "—")])
-    canvas.block(pile_x + card_w + 1, pile_y + card_h // 2 - 1, cards.back_pile(v.draw_count))
+    draw_pile = cards.back_pile(v.draw_count)
+    canvas.block(pile_x + card_w + 1, pile_y + card_h // 2 - 1, draw_pile)
 
     home = Place(2, height - 1)
+    taken += [Box(pile_x, pile_y, card_w, card_h),
+              Box(pile_x + card_w + 1, pile_y + card_h // 2 - 1, width_of(draw_pile[1]), len(draw_pile)),
+              Box(0, height - 1, width, 1)]  # the own line
+    taken += [Box(pile_x, y, width_of(line), 1) for y, line in enumerate(pile.under, pile_y + card_h)]
+    if pile.beside:
+        taken.append(Box(pile.beside, pile_y + card_h - 1, width_of(info[0]), 1))
     for effect in effects:
         where = layout.places.get(effect.seat) if effect.seat is not None else None
         if effect.seat is not None and effect.seat == v.seat:
             where = home
         if effect.kind is Kind.FLIGHT and effect in flying and where is not None:
-            start = where if where is home else Place(where.x, where.y + 1)  # under its name
-            _draw_flight(canvas, effect, now, start, (pile_x, pile_y, card_w, card_h))
+            _draw_flight(canvas, effect, now, where, Place(pile_x + 2, pile_y + 1), taken)
     # The lines under the pile over any card on its way: they are read, the card only seen.
     if pile.beside:
         canvas.put(pile.beside, pile_y + card_h - 1, info[0])
@@ -403,20 +428,21 @@ def _info_lines(info: list[Fragments], room: int, indent: int = 2) -> list[Fragm
     return out
 
 
-def _draw_flight(canvas: Canvas, effect: Effect, now: float, start: Place,
-                 pile: tuple[int, int, int, int]) -> None:
-    """The card on its way: a small face from its seat to the pile's edge, where it goes
-    in (the pile shows it already). Drawn over the pile, it broke the pile's frame."""
-    face = cards.small(effect.text, f"{card_style(effect.text)} class:face class:flying", False)
-    w, h = cards.SMALL_WIDTH, len(face)
-    pile_x, pile_y, pile_w, pile_h = pile
-    if start.y + h <= pile_y or start.y >= pile_y + pile_h:  # above or below: in at the top or bottom
-        end = Place(pile_x + 2, pile_y - h if start.y < pile_y else pile_y + pile_h)
-    else:  # beside it: in at its side
-        end = Place(pile_x - w if start.x < pile_x else pile_x + pile_w, pile_y + 1)
+def _draw_flight(canvas: Canvas, effect: Effect, now: float, start: Place, end: Place,
+                 taken: list[Box]) -> None:
+    """The card on its way from its seat to the pile: a small face where the table is
+    bare enough, else the card's label on one line, else nothing this frame. Drawn over a
+    tile, the pile or a line of text, it broke a name or a frame."""
     p = min(max((now - effect.start) / FLIGHT, 0.0), 1.0)
     x = round(start.x + (end.x - start.x) * p)
-    y = min(round(start.y + (end.y - start.y) * p), canvas.height - 1 - h)  # over the own line: never
-    if x < pile_x + pile_w and pile_x < x + w and y < pile_y + pile_h and pile_y < y + h:
-        return  # a corner cut across the pile on the way: not over it
-    canvas.block(x, y, face)
+    y = round(start.y + (end.y - start.y) * p)
+    style = f"{card_style(effect.text)} class:face class:flying"
+    face = cards.small(effect.text, style, False)
+    label = card_label(effect.text)
+    chip: list[Fragments] = [[(style, label)]]
+    shapes = [(face, Box(x, y, cards.SMALL_WIDTH, len(face)))]
+    shapes += [(chip, Box(x, y + dy, get_cwidth(label), 1)) for dy in (1, 0, 2)]
+    for shape, box in shapes:
+        if box.inside(canvas) and not any(box.meets(other) for other in taken):
+            canvas.block(box.x, box.y, shape)
+            return
