@@ -781,8 +781,10 @@ class Store:
 # Any number of actions in one statement, always the same: its rows come as one JSON array
 # (an INSERT with a VALUES row per action is a statement per number of rows, each kept
 # prepared by the connection, about 15 KiB for 20 rows).
-_INSERT_ACTIONS = ("INSERT INTO actions (room, match, n, action, seq) SELECT value ->> 0, value ->> 1,"
-                   " value ->> 2, value ->> 3, value ->> 4 FROM json_each(?)")
+# (json_extract, not ->>, which needs SQLite 3.38: a Python 3.11 may come with an older one.)
+_INSERT_ACTIONS = ("INSERT INTO actions (room, match, n, action, seq) SELECT json_extract(value, '$[0]'),"
+                   " json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'),"
+                   " json_extract(value, '$[4]') FROM json_each(?) ORDER BY key")  # in order: rowids one after another
 SWEEP_EVERY = 50_000  # actions appended between two sweeps of the log
 _SWEEP = ("DELETE FROM actions WHERE NOT EXISTS (SELECT 1 FROM rooms r"
           " WHERE r.id = actions.room AND r.matches = actions.match)")
