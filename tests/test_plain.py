@@ -387,6 +387,11 @@ def test_plain_asks_again_when_lines_came_after_its_prompt() -> None:
     assert out == ["bob says: hi", "! the deal checks out", PROMPT]  # the choices stand: only the prompt
     ui.refresh()
     assert out[-1] == PROMPT and out.count(PROMPT) == 1
+    del out[:]
+    ui.handle("3\n")  # draw: sent, and the server refuses it (the table moved on, say)
+    ui.state.on_error("not_your_turn", "it is not your turn")
+    ui.refresh()
+    assert out[0].startswith("! ") and out[-1] == PROMPT and "3. draw a card" in out  # all the choices again
 
 
 def test_plain_commands_work_as_the_chinese_help_lists_them() -> None:

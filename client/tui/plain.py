@@ -59,6 +59,7 @@ class PlainState(UIState):
     def __init__(self, write: Callable[[str], None], **kwargs: Any) -> None:
         self._write = write
         self.written = 0  # lines written so far (a prompt that others followed is said again)
+        self.refusals = 0  # refusals from the server so far (the choices are said again after one)
         self.listed = False  # the server's rooms have been listed (else none are known yet)
         # The view is the table after the last event (an action's events come one by
         # one, and the view is drawn again after its last: a prompt in between is stale).
@@ -92,6 +93,10 @@ class PlainState(UIState):
         super().notify(text, style, seconds, lasting, topic)
         if topic != "summary":  # "s shows the summary again": a key of the full screen
             self.write(f"! {text}")
+
+    def on_error(self, code: str, message: str) -> None:
+        super().on_error(code, message)
+        self.refusals += 1
 
     def set_status(self, status: str, detail: str = "") -> None:
         before = (self.status, self.status_detail)
@@ -214,7 +219,10 @@ def lobby_options(state: UIState, controller: Controller) -> list[Option]:
         controller.open_form()
         controller.create_room()
 
-    out = []
+    # The two that are always there come first: the list refreshes itself as rooms open
+    # (new ones come last), and a number typed as it does still means what it meant.
+    out = [Option(_("create a room (house rules)"), create),
+           Option(_("list the rooms again"), controller.refresh_rooms)]
     for i, room in enumerate(state.rooms):
         people = render.listed_rules(room) + ", " + _("{players}/{seats} players {spectators} watching").format(
             players=room.get("players", 0), seats=room.get("seats", 0),
@@ -226,8 +234,6 @@ def lobby_options(state: UIState, controller: Controller) -> list[Option]:
                               partial(chosen, i, controller.join_room)))
         out.append(Option(_("watch {room} ({people})").format(room=room["name"], people=people),
                           partial(chosen, i, partial(controller.join_room, "spectator"))))
-    out.append(Option(_("create a room (house rules)"), create))
-    out.append(Option(_("list the rooms again"), controller.refresh_rooms))
     return out
 
 
@@ -311,6 +317,7 @@ class PlainUI:
         self._heading_said = False  # the next prompt's heading was just written (by look)
         self._watched = False  # a spectator has been shown the table of the match watched
         self._scored: int | None = None  # the round's result last written
+        self._refusals = 0  # the state's refusals when the choices were last said
 
     def write(self, text: str) -> None:
         self.state.write(text)
@@ -333,6 +340,8 @@ class PlainUI:
             self.look()
         elif s.view is None:
             self._watched = False
+        if s.refusals != self._refusals:  # a refusal is a mistake: the choices are said again
+            self._refusals, self._shown = s.refusals, None
         heading, options = self.prompt()
         # The room's seats change as people come (each says so in a line): the prompt
         # is written again when its choices change, or at the table when the table does.
