@@ -40,6 +40,7 @@ from unolan.engine import (
     Draw,
     Game,
     Pass,
+    Phase,
     Play,
     Rules,
     parse_position,
@@ -255,6 +256,16 @@ def test_color_picker_by_arrows_and_escape_cancels() -> None:
         assert t.state.picker is None and t.sent == []
         t.press("enter", "down", "down", "enter")
         assert t.actions() == [play(0, "W4", color="G")]
+
+
+def test_escape_closes_the_round_s_summary_as_its_footer_says() -> None:
+    with table("hand 0: R5; hand 1: B1 B2; hand 2: G4 G5; discard: R3") as t:
+        t.apply("0 play R5")  # the round is over: its summary opens by itself
+        assert t.state.view.phase is Phase.ROUND_OVER
+        t.state.show_scores = True
+        assert "s or Esc closes" in t.screen()
+        t.press("esc")
+        assert not t.state.show_scores and "s or Esc closes" not in t.screen()
 
 
 def test_multi_play_marks_cards_then_names_the_continuing_color() -> None:

@@ -301,8 +301,8 @@ class Controller:
             s.picker = None
         elif s.marked:
             s.marked = []
-        elif s.show_scores and s.view is not None and s.view.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
-            s.show_scores = False
+        elif s.show_scores and s.view is not None and s.view.phase is not Phase.MATCH_OVER:
+            s.show_scores = False  # as its footer says (after the match, Esc is to the lobby)
         elif s.view is not None and s.view.seat is None:
             self.leave()  # a spectator: back to the lobby, match or not
         elif s.view is not None and s.view.phase is Phase.MATCH_OVER:
