@@ -394,6 +394,21 @@ def test_plain_asks_again_when_lines_came_after_its_prompt() -> None:
     assert out[0].startswith("! ") and out[-1] == PROMPT and "3. draw a card" in out  # all the choices again
 
 
+def test_plain_says_now_and_then_that_it_still_tries_to_connect_and_how_to_stop() -> None:
+    """Not two lines a try for ever: the first failure, then a line after tries 1, 2, 5,
+    10, 20... with the count and the command that stops."""
+    out: list[str] = []
+    state = PlainState(out.append)
+    for attempt in range(21):
+        state.connecting("10.0.0.9:7117", attempt)
+        state.set_status("offline", "nothing is listening on 10.0.0.9:7117")
+    assert out[:2] == ["connecting: 10.0.0.9:7117", "offline: nothing is listening on 10.0.0.9:7117"]
+    assert out[2:] == [f"Not connected to 10.0.0.9:7117: still trying (attempt {n}). Type quit to stop."
+                       for n in (2, 3, 6, 11, 21)]
+    state.set_status("connected", "10.0.0.9:7117")
+    assert out[-1] == "connected: 10.0.0.9:7117"
+
+
 def test_plain_commands_work_as_the_chinese_help_lists_them() -> None:
     i18n.set_language("zh_Hant")
     out, ui = _plain_at("hand 0: R5 G7; hand 1: B1 B2; discard: R3; turn: 0")

@@ -49,6 +49,9 @@ from .state import (
 ReadLine = Callable[[], Awaitable[str]]  # the next line typed ("" once the input ends: quit)
 
 CHAT_PREFIXES = ("'", '"')
+# The failed tries after which plain mode says it still tries, then every 10th (not two
+# lines a try, for ever).
+_RETRIES_SAID = (1, 2, 5, 10)
 TYPE_A_NUMBER = N_("Type a number (help: the other commands):")  # the last line of every prompt
 
 
@@ -98,10 +101,19 @@ class PlainState(UIState):
         super().on_error(code, message)
         self.refusals += 1
 
+    def connecting(self, where: str, attempt: int) -> None:
+        self.attempts = attempt  # (before the status: a retry's is not said on its own line)
+        super().connecting(where, attempt)
+        if attempt in _RETRIES_SAID or (attempt > _RETRIES_SAID[-1] and attempt % _RETRIES_SAID[-1] == 0):
+            self.write(_("Not connected to {where}: still trying (attempt {attempt}).").format(
+                where=where, attempt=attempt + 1) + " " + _("Type {quit} to stop.").format(
+                    quit=command_words(COMMANDS[Typed.QUIT])))
+
     def set_status(self, status: str, detail: str = "") -> None:
         before = (self.status, self.status_detail)
         super().set_status(status, detail)
-        if (status, detail) != before:  # as the full screen's header says it
+        retrying = status in ("connecting", "offline") and self.attempts > 0  # said by connecting
+        if (status, detail) != before and not retrying:  # as the full screen's header says it
             word = _(render.STATUS_WORDS.get(status, status))
             self.write(f"{word}: {detail}" if detail else word)
 
