@@ -789,7 +789,10 @@ SWEEP_EVERY = 50_000  # actions appended between two sweeps of the log
 _SWEEP = ("DELETE FROM actions WHERE NOT EXISTS (SELECT 1 FROM rooms r"
           " WHERE r.id = actions.room AND r.matches = actions.match)")
 _PAGE_SIZE = 1024
-CACHE_KIB = 256  # the page cache of the store's file and of the history's, each
+# The page cache of the store's file and of the history's, each: the server only writes
+# (appends to the log, rewrites a few rows), whose pages are few; the commands that read
+# the history open their own connections.
+CACHE_KIB = 64
 
 
 def _yield_to_the_event_loop() -> None:
