@@ -14,9 +14,11 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 import trio
+from unolan.protocol.framing import pack
 
 from unolan import __version__
 from unolan import engine as en
@@ -37,6 +39,24 @@ log = logging.getLogger("unolan.server")
 
 SERVER_NAME = f"unolan {__version__}"
 
+
+
+LISTED_ROOMS = 256  # at most, in a ``rooms`` reply (the protocol's array limit for it)
+_LISTING_BUDGET = pr.MAX_FRAME_SIZE - 1024  # its rooms' bytes: the reply's envelope fits beside
+
+
+def rooms_listing(summaries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rooms a ``rooms`` reply lists: the first :data:`LISTED_ROOMS` of them, or as
+    many as fit in one frame (a reply over the frame limit could not be sent at all, and
+    the request would wait for ever)."""
+    out: list[dict[str, Any]] = []
+    size = 0
+    for summary in summaries:
+        size += len(pack(summary))
+        if len(out) == LISTED_ROOMS or size > _LISTING_BUDGET:
+            break
+        out.append(summary)
+    return out
 
 class Reception(Protocol):
     """What a session asks of the server: its rooms, the tokens that resume in them, and
@@ -318,7 +338,7 @@ class Session:
             case pr.Ping():
                 self.send(pr.Pong(id=msg.id))
             case pr.ListRooms():
-                rooms = [room.summary() for room in list(self.server.rooms.values())[:256]]
+                rooms = rooms_listing(room.summary() for room in list(self.server.rooms.values()))
                 self.send(pr.Rooms(rooms=tuple(rooms), id=msg.id))
             case pr.CreateRoom() | pr.Join() | pr.Resume():
                 await self._enter(msg)

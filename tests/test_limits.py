@@ -303,3 +303,20 @@ async def test_a_session_dropped_while_its_writer_waits_ends_quietly(
         monkeypatch.undo()
         await trio.sleep(0.1)
     assert dropped[1].dropped and "TypeError" not in caplog.text and "Traceback" not in caplog.text
+
+
+def test_the_rooms_listing_fits_in_one_frame_however_many_options_the_rooms_changed() -> None:
+    """A reply over the frame limit cannot be sent, and its request would wait for ever:
+    the listing stops at 256 rooms or at what one frame holds, whichever comes first."""
+    from unolan.engine import OPTIONS
+
+    def room(i: int, options: dict[str, Any]) -> dict[str, Any]:
+        return {"room": f"r{i:030d}", "name": "n" * 40, "preset": "house", "seats": 10, "players": 10,
+                "spectators": 99, "started": True, "password": True, "tables": 1, "options": options}
+
+    crowded = {o.name: "x" * 20 for o in OPTIONS}  # every option, each with a long value
+    listed = server_session.rooms_listing(room(i, crowded) for i in range(300))
+    assert 0 < len(listed) < 256 and listed == [room(i, crowded) for i in range(len(listed))]
+    frame = pr.encode_frame(pr.Rooms(rooms=tuple(listed), id=2**32 - 1).to_wire())  # raises if over
+    assert len(frame) <= pr.MAX_FRAME_SIZE + 4
+    assert len(server_session.rooms_listing(room(i, {}) for i in range(300))) == 256
