@@ -278,7 +278,7 @@ async def test_a_fatal_error_arrives_before_the_close_though_the_client_keeps_se
 
 
 async def test_a_session_dropped_while_its_writer_waits_ends_quietly(
-        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, autojump_clock: object) -> None:
     """The writer wakes to a dropped session (its backlog gone): it stops, no TypeError."""
     wait_writable = trio.lowlevel.wait_writable
     dropped: list[Any] = []
@@ -320,3 +320,18 @@ def test_the_rooms_listing_fits_in_one_frame_however_many_options_the_rooms_chan
     frame = pr.encode_frame(pr.Rooms(rooms=tuple(listed), id=2**32 - 1).to_wire())  # raises if over
     assert len(frame) <= pr.MAX_FRAME_SIZE + 4
     assert len(server_session.rooms_listing(room(i, {}) for i in range(300))) == 256
+
+
+async def test_a_reply_over_the_frame_limit_is_logged_not_lost_in_silence(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, autojump_clock: object) -> None:
+    """Should a reply ever be too large to send, the log says which (its request gets no
+    reply: a bug to see, never to guess)."""
+    huge = [{"room": f"r{i}", "name": "n" * 40, "preset": "house", "seats": 4, "players": 1, "spectators": 0,
+             "started": False, "password": False, "options": {f"o{j}": "x" * 200 for j in range(60)}}
+            for i in range(100)]
+    monkeypatch.setattr(server_session, "rooms_listing", lambda summaries: huge)
+    async with running(Limits()) as server:
+        raw = await Raw.connect(server.port, "ann")
+        with pytest.raises(trio.TooSlowError):
+            await raw.reply(pr.ListRooms(id=1), timeout=1)
+    assert "a rooms message is over the frame limit and is not sent" in caplog.text
