@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from .events import EVENT_KINDS, FACTS
 from .phases import PLAY, Phase
 from .rules import Rules
@@ -25,6 +27,9 @@ from .view import View
 _OPTIONAL_VIEW = {"stack": 0, "pair": False, "challengeable": False, "served": False, "opening": False}
 
 
+# The client library's mirror is a fold of its own (a Python class): a compiled class
+# refuses interpreted subclasses unless it says it takes them.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ViewFold:
     """One seat's table (``seat`` None: a spectator), rebuilt from events.
 

@@ -53,10 +53,10 @@ def _value(option):
 option_mixes = st.fixed_dictionaries({}, optional={o.name: _value(o) for o in OPTIONS})
 
 
-def check_match(rules: Rules, players: int, seed: int, steps: int) -> None:
+def check_match(rules: Rules, players: int, seed: int, steps: int, fold: type[ViewFold] = ViewFold) -> None:
     game = Game(rules, players=players, seed=seed)
     members: list[int | None] = [*range(players), None]
-    folds = {m: ViewFold(m, rules) for m in members}
+    folds = {m: fold(m, rules) for m in members}
 
     def receive(events) -> None:
         for i, event in enumerate(events):
@@ -118,3 +118,12 @@ def test_every_preset_folds_through_whole_matches() -> None:
     for preset in PRESETS:
         for players, seed in ((2, 1), (4, 2), (7, 3)):
             check_match(Rules.preset(preset, target_score=150), players, seed, steps=1500)
+
+
+def test_the_client_s_mirror_a_python_subclass_of_the_fold_folds_alike() -> None:
+    """The client library's mirror subclasses the engine's fold: a compiled engine must
+    take the Python subclass (every client, bots and the terminal UI, makes one)."""
+    from unolan.client.mirror import Mirror
+
+    for preset in ("official", "house"):
+        check_match(Rules.preset(preset, target_score=100), 4, 5, steps=300, fold=Mirror)
