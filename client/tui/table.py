@@ -290,11 +290,9 @@ def picture(state: UIState, width: int, height: int, info: list[Fragments],
     # Every tile as wide as the narrowest (a tile at the right edge keeps off the border),
     # so that the same hand is drawn alike at every seat.
     tile_w = min([layout.tile_w, *(width - 1 - place.x for place in layout.places.values())])
-    taken: list[Box] = []  # what a card on its way never covers: it goes where the table is bare
-    for seat, place in layout.places.items():
-        tile_lines = tile(state, seat, tile_w, layout.tile_h, catchable)
+    tiles = [(place, tile(state, seat, tile_w, layout.tile_h, catchable)) for seat, place in layout.places.items()]
+    for place, tile_lines in tiles:
         canvas.block(place.x, place.y, tile_lines)
-        taken += [Box(place.x, place.y + i, width_of(line), 1) for i, line in enumerate(tile_lines)]
     canvas.put(0, height - 1, own_line(state, width, catchable))
 
     now = state.clock()
@@ -316,12 +314,16 @@ def picture(state: UIState, width: int, height: int, info: list[Fragments],
     canvas.block(pile_x + card_w + 1, pile_y + card_h // 2 - 1, draw_pile)
 
     home = Place(2, height - 1)
-    taken += [Box(pile_x, pile_y, card_w, card_h),
-              Box(pile_x + card_w + 1, pile_y + card_h // 2 - 1, width_of(draw_pile[1]), len(draw_pile)),
-              Box(0, height - 1, width, 1)]  # the own line
-    taken += [Box(pile_x, y, width_of(line), 1) for y, line in enumerate(pile.under, pile_y + card_h)]
-    if pile.beside:
-        taken.append(Box(pile.beside, pile_y + card_h - 1, width_of(info[0]), 1))
+    taken: list[Box] = []  # what a card on its way never covers: it goes where the table is bare
+    if flying:
+        taken += [Box(place.x, place.y + i, width_of(line), 1) for place, tile_lines in tiles
+                  for i, line in enumerate(tile_lines)]
+        taken += [Box(pile_x, pile_y, card_w, card_h),
+                  Box(pile_x + card_w + 1, pile_y + card_h // 2 - 1, width_of(draw_pile[1]), len(draw_pile)),
+                  Box(0, height - 1, width, 1)]  # the own line
+        taken += [Box(pile_x, y, width_of(line), 1) for y, line in enumerate(pile.under, pile_y + card_h)]
+        if pile.beside:
+            taken.append(Box(pile.beside, pile_y + card_h - 1, width_of(info[0]), 1))
     for effect in effects:
         where = layout.places.get(effect.seat) if effect.seat is not None else None
         if effect.seat is not None and effect.seat == v.seat:
