@@ -39,8 +39,6 @@ log = logging.getLogger("unolan.server")
 
 SERVER_NAME = f"unolan {__version__}"
 
-
-
 LISTED_ROOMS = 256  # at most, in a ``rooms`` reply (the protocol's array limit for it)
 _LISTING_BUDGET = pr.MAX_FRAME_SIZE - 1024  # its rooms' bytes: the reply's envelope fits beside
 
@@ -57,6 +55,7 @@ def rooms_listing(summaries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
             break
         out.append(summary)
     return out
+
 
 class Reception(Protocol):
     """What a session asks of the server: its rooms, the tokens that resume in them, and
