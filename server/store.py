@@ -43,10 +43,10 @@ one job per transaction (everything queued so far, for every room) and one wake-
 the event loop back when it is on disk. While a transaction is under way, what is queued
 joins the next one, handed over the moment the thread is done (so the commit window
 adapts to the load); a first write after a quiet spell waits ``window`` for others. The
-usual transaction, actions only, is one statement, the same whatever its number of rows
-(they go as one JSON array), so the connection keeps one prepared statement for it. The
-thread is a batch thread (``SCHED_BATCH`` where there is one): woken, it waits for a free
-CPU instead of displacing the event loop's thread, which holds the GIL it needs.
+usual transaction, a few actions and nothing else, is one statement, a row per action
+(``ROWS_PER_INSERT`` at most to a statement). The thread is a batch thread
+(``SCHED_BATCH`` where there is one): woken, it waits for a free CPU instead of
+displacing the event loop's thread, which holds the GIL it needs.
 :attr:`Store.ticket` names the transaction that will hold what is queued now, and the
 store's listener hears :meth:`StoreListener.committed` once it is on disk, which is when
 the server lets the frames that depend on it go out. A transaction that fails is rolled
@@ -282,7 +282,7 @@ class MatchEnded(NamedTuple):
 
 class ActionRow(NamedTuple):
     """One row of the action log, its fields in the table's order (the usual transaction
-    is nothing but these, and goes as one statement: :func:`_actions_statement`)."""
+    is a few of these and nothing else, and goes as one statement)."""
 
     room: str
     match: int
@@ -339,7 +339,6 @@ Op = (SaveRoom | SaveSeats | SaveSpectator | DropSpectator | StartMatch | MatchE
 @dataclass(slots=True)
 class _Transaction:
     ops: list[Op]
-    prepared: tuple[str, list[Any]] | None  # the whole transaction as one statement
     ticket: int
 
 
@@ -426,8 +425,8 @@ class Store:
         _yield_to_the_event_loop()
         while (job := self._jobs.get()) is not None:
             match job:
-                case _Transaction(ops, prepared):
-                    result = outcome.capture(self._write, ops, prepared)
+                case _Transaction(ops):
+                    result = outcome.capture(self._write, ops)
                     deliver: Callable[..., object] = self._done
                     target: object = job
                 case _Call(fn, task):
@@ -449,11 +448,8 @@ class Store:
         if self._busy or not self._ops:
             return
         ops, self._ops = self._ops, []
-        prepared = None
-        if all(type(op) is ActionRow for op in ops):
-            prepared = _actions_statement(ops)
         self._busy = True
-        self._jobs.put(_Transaction(ops, prepared, self.ticket))
+        self._jobs.put(_Transaction(ops, self.ticket))
         self.ticket += 1
 
     def _done(self, job: _Transaction, result: outcome.Outcome[None]) -> None:
@@ -570,21 +566,23 @@ class Store:
             self._db.close()
             self._db = None
 
-    def _write(self, ops: list[Op], prepared: tuple[str, list[Any]] | None = None) -> None:
+    def _write(self, ops: list[Op]) -> None:
         """One transaction. This thread takes the GIL back after every statement, and each
         time it may wait for the event loop to let go of it, so statements are what a
-        transaction costs: the actions queued one after another go in one statement, and
-        the usual transaction, actions only, comes ``prepared`` (made on the event loop)
-        as a single statement, its own transaction."""
+        transaction costs: the actions queued one after another go in as few statements
+        as they fill, and the usual transaction, a few actions and nothing else, is a
+        single statement, its own transaction."""
         db = self._db
         if db is None:
             raise sqlite3.OperationalError("the database is closed")
-        if prepared is not None:
-            self._note_first_rows(ops, db.execute(*prepared).lastrowid)
-            return
+        if len(ops) <= ROWS_PER_INSERT:
+            actions = [op for op in ops if isinstance(op, ActionRow)]
+            if len(actions) == len(ops):
+                self._insert(db, actions)
+                return
         try:
             db.execute("BEGIN")
-            actions: list[ActionRow] = []
+            actions = []
             for op in ops:
                 if type(op) is ActionRow:
                     actions.append(op)
@@ -641,7 +639,11 @@ class Store:
                 assert_never(op)
 
     def _insert(self, db: sqlite3.Connection, rows: Sequence[ActionRow]) -> None:
-        self._note_first_rows(rows, db.execute(*_actions_statement(rows)).lastrowid)
+        """``rows`` in order, ``ROWS_PER_INSERT`` to a statement."""
+        for start in range(0, len(rows), ROWS_PER_INSERT):
+            chunk = rows[start:start + ROWS_PER_INSERT]
+            values = [field for row in chunk for field in row]
+            self._note_first_rows(chunk, db.execute(_INSERT_ROWS[len(chunk)], values).lastrowid)
 
     def _note_first_rows(self, rows: Sequence[Op], last: int | None) -> None:
         """Where each match begun in ``rows`` (one INSERT: its rows are numbered in
@@ -778,13 +780,12 @@ class Store:
         return Stored(list(rooms.values()), unreadable, aside)
 
 
-# Any number of actions in one statement, always the same: its rows come as one JSON array
-# (an INSERT with a VALUES row per action is a statement per number of rows, each kept
-# prepared by the connection, about 15 KiB for 20 rows).
-# (json_extract, not ->>, which needs SQLite 3.38: a Python 3.11 may come with an older one.)
-_INSERT_ACTIONS = ("INSERT INTO actions (room, match, n, action, seq) SELECT json_extract(value, '$[0]'),"
-                   " json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'),"
-                   " json_extract(value, '$[4]') FROM json_each(?) ORDER BY key")  # in order: rowids one after another
+# Actions go in up to this many to an INSERT, one VALUES row each: each number of rows
+# is a statement of its own, which the connection keeps prepared (about 0.7 KiB a row),
+# and the rows of a statement cost far less than a statement does.
+ROWS_PER_INSERT = 8
+_INSERT_ROWS = {count: "INSERT INTO actions (room, match, n, action, seq) VALUES "
+                + ", ".join(["(?, ?, ?, ?, ?)"] * count) for count in range(1, ROWS_PER_INSERT + 1)}
 SWEEP_EVERY = 50_000  # actions appended between two sweeps of the log
 _SWEEP = ("DELETE FROM actions WHERE NOT EXISTS (SELECT 1 FROM rooms r"
           " WHERE r.id = actions.room AND r.matches = actions.match)")
@@ -808,11 +809,6 @@ def _yield_to_the_event_loop() -> None:
     if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_BATCH"):
         with contextlib.suppress(OSError):
             os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
-
-
-def _actions_statement(rows: Sequence[tuple[Any, ...]]) -> tuple[str, list[Any]]:
-    """One INSERT of these actions, in order (their rows are numbered one after another)."""
-    return _INSERT_ACTIONS, [json.dumps(rows)]
 
 
 # -- the operations' statements (the store's thread) ------------------------------------

@@ -116,10 +116,10 @@ async def test_writes_are_group_committed_and_frames_wait_for_them(
     gate.set()
     write = Store._write
 
-    def gated(self: Store, ops: list[Op], *prepared: Any) -> None:
+    def gated(self: Store, ops: list[Op]) -> None:
         entered.set()
         gate.wait()
-        write(self, ops, *prepared)
+        write(self, ops)
         batches.append([type(op).__name__ for op in ops])
 
     monkeypatch.setattr(Store, "_write", gated)
@@ -466,15 +466,23 @@ async def test_the_action_log_keeps_each_rooms_current_match_and_sweeps_the_rest
         nursery.cancel_scope.cancel()
 
 
-async def test_a_transactions_actions_go_in_order_as_one_statement_whatever_their_number(
-        tmp_path: Path) -> None:
+async def test_a_transactions_actions_go_in_order_whatever_their_number(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Actions-only transactions of any size (here 1, then 600 at once, then 7) keep their
-    order and fields, through one statement whatever the number of rows (the connection
-    keeps each statement it ran prepared: one per number of rows was a few KiB each)."""
-    from unolan.server.store import ActionRow, RoomRecord, _actions_statement
+    order and fields, ``ROWS_PER_INSERT`` rows to a statement: the connection keeps each
+    statement it ran prepared, so there are never more than that many kinds of them."""
+    from unolan.server.store import ROWS_PER_INSERT, RoomRecord
 
-    rows = [ActionRow("r1", 1, n, "0 draw", n) for n in range(600)]
-    assert _actions_statement(rows[:1])[0] == _actions_statement(rows)[0]
+    statements: set[str] = set()
+    execute = sqlite3.Connection.execute
+
+    class Counting(sqlite3.Connection):
+        def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:  # type: ignore[override]
+            statements.add(sql)  # (the signature is the connection's own, narrowed)
+            return execute(self, sql, *args)
+
+    connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda *a, **k: connect(*a, factory=Counting, **k))
     record = RoomRecord("r1", "r1", "official", en.Rules.preset("official").to_dict(), 2, 0,
                         None, None, "s", 0, None, 0)
     async with trio.open_nursery() as nursery:
@@ -492,6 +500,8 @@ async def test_a_transactions_actions_go_in_order_as_one_statement_whatever_thei
         assert r1.actions == [f"0 draw #{n}" for n in range(608)]
         assert r1.action_seqs == [11 + n for n in range(608)]
         nursery.cancel_scope.cancel()
+    rows = {sql.count("(?, ") for sql in statements if sql.startswith("INSERT INTO actions ")}
+    assert rows == {1, ROWS_PER_INSERT, 7}  # 600 went as 75 statements of 8
 
 
 async def test_a_pause_seen_but_never_saved_is_not_given_out_again_after_a_restart(
