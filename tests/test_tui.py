@@ -960,6 +960,10 @@ def test_a_two_table_room_shows_the_other_table_in_a_panel_at_80x24() -> None:
         assert " eve 5   fay 1  ▶gus 7   hal 2" in screen
         assert "R3" in pile(screen) and "red" in pile(screen)  # the own table as ever
         assert hand_of(screen) == ["R2", "R5", "G7", "W4"]
+        # a wild on top there: the color its player named, as the own table would say it
+        t.state.other_table = OtherTable(1, 3, "W4", ("eve", "fay", "gus", "hal"), (5, 1, 7, 2), 2,
+                                         color="B")
+        assert "table 2 · round 3 · top [W4] blue · cards in hand:" in t.screen()
 
 
 def test_a_turn_begins_with_the_cursor_on_a_card_that_can_be_played() -> None:

@@ -322,7 +322,8 @@ async def test_the_lobby_removes_a_remote_bot() -> None:
 
 async def test_a_two_table_room_shows_the_own_table_and_a_panel_for_the_other() -> None:
     from prompt_toolkit.formatted_text import fragment_list_to_text
-    from unolan.client.tui.other_table import panel
+    from unolan.client.tui.other_table import OtherTable, panel
+    from unolan.client.tui.state import color_word
 
     async with trio.open_nursery() as nursery:
         port = await nursery.start(partial(serve, "127.0.0.1", 0, seed=5))
@@ -344,6 +345,13 @@ async def test_a_two_table_room_shows_the_own_table_and_a_panel_for_the_other() 
         assert sorted(other.names) == sorted(f"bot-{s}" for s in tables.seats[1 - own])  # type: ignore[union-attr]
         text = fragment_list_to_text(panel(state, 54))
         assert f"table {2 - own}" in text and all(name in text for name in other.names)
+        # once that table is dealt: the color to match beside its top card
+        await watch.until(lambda: state.other_table is not None and state.other_table.color is not None)
+        color = state.other_table.color
+        assert color in ("R", "Y", "G", "B")
+        assert f"] {color_word(color)} · " in fragment_list_to_text(panel(state, 54))
+        now = OtherTable.of(tables, {})  # type: ignore[arg-type]
+        assert now is not None and now.color == tables.mirrors[1 - own].color  # type: ignore[union-attr]
         # the log of the match tells of the own table alone
         others = set(other.names)
         lines = [line for line, _ in state.log]

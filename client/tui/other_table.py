@@ -1,12 +1,12 @@
 """The other table of a two-table room: a compact panel under the player's own table.
 
 In a room of 8 seats under partner rotation the player's own table is drawn as any
-table; the other one is shown here in two lines: its number, the round and its top card
-(once its round is over while the own table plays on, instead of the card: that it waits
-for it, both tables being dealt the next round together), then each of its players with the cards they hold,
-the one in turn marked. The
-networking side fills :class:`OtherTable` from the client's tables (hidden cards are not
-in it: the other table is seen as a spectator sees it).
+table; the other one is shown here in two lines: its number, the round, its top card and
+the color to match (once its round is over while the own table plays on, instead of the
+card: that it waits for it, both tables being dealt the next round together), then each
+of its players with the cards they hold, the one in turn marked. The networking side
+fills :class:`OtherTable` from the client's tables (hidden cards are not in it: the other
+table is seen as a spectator sees it).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from unolan.client.tables import Tables
 from unolan.engine import Phase
 
 from .canvas import cut
-from .state import UIState, card_label, card_style
+from .state import COLOR_NAMES, UIState, card_label, card_style, color_word
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +35,7 @@ class OtherTable:
     turn: int | None  # the player in turn (table order); None between rounds
     totals: tuple[tuple[str, int], ...] = ()  # every player's rotation total, by room seat
     waits_for: int | None = None  # its round is over: the table (0 or 1) still playing it
+    color: str | None = None  # the color to match (a wild's: the one its player named)
 
     @classmethod
     def of(cls, tables: Tables, names: Mapping[int, str]) -> OtherTable | None:
@@ -50,7 +51,7 @@ class OtherTable:
         return cls(other, mirror.round, mirror.top, tuple(_name(names, s) for s in seats),
                    tuple(mirror.counts), mirror.turn if playing else None,
                    tuple((_name(names, s), total) for s, total in enumerate(tables.scores)),
-                   tables.own if waits else None)
+                   tables.own if waits else None, mirror.color)
 
 
 def _name(names: Mapping[int, str], seat: int) -> str:
@@ -72,6 +73,8 @@ def panel(state: UIState, width: int) -> StyleAndTextTuples:
             table=other.table + 1, round=other.round))]
         if other.top is not None:
             out.append((card_style(other.top), card_label(other.top)))
+        if other.color:  # as the own table says it: a wild's named color is seen here alone
+            out.append((f"class:card.{COLOR_NAMES[other.color]}", " " + color_word(other.color)))
     out.append(("class:hint", " · " + _("cards in hand:") + "\n"))  # the numbers below
     room = max(4, width // 4 - 5)
     for i, (name, count) in enumerate(zip(other.names, other.counts, strict=True)):
