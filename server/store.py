@@ -37,10 +37,10 @@ second server on the same file stops at once instead of writing over the first o
 
 Writes are write-ahead and group-committed. The room task never touches the disk: it
 calls the ``Store`` methods, which only queue an operation (a typed value, :data:`Op`).
-The database lives in one thread of its own, and a transaction costs that thread a few
-takings of the GIL whatever its size, so the store hands it work as seldom as it can:
-one job per transaction (everything queued so far, for every room) and one wake-up of
-the event loop back when it is on disk. While a transaction is under way, what is queued
+The database lives in one thread of its own, and a transaction costs that thread a
+taking of the GIL per statement (a few, or one for the usual transaction), so the store
+hands it work as seldom as it can: one job per transaction (everything queued so far,
+for every room) and one wake-up of the event loop back when it is on disk. While a transaction is under way, what is queued
 joins the next one, handed over the moment the thread is done (so the commit window
 adapts to the load); a first write after a quiet spell waits ``window`` for others. The
 usual transaction, a few actions and nothing else, is one statement, a row per action
@@ -461,7 +461,7 @@ class Store:
         self._over = trio.Event()
         if isinstance(result, outcome.Error):
             error = result.error
-            if not isinstance(error, sqlite3.Error):
+            if not isinstance(error, sqlite3.Error) or isinstance(error, _BUGS):
                 self._crashed = error  # a bug: the store's task raises it
                 self._wake.set()
                 return
@@ -786,6 +786,9 @@ class Store:
 ROWS_PER_INSERT = 8
 _INSERT_ROWS = {count: "INSERT INTO actions (room, match, n, action, seq) VALUES "
                 + ", ".join(["(?, ?, ?, ?, ?)"] * count) for count in range(1, ROWS_PER_INSERT + 1)}
+# What SQLite raises for the caller's mistakes (a value it cannot bind, a wrong number of
+# them): a bug, never the disk's failure, which is retried with the rooms paused.
+_BUGS = (sqlite3.ProgrammingError, sqlite3.InterfaceError)
 SWEEP_EVERY = 50_000  # actions appended between two sweeps of the log
 _SWEEP = ("DELETE FROM actions WHERE NOT EXISTS (SELECT 1 FROM rooms r"
           " WHERE r.id = actions.room AND r.matches = actions.match)")

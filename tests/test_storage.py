@@ -473,12 +473,12 @@ async def test_a_transactions_actions_go_in_order_whatever_their_number(
     statement it ran prepared, so there are never more than that many kinds of them."""
     from unolan.server.store import ROWS_PER_INSERT, RoomRecord
 
-    statements: set[str] = set()
+    statements: list[str] = []
     execute = sqlite3.Connection.execute
 
     class Counting(sqlite3.Connection):
         def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:  # type: ignore[override]
-            statements.add(sql)  # (the signature is the connection's own, narrowed)
+            statements.append(sql)  # (the signature is the connection's own, narrowed)
             return execute(self, sql, *args)
 
     connect = sqlite3.connect
@@ -502,6 +502,9 @@ async def test_a_transactions_actions_go_in_order_whatever_their_number(
         nursery.cancel_scope.cancel()
     rows = {sql.count("(?, ") for sql in statements if sql.startswith("INSERT INTO actions ")}
     assert rows == {1, ROWS_PER_INSERT, 7}  # 600 went as 75 statements of 8
+    # in one transaction; 1 and 7 rows are one statement each, its own transaction (the
+    # other BEGIN: the room and its match, saved first)
+    assert statements.count("BEGIN") == 2
 
 
 async def test_a_pause_seen_but_never_saved_is_not_given_out_again_after_a_restart(
@@ -565,3 +568,23 @@ async def test_the_server_id_in_welcome_is_kept_in_the_database_across_restarts(
             ids.append(welcome.server_id)  # type: ignore[attr-defined]
             await client.aclose()
     assert ids[0] and ids[0] == ids[1] and ids[2] not in (None, ids[0])
+
+
+async def test_a_transaction_that_fails_for_a_bug_ends_the_store_instead_of_pausing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A disk that fails pauses the rooms while the store retries; a bug (here a value
+    SQLite cannot bind) would fail every retry for ever: it ends the store's task, and
+    the server with it, as any bug does."""
+    def broken(self: Store, ops: list[Op]) -> None:
+        raise sqlite3.ProgrammingError("Error binding parameter 3: type 'object' is not supported")
+
+    monkeypatch.setattr(Store, "_write", broken)
+    store: Store | None = None
+    with pytest.raises(ExceptionGroup) as raised:
+        async with trio.open_nursery() as nursery:
+            store = await nursery.start(Store(tmp_path / "b.db").run)
+            store.action("r1", 1, 0, "0 draw", 1)
+            with trio.fail_after(5):
+                await store.flush()
+    assert raised.group_contains(sqlite3.ProgrammingError, depth=None)
+    assert store is not None and not store.failing  # never taken for the disk's failure
