@@ -462,3 +462,92 @@ async def test_plain_says_the_turn_clock_in_seconds_singular_and_plural(timer: i
         await term.until(0, lambda line: line.startswith("Your turn"))
         nursery.cancel_scope.cancel()
     assert said in term.lines
+
+
+class _Clock:
+    """A clock a test sets by hand."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _plain_with_clock(position: str, stale_answer: float) -> tuple[list[str], list[object], Any, _Clock]:
+    from unolan.client.tui.controller import Controller
+    from unolan.client.tui.plain import PlainUI
+
+    out: list[str] = []
+    sent: list[object] = []
+    clock = _Clock()
+    state = PlainState(out.append, view=parse_position(position).view(0))
+    state.set_status("connected")
+    ui = PlainUI(state, Controller(state, sent.append), stale_answer=stale_answer, clock=clock)
+    ui.refresh()
+    return out, sent, ui, clock
+
+
+BEFORE = "hand 0: R5 G7; hand 1: B1 B2; discard: R3; turn: 0"  # 1. play [R5]
+AFTER = "hand 0: R5 G7; hand 1: B1 B2; discard: G3; turn: 0"  # 1. play [G7]
+
+
+def test_plain_in_a_terminal_does_not_take_a_number_typed_for_the_list_before() -> None:
+    """The table moved just as the player typed 1 for the list they read: 1 now means
+    another card. Typed that soon after the new list, it is not taken; the list is said
+    again, and 1 then plays what the new list says."""
+    from unolan.client.tui.state import Act
+    from unolan.engine import Card
+
+    out, sent, ui, clock = _plain_with_clock(BEFORE, stale_answer=0.6)
+    assert "1. play [R5] red 5" in out
+    clock.now += 5  # the player reads it...
+    ui.state.set_view(parse_position(AFTER).view(0))
+    ui.refresh()
+    assert out[-4] == "1. play [G7] green 7"
+    del out[:]
+    clock.now += 0.3  # ...and their 1 comes just after the new list
+    ui.handle("1\n")
+    ui.refresh()
+    assert sent == [] and out[0] == "! the choices changed as you answered: choose again"
+    assert "1. play [G7] green 7" in out and out[-1] == PROMPT  # the choices, said again
+    clock.now += 0.1  # at once after hearing them: the same list, so it is taken
+    ui.handle("1\n")
+    assert sent == [Act(Play(0, (Card.parse("G7"),)))]
+
+
+def test_plain_takes_a_quick_number_that_means_what_it_meant_or_is_new() -> None:
+    """Only a number whose meaning changed is held back: one beyond the old list, or one
+    that still means the same, goes at once; after the time a person needs to hear the
+    new list, every number is taken; a script (no terminal) is never held up."""
+    from unolan.client.tui.state import Act
+    from unolan.engine import Card, Draw
+
+    _, sent, ui, clock = _plain_with_clock(BEFORE, stale_answer=0.6)
+    ui.state.set_view(parse_position(AFTER).view(0))
+    ui.refresh()
+    ui.handle("3\n")  # draw a card, in both lists
+    assert sent == [Act(Draw(0))]
+    for stale_answer, wait in ((0.6, 0.7), (0.0, 0.0)):
+        _, sent, ui, clock = _plain_with_clock(BEFORE, stale_answer)
+        ui.state.set_view(parse_position(AFTER).view(0))
+        ui.refresh()
+        clock.now += wait
+        ui.handle("1\n")
+        assert sent == [Act(Play(0, (Card.parse("G7"),)))], (stale_answer, wait)
+
+
+def test_plain_takes_a_quick_answer_to_the_list_its_own_choice_opened() -> None:
+    """A Wild's color list follows the player's own answer: they expect it, and a quick
+    number there is what they meant."""
+    from unolan.client.tui.state import Act
+    from unolan.engine import Card, Color
+
+    out, sent, ui, clock = _plain_with_clock("hand 0: W R5; hand 1: B1 B2; discard: G3; turn: 0", 0.6)
+    clock.now += 5
+    ui.handle("1\n")  # play the Wild: its colors come next
+    ui.refresh()
+    assert out[-6] == "1. red"
+    clock.now += 0.1
+    ui.handle("4\n")
+    assert sent == [Act(Play(0, (Card.parse("W"),), Color.BLUE))]

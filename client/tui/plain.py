@@ -9,7 +9,9 @@ command also as the help lists it in the player's language: a screen reader read
 help aloud, and its listener types the word they heard; the English word works in every
 language, as the README and the protocol's examples give it). After any line that is not
 an action (a command, a chat line, a mistake) the numbered choices are said again, so
-that they can always be heard once more; an empty line says them again too.
+that they can always be heard once more; an empty line says them again too. In a
+terminal, a number that comes just after the list changed, and now means something else,
+was typed for the list before and is not taken (:data:`STALE_ANSWER`).
 
 What may be done comes from the engine's view (:meth:`UIState.legal`), as on the table
 screen: one numbered line per play, grouped by its cards; a choice the play still needs
@@ -20,6 +22,7 @@ The networking side is the full-screen UI's own (:mod:`.net`); only the drawing 
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -53,6 +56,10 @@ CHAT_PREFIXES = ("'", '"')
 # lines a try, for ever).
 _RETRIES_SAID = (1, 2, 5, 10)
 TYPE_A_NUMBER = N_("Type a number (help: the other commands):")  # the last line of every prompt
+# In a terminal, a number that comes this soon after the list changed, and that now means
+# something else than in the list before, was typed for that one: it is not taken (the
+# list is said again). A script reads each list before it answers, and is not held up.
+STALE_ANSWER = 0.6  # seconds
 
 
 class PlainState(UIState):
@@ -319,11 +326,20 @@ class PlainUI:
     """Lines out, lines in: writes the prompt when what may be done changes, and turns
     each line typed into the controller's action."""
 
-    def __init__(self, state: PlainState, controller: Controller, bell: bool = False) -> None:
+    def __init__(self, state: PlainState, controller: Controller, bell: bool = False, *,
+                 stale_answer: float = 0.0, clock: Callable[[], float] = time.monotonic) -> None:
+        """``stale_answer``: how soon after the list changed a number that changed meaning
+        is not taken (0: always taken, as for a script; see :data:`STALE_ANSWER`)."""
         self.state = state
         self.controller = controller
         self.bell = Bell() if bell else None
         self.options: list[Option] = []
+        self.stale_answer = stale_answer
+        self.clock = clock
+        self._before: list[Option] = []  # the list said before the last one, if not answered
+        self._last: list[Option] = []  # the last list of choices said (never an empty one)
+        self._changed = -float("inf")  # when the last list was said (the clock's time)
+        self._answered = False  # a choice was taken since the last list was said
         self._shown: tuple[Any, ...] | None = None  # the prompt last written
         self._prompted: int | None = None  # the state's line count just after it (None: no choices)
         self._heading_said = False  # the next prompt's heading was just written (by look)
@@ -364,6 +380,10 @@ class PlainUI:
                 self.write(_(TYPE_A_NUMBER))
                 self._prompted = s.written
             return
+        if options and [o.words for o in options] != [o.words for o in self._last]:
+            # (a list that follows the player's own answer, a color say, surprises nobody)
+            self._before, self._last = [] if self._answered else self._last, options
+            self._changed, self._answered = self.clock(), False
         self._shown, self.options = shown, options
         if self._heading_said:  # look said the table: only the choices follow
             self._heading_said, heading = False, heading[:1] if options else heading
@@ -504,12 +524,26 @@ class PlainUI:
                 said = _("nothing to choose: not connected yet")
             self.write("! " + said)
             return False
-        self._prompted = None  # answered: what it starts is said, then the next prompt
+        if self._meant_for_the_list_before(number):
+            self.write("! " + _("the choices changed as you answered: choose again"))
+            self._before = []  # the list is said again after this: the next number is for it
+            return False
+        self._prompted, self._answered = None, True  # what it starts is said, then the next prompt
         self.options[number - 1].take()
         return True
 
 
-async def run_plain(state: PlainState, network: Network, read_line: ReadLine, *, bell: bool = False) -> int:
+    def _meant_for_the_list_before(self, number: int) -> bool:
+        """Whether choice ``number`` came too soon after a new list to have been read, and
+        meant something else in the list before (a number the list before did not have
+        was typed for the new one)."""
+        before = self._before
+        return (self.clock() - self._changed < self.stale_answer and number <= len(before)
+                and before[number - 1].words != self.options[number - 1].words)
+
+
+async def run_plain(state: PlainState, network: Network, read_line: ReadLine, *, bell: bool = False,
+                    stale_answer: float = 0.0) -> int:
     """Run until the player quits or the input ends; the exit status. An error that
     stops the networking side comes out as it is (an ``ExceptionGroup``)."""
     send_channel, receive_channel = trio.open_memory_channel[Command](256)
@@ -520,7 +554,7 @@ async def run_plain(state: PlainState, network: Network, read_line: ReadLine, *,
         except trio.WouldBlock:
             state.notify(_("too many keys at once: slow down"))
 
-    ui = PlainUI(state, Controller(state, send), bell=bell)
+    ui = PlainUI(state, Controller(state, send), bell=bell, stale_answer=stale_answer)
     async with trio.open_nursery() as nursery:
 
         async def networking() -> None:
@@ -579,7 +613,9 @@ def run(state: PlainState, network: Network, *, bell: bool = False) -> int:
     """``--plain`` from the command line: stdin and stdout; the exit status."""
     status = 128 + 2  # Ctrl-C (SIGINT), as a shell counts it
     try:
-        status = trio.run(partial(run_plain, state, network, read_stdin, bell=bell))
+        stale_answer = STALE_ANSWER if sys.stdin.isatty() else 0.0  # a person reads the lists
+        status = trio.run(partial(run_plain, state, network, read_stdin, bell=bell,
+                                  stale_answer=stale_answer))
     except* KeyboardInterrupt:
         pass  # leaving is what Ctrl-C is for: no traceback
     return status
