@@ -551,3 +551,18 @@ def test_plain_takes_a_quick_answer_to_the_list_its_own_choice_opened() -> None:
     clock.now += 0.1
     ui.handle("4\n")
     assert sent == [Act(Play(0, (Card.parse("W"),), Color.BLUE))]
+
+
+def test_plain_look_says_the_other_table_of_a_two_table_room() -> None:
+    """Plain mode's look says what the screen's panel shows of the other table: its top
+    card, the color to match, and each player's cards in hand."""
+    from unolan.client.tui.other_table import OtherTable
+
+    out, ui = _plain_at("hand 0: R5 G7; hand 1: B1 B2; discard: R3; turn: 0")
+    ui.handle("look\n")
+    assert not any(line.startswith("table 2") for line in out)  # one table: nothing more
+    ui.state.other_table = OtherTable(1, 3, "W4", ("eve", "fay", "gus", "hal"), (5, 1, 7, 2), 2, color="B")
+    del out[:]
+    ui.handle("look\n")
+    assert "table 2 · round 3 · top [W4] blue · cards in hand:" in out
+    assert any(re.fullmatch(r" ?eve 5 +fay 1 +▶gus 7 +hal 2", line) for line in out), out

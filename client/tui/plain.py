@@ -33,7 +33,7 @@ import trio
 from unolan.client.i18n import N_, _, ngettext
 from unolan.engine import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Phase, Play, View
 
-from . import render, table
+from . import other_table, render, table
 from .bell import BELL, Bell
 from .controller import Controller
 from .run import Network  # the networking side, the full-screen UI's: it calls refresh
@@ -440,13 +440,16 @@ class PlainUI:
         return [_("Out of turn, you may:")], options
 
     def look(self) -> None:
-        """The seats, the pile and the hand (each card in words)."""
+        """The seats, the pile and the hand (each card in words); in a two-table room, then
+        the other table as its panel on the screen says it."""
         s = self.state
         assert s.view is not None
         catchable = set(s.catchable()) | set(s.view.catchable)
         for seat in range(len(s.view.counts)):
             self.write(text_of(table.seat_line(s, seat, 200, catchable))[0])
         for out in self.table_lines(named=True):
+            self.write(out)
+        for out in text_of(other_table.panel(s, 200)):
             self.write(out)
 
     def table_lines(self, named: bool = False) -> list[str]:
