@@ -17,7 +17,8 @@ import trio
 from test_tui_net import Watch  # this script's folder comes first on sys.path
 from unolan.client import discovery
 from unolan.client.discovery import Game
-from unolan.client.tui.start import StartKeys, StartScreen, find_then_join
+from unolan.client.tui.start import StartKeys, find_then_join
+from unolan.client.tui.start_screen import StartScreen
 from unolan.client.tui.state import Command, Request, UIState
 
 STEP_SECONDS = 12

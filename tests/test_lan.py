@@ -26,7 +26,8 @@ from unolan.client.discovery import DiscoveryUnavailable, Game, Games, pick_addr
 from unolan.client.tui.app import build_app
 from unolan.client.tui.cli import list_games
 from unolan.client.tui.controller import Controller
-from unolan.client.tui.start import NOT_FOUND, StartScreen, find_then_join
+from unolan.client.tui.start import NOT_FOUND, find_then_join
+from unolan.client.tui.start_screen import StartScreen
 from unolan.client.tui.state import Command, Connect, Request, Rescan, UIState
 from unolan.protocol.lan import SERVICE_TYPE, Announcement, clip_name
 from unolan.server import announce

@@ -322,7 +322,8 @@ async def test_the_lobby_removes_a_remote_bot() -> None:
 
 async def test_a_two_table_room_shows_the_own_table_and_a_panel_for_the_other() -> None:
     from prompt_toolkit.formatted_text import fragment_list_to_text
-    from unolan.client.tui.other_table import OtherTable, panel
+    from unolan.client.tui.other_panel import panel
+    from unolan.client.tui.other_table import OtherTable
     from unolan.client.tui.state import color_word
 
     async with trio.open_nursery() as nursery:

@@ -330,7 +330,8 @@ def test_a_wilds_color_picker_offers_all_four() -> None:
 async def test_esc_leaves_an_unreachable_address_for_the_lan_list_again() -> None:
     import trio
     from test_lan import Keys
-    from unolan.client.tui.start import StartScreen, find_then_join
+    from unolan.client.tui.start import find_then_join
+    from unolan.client.tui.start_screen import StartScreen
 
     async def browse(changed: object) -> None:
         await trio.sleep_forever()

@@ -39,7 +39,7 @@ from prompt_toolkit.layout.screen import Screen, WritePosition
 from prompt_toolkit.widgets import Frame
 from unolan.client import i18n
 
-from . import other_table, render, start, themes
+from . import other_panel, render, start, themes
 from .controller import Controller
 from .form import label
 from .state import Back, UIState
@@ -200,7 +200,7 @@ def build_app(
                          height=D(min=2, preferred=5, weight=1))
     # A two-table room: the other table in two lines under this one.
     other_window = ConditionalContainer(
-        Window(FittedText(other_table.panel, s), height=2, wrap_lines=False),
+        Window(FittedText(other_panel.panel, s), height=2, wrap_lines=False),
         filter=Condition(lambda: s.other_table is not None))
     tall = Condition(lambda: table_body.size[1] >= SCORES_FROM)
     # The column beside the table: one panel under the other (another panel, such as a

@@ -225,7 +225,8 @@ def run_join(args: argparse.Namespace) -> int:
         if args.address is None:
             return 1
     if args.address is None:
-        from .start import StartScreen, find_then_join
+        from .start import find_then_join
+        from .start_screen import StartScreen
 
         state = new_state(args, name=args.name)
         state.start = StartScreen()

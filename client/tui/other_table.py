@@ -1,12 +1,13 @@
-"""The other table of a two-table room: a compact panel under the player's own table.
+"""The other table of a two-table room: what its panel under the player's own table shows.
 
 In a room of 8 seats under partner rotation the player's own table is drawn as any
-table; the other one is shown here in two lines: its number, the round, its top card and
-the color to match (once its round is over while the own table plays on, instead of the
-card: that it waits for it, both tables being dealt the next round together), then each
-of its players with the cards they hold, the one in turn marked. The networking side
-fills :class:`OtherTable` from the client's tables (hidden cards are not in it: the other
-table is seen as a spectator sees it).
+table; the other one is shown in two lines (:mod:`.other_panel`): its number, the round,
+its top card and the color to match (once its round is over while the own table plays
+on, instead of the card: that it waits for it, both tables being dealt the next round
+together), then each of its players with the cards they hold, the one in turn marked.
+The networking side fills :class:`OtherTable` from the client's tables (hidden cards are
+not in it: the other table is seen as a spectator sees it). Data only: the UI's state
+holds it.
 """
 
 from __future__ import annotations
@@ -14,13 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from prompt_toolkit.formatted_text import StyleAndTextTuples
 from unolan.client.i18n import _
 from unolan.client.tables import Tables
 from unolan.engine import Phase
-
-from .canvas import cut
-from .state import COLOR_NAMES, UIState, card_label, card_style, color_word
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,28 +53,3 @@ class OtherTable:
 
 def _name(names: Mapping[int, str], seat: int) -> str:
     return names.get(seat) or _("seat {seat}").format(seat=seat)
-
-
-def panel(state: UIState, width: int) -> StyleAndTextTuples:
-    """Two lines: the other table's top card and round, then its players and how many
-    cards each holds (the first line ends by saying so: a bare number read as a score)."""
-    other = state.other_table
-    if other is None:
-        return []
-    if other.waits_for is not None:  # the next round is dealt at both tables at once
-        out: StyleAndTextTuples = [("class:hint", _("table {table} · round {round}").format(
-            table=other.table + 1, round=other.round) + " · " + _(
-            "round over: waits for table {table}").format(table=other.waits_for + 1))]
-    else:
-        out = [("class:hint", _("table {table} · round {round} · top ").format(
-            table=other.table + 1, round=other.round))]
-        if other.top is not None:
-            out.append((card_style(other.top), card_label(other.top)))
-        if other.color:  # as the own table says it: a wild's named color is seen here alone
-            out.append((f"class:card.{COLOR_NAMES[other.color]}", " " + color_word(other.color)))
-    out.append(("class:hint", " · " + _("cards in hand:") + "\n"))  # the numbers below
-    room = max(4, width // 4 - 5)
-    for i, (name, count) in enumerate(zip(other.names, other.counts, strict=True)):
-        turn = i == other.turn
-        out.append(("class:turn" if turn else "", ("▶" if turn else " ") + f"{cut(name, room)} {count}  "))
-    return out

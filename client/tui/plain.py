@@ -33,7 +33,7 @@ import trio
 from unolan.client.i18n import N_, _, ngettext
 from unolan.engine import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Phase, Play, View
 
-from . import other_table, render, table
+from . import other_panel, render, table
 from .bell import BELL, Bell
 from .controller import Controller
 from .run import Network  # the networking side, the full-screen UI's: it calls refresh
@@ -449,7 +449,7 @@ class PlainUI:
             self.write(text_of(table.seat_line(s, seat, 200, catchable))[0])
         for out in self.table_lines(named=True):
             self.write(out)
-        for out in text_of(other_table.panel(s, 200)):
+        for out in text_of(other_panel.panel(s, 200)):
             self.write(out)
 
     def table_lines(self, named: bool = False) -> list[str]:

@@ -2,8 +2,8 @@
 
 It lists the servers that announce themselves with multicast DNS (name, address, rooms,
 players), live while it is open; Enter joins the one under the cursor, ``a`` takes a
-typed address instead, ``r`` searches again. Its data is :class:`StartScreen` (on
-``UIState.start`` until a game is joined), its keys are :class:`StartKeys`, its text is
+typed address instead, ``r`` searches again. Its data is
+:class:`~.start_screen.StartScreen` (on ``UIState.start`` until a game is joined), its keys are :class:`StartKeys`, its text is
 :func:`render`, and :func:`find_then_join` is the networking side: it browses
 (:mod:`unolan.client.discovery`) until the player chooses, then runs the usual
 connection (:func:`.net.network`) to that server.
@@ -12,7 +12,6 @@ connection (:func:`.net.network`) to that server.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from functools import partial
 
 import trio
@@ -28,36 +27,12 @@ from unolan.protocol.lan import BROWSE_SECONDS
 
 from .canvas import fit, wrapped
 from .net import network
+from .start_screen import StartScreen
 from .state import Back, Command, Connect, Rescan, UIState
 
 Browse = Callable[[Callable[[list[Game]], None]], Awaitable[None]]
 
 NOT_FOUND = N_("No games found on the LAN; give an address: press a")
-
-
-@dataclass(slots=True)
-class StartScreen:
-    """What the start screen shows."""
-
-    games: list[Game] = field(default_factory=list)
-    cursor: int = 0
-    searching: bool = True  # the first moments of a search: "searching…", not "none found"
-    problem: str = ""  # why the LAN cannot be searched here
-    joining: str = ""  # the address chosen, until its connection starts
-
-    def selected(self) -> Game | None:
-        return self.games[self.cursor] if self.games else None
-
-    def show(self, games: list[Game]) -> None:
-        """A new list; the cursor stays on the game it was on."""
-        chosen = self.selected()
-        self.games = games
-        keys = [g.key for g in games]
-        self.cursor = keys.index(chosen.key) if chosen and chosen.key in keys else \
-            min(self.cursor, max(0, len(games) - 1))
-
-    def restart(self) -> None:
-        self.games, self.cursor, self.searching, self.problem = [], 0, True, ""
 
 
 class StartKeys:

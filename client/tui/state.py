@@ -39,7 +39,7 @@ from .motion import Motion
 
 if TYPE_CHECKING:
     from .other_table import OtherTable
-    from .start import StartScreen
+    from .start_screen import StartScreen
 
 # The colors' names in the style's classes (card.red); what a player reads is color_word.
 COLOR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
