@@ -964,6 +964,11 @@ def test_a_two_table_room_shows_the_other_table_in_a_panel_at_80x24() -> None:
         t.state.other_table = OtherTable(1, 3, "W4", ("eve", "fay", "gus", "hal"), (5, 1, 7, 2), 2,
                                          color="B")
         assert "table 2 · round 3 · top [W4] blue · cards in hand:" in t.screen()
+        # both tables' rounds over: said so, not its last card as if it were still played
+        t.state.other_table = OtherTable(1, 3, "W4", ("eve", "fay", "gus", "hal"), (0, 1, 7, 2), None,
+                                         color="B")
+        assert "table 2 · round 3 · round over · cards in hand:" in t.screen()
+        assert "[W4]" not in t.screen().split("table 2", 1)[1]
 
 
 def test_a_turn_begins_with_the_cursor_on_a_card_that_can_be_played() -> None:

@@ -20,6 +20,9 @@ def panel(state: UIState, width: int) -> StyleAndTextTuples:
         out: StyleAndTextTuples = [("class:hint", _("table {table} · round {round}").format(
             table=other.table + 1, round=other.round) + " · " + _(
             "round over: waits for table {table}").format(table=other.waits_for + 1))]
+    elif other.turn is None:  # its round is over, and the own table's too
+        out = [("class:hint", _("table {table} · round {round}").format(
+            table=other.table + 1, round=other.round) + " · " + _("round over"))]
     else:
         out = [("class:hint", _("table {table} · round {round} · top ").format(
             table=other.table + 1, round=other.round))]
