@@ -40,13 +40,13 @@ calls the ``Store`` methods, which only queue an operation (a typed value, :data
 The database lives in one thread of its own, and a transaction costs that thread a
 taking of the GIL per statement (a few, or one for the usual transaction), so the store
 hands it work as seldom as it can: one job per transaction (everything queued so far,
-for every room) and one wake-up of the event loop back when it is on disk. While a transaction is under way, what is queued
-joins the next one, handed over the moment the thread is done (so the commit window
-adapts to the load); a first write after a quiet spell waits ``window`` for others. The
-usual transaction, a few actions and nothing else, is one statement, a row per action
-(``ROWS_PER_INSERT`` at most to a statement). The thread is a batch thread
-(``SCHED_BATCH`` where there is one): woken, it waits for a free CPU instead of
-displacing the event loop's thread, which holds the GIL it needs.
+for every room) and one wake-up of the event loop back when it is on disk. While a
+transaction is under way, what is queued joins the next one, handed over the moment the
+thread is done (so the commit window adapts to the load); a first write after a quiet
+spell waits ``window`` for others. The usual transaction, a few actions and nothing
+else, is one statement, a row per action (``ROWS_PER_INSERT`` at most to a statement).
+The thread is a batch thread (``SCHED_BATCH`` where there is one): woken, it waits for
+a free CPU instead of displacing the event loop's thread, which holds the GIL it needs.
 :attr:`Store.ticket` names the transaction that will hold what is queued now, and the
 store's listener hears :meth:`StoreListener.committed` once it is on disk, which is when
 the server lets the frames that depend on it go out. A transaction that fails is rolled
@@ -781,8 +781,9 @@ class Store:
 
 
 # Actions go in up to this many to an INSERT, one VALUES row each: each number of rows
-# is a statement of its own, which the connection keeps prepared (about 0.7 KiB a row),
-# and the rows of a statement cost far less than a statement does.
+# is a statement of its own, which the connection keeps prepared (those for 1 to 8 rows
+# grew a process by 4 KiB in all, for 1 to 32 by 360 KiB), and the rows of a statement
+# cost far less than a statement does.
 ROWS_PER_INSERT = 8
 _INSERT_ROWS = {count: "INSERT INTO actions (room, match, n, action, seq) VALUES "
                 + ", ".join(["(?, ?, ?, ?, ?)"] * count) for count in range(1, ROWS_PER_INSERT + 1)}

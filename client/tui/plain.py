@@ -535,7 +535,6 @@ class PlainUI:
         self.options[number - 1].take()
         return True
 
-
     def _meant_for_the_list_before(self, number: int) -> bool:
         """Whether choice ``number`` came too soon after a new list to have been read, and
         meant something else in the list before (a number the list before did not have
