@@ -566,3 +566,18 @@ def test_plain_look_says_the_other_table_of_a_two_table_room() -> None:
     ui.handle("look\n")
     assert "table 2 · round 3 · top [W4] blue · cards in hand:" in out
     assert any(re.fullmatch(r" ?eve 5 +fay 1 +▶gus 7 +hal 2", line) for line in out), out
+
+
+def test_plain_scores_say_each_hand_left_on_its_player_s_line() -> None:
+    """The screen's scoreboard wraps a long hand under its player; read as lines, the
+    wrapped part would be a line of cards that names nobody. Plain mode's lines are as
+    long as what they say."""
+    out, ui = _plain_at("hand 0: R5 G7; hand 1: B1 B2; discard: R3; turn: 0")
+    long_hand = ["R1", "R2", "R3", "R4", "Y5", "Y6", "Y7", "G4", "G5", "B3", "B9", "W4", "W"]
+    ui.state.round_result = {"round": 1, "winner": 0, "points": 142, "scores": [142, 0],
+                             "hands": [[], long_hand]}
+    del out[:]
+    ui.handle("scores\n")
+    (line,) = [line for line in out if "[R1]" in line]
+    assert re.match(r"1 +seat 1 +0 +\[R1\]", line) and line.endswith("[B3] [B9] [W4] [W]"), out
+    assert not any(line.startswith("[") for line in out)

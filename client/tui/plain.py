@@ -60,6 +60,9 @@ TYPE_A_NUMBER = N_("Type a number (help: the other commands):")  # the last line
 # something else than in the list before, was typed for that one: it is not taken (the
 # list is said again). A script reads each list before it answers, and is not held up.
 STALE_ANSWER = 0.6  # seconds
+# A line is as long as what it says: a reader takes it whole (the screen's widths wrap a
+# hand onto a line of its own, which read alone names nobody).
+LINE_WIDTH = 200
 
 
 class PlainState(UIState):
@@ -361,7 +364,7 @@ class PlainUI:
                 s.other_table is None or s.totals_round == s.round_result.get("round")):
             # (a two-table room's: once both tables are over, with the rotation's new totals)
             self._scored = id(s.round_result)
-            for line in text_of(render.scoreboard(s)):
+            for line in text_of(render.scoreboard(s, LINE_WIDTH)):
                 self.write(line)
         if s.view is not None and s.view.seat is None and not self._watched and s.settled:
             self._watched = True  # watching a match under way: its table, once
@@ -446,10 +449,10 @@ class PlainUI:
         assert s.view is not None
         catchable = set(s.catchable()) | set(s.view.catchable)
         for seat in range(len(s.view.counts)):
-            self.write(text_of(table.seat_line(s, seat, 200, catchable))[0])
+            self.write(text_of(table.seat_line(s, seat, LINE_WIDTH, catchable))[0])
         for out in self.table_lines(named=True):
             self.write(out)
-        for out in text_of(other_panel.panel(s, 200)):
+        for out in text_of(other_panel.panel(s, LINE_WIDTH)):
             self.write(out)
 
     def table_lines(self, named: bool = False) -> list[str]:
@@ -500,7 +503,7 @@ class PlainUI:
                     self.look()
                     self._heading_said = True
             case Typed.SCORES:
-                for out in text_of(render.scoreboard(s)):
+                for out in text_of(render.scoreboard(s, LINE_WIDTH)):
                     self.write(out)
             case _:
                 self.write("! " + _("{word} is not a command: type a number, or {help}").format(

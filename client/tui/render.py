@@ -619,17 +619,18 @@ SCOREBOARD_WIDTH = 74  # the scoreboard's box, inside its frame
 HAND_COLUMN = 20  # the fewest cells the hands left keep beside a long name
 
 
-def scoreboard(state: UIState) -> Fragments:
-    """The last round's result with every hand left (wrapped, never cut), or the match's."""
+def scoreboard(state: UIState, width: int = SCOREBOARD_WIDTH) -> Fragments:
+    """The last round's result with every hand left (wrapped, never cut), or the match's
+    (``width``: the box's, inside its frame; plain mode's lines are as long as need be)."""
     v = state.view
     out: Fragments = []
     result, match = state.round_result, state.match_result
     if match is not None:  # (wrapped: a long name is read whole)
         out.extend(("class:overlay.title", f" {line}\n") for line in wrap(_("{winner} won the match!").format(
-            winner=winners(match, state.name_of)), SCOREBOARD_WIDTH - 2))
+            winner=winners(match, state.name_of)), width - 2))
         tie = tie_words(match, state.name_of)
         if tie:  # partners level at the end: how the engine settled it
-            out.extend(("class:overlay", f" {line}\n") for line in wrap(tie, SCOREBOARD_WIDTH - 2))
+            out.extend(("class:overlay", f" {line}\n") for line in wrap(tie, width - 2))
     if result is not None:
         ended = v is not None and v.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER)
         out.append(("class:overlay.title", f" {round_line(state, result, ended)}\n\n"))
@@ -647,8 +648,8 @@ def scoreboard(state: UIState) -> Fragments:
         rows += [(str(i), state.name_of(i), str(score), i) for i, score in enumerate(scores)]
     # The names' column: as wide as the longest name, the hands keeping HAND_COLUMN at least.
     name_w = max(17, min(max((get_cwidth(name) for _n, name, *_r in rows), default=0),
-                         SCOREBOARD_WIDTH - 19 - HAND_COLUMN))
-    hand_w = SCOREBOARD_WIDTH - 19 - name_w
+                         width - 19 - HAND_COLUMN))
+    hand_w = width - 19 - name_w
     seat, player, total, left = _("seat"), _("player"), _("total"), _("left in hand")
     total = " " * max(0, 7 - get_cwidth(total)) + cut(total, 7)  # over the numbers, right-aligned
     out.append(("class:overlay.section", f"  {fit(seat, 5)}{fit(player, name_w + 1)}{total}   {left}\n"))
