@@ -4,7 +4,9 @@ Starts ``uno play --seed`` in an 80x24 tmux pane, waits for the table, plays a c
 number keys and Enter, watches the bots answer, then quits with Ctrl-C and checks the
 terminal came back (the alternate screen left, the shell running again). It prints two
 timings: from the command to the first table on screen, and from the Enter key to the
-play shown on screen. Polling the pane is the only waiting here, bounded by DEADLINE.
+play shown on screen. The waiting is on the pane's output (tmux copies it into a pipe
+that the test waits on) and is bounded by DEADLINE: the screen is read again each time
+the program writes, never on a timer.
 
 The other tests check what a person sees at the edges: ``kill`` or a hang-up restores the
 terminal, rules from the command line are on screen, a pasted escape sequence does no harm.
@@ -14,10 +16,13 @@ from __future__ import annotations
 
 import os
 import re
+import select
+import shlex
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -49,6 +54,13 @@ class Pane:
         env = {**os.environ, "TERM": "xterm-256color"}
         subprocess.run([TMUX, "-L", self.name, "new-session", "-d", "-s", self.name, "-x", "80",
                         "-y", "24", command], check=True, env=env)
+        # Everything the program writes, copied by tmux into a pipe: what the test waits on.
+        # Held open for writing too, so that it never reads as ended while nothing writes.
+        self.folder = tempfile.mkdtemp(prefix="unolan-e2e-")
+        fifo = os.path.join(self.folder, "output")
+        os.mkfifo(fifo)
+        self.output = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)
+        tmux(self.name, "pipe-pane", "-t", self.name, f"cat >> {shlex.quote(fifo)}")
 
     def screen(self) -> str:
         return tmux(self.name, "capture-pane", "-p", "-t", self.name)
@@ -56,20 +68,30 @@ class Pane:
     def keys(self, *keys: str) -> None:
         tmux(self.name, "send-keys", "-t", self.name, *keys)
 
-    def wait_for(self, pattern: str, poll: float = 0.002, within: float | None = None) -> str:
-        """Poll the pane until ``pattern`` (a regex) shows; fail at the deadline (or, given
-        ``within`` seconds, give up after them and return "")."""
+    def wait_for(self, pattern: str, within: float | None = None) -> str:
+        """Read the pane each time its program writes, until ``pattern`` (a regex) shows;
+        fail at the deadline (or, given ``within`` seconds, give up after them and return
+        "")."""
         regex = re.compile(pattern)
-        give_up = time.monotonic() + within if within is not None else None
+        give_up = time.monotonic() + within if within is not None else self.end
         while True:
+            self._drain()  # before the screen is read: what comes after it wakes the wait
             screen = self.screen()
             if regex.search(screen):
                 return screen
-            if give_up is not None and time.monotonic() > give_up:
-                return ""
-            if time.monotonic() > self.end:
+            left = min(give_up, self.end) - time.monotonic()
+            if left <= 0:
+                if within is not None and time.monotonic() <= self.end:
+                    return ""
                 raise AssertionError(f"{pattern!r} never appeared; the screen was:\n{screen}")
-            time.sleep(poll)
+            select.select([self.output], [], [], left)
+
+    def _drain(self) -> None:
+        try:
+            while os.read(self.output, 65536):
+                pass
+        except BlockingIOError:
+            pass
 
     def show(self, variable: str) -> str:
         """A tmux format variable of the pane (``alternate_on``, ``pane_pid``…)."""
@@ -80,6 +102,8 @@ class Pane:
 
     def close(self) -> None:
         tmux(self.name, "kill-server")
+        os.close(self.output)
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def uno_command() -> str:
