@@ -16,13 +16,15 @@ def panel(state: UIState, width: int) -> StyleAndTextTuples:
     other = state.other_table
     if other is None:
         return []
+    over = None
     if other.waits_for is not None:  # the next round is dealt at both tables at once
-        out: StyleAndTextTuples = [("class:hint", _("table {table} · round {round}").format(
-            table=other.table + 1, round=other.round) + " · " + _(
-            "round over: waits for table {table}").format(table=other.waits_for + 1))]
+        over = _("round over: waits for table {table}").format(table=other.waits_for + 1)
     elif other.turn is None:  # its round is over, and the own table's too
+        over = _("round over")
+    out: StyleAndTextTuples
+    if over is not None:
         out = [("class:hint", _("table {table} · round {round}").format(
-            table=other.table + 1, round=other.round) + " · " + _("round over"))]
+            table=other.table + 1, round=other.round) + " · " + over)]
     else:
         out = [("class:hint", _("table {table} · round {round} · top ").format(
             table=other.table + 1, round=other.round))]

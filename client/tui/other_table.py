@@ -4,10 +4,10 @@ In a room of 8 seats under partner rotation the player's own table is drawn as a
 table; the other one is shown in two lines (:mod:`.other_panel`): its number, the round,
 its top card and the color to match (once its round is over, instead of the card: that
 it waits for the own table, both tables being dealt the next round together, or that
-its round is over when both are), then each of its players with the cards they hold, the one in turn marked.
-The networking side fills :class:`OtherTable` from the client's tables (hidden cards are
-not in it: the other table is seen as a spectator sees it). Data only: the UI's state
-holds it.
+its round is over when both are), then each of its players with the cards they hold,
+the one in turn marked. The networking side fills :class:`OtherTable` from the client's
+tables (hidden cards are not in it: the other table is seen as a spectator sees it).
+Data only: the UI's state holds it.
 """
 
 from __future__ import annotations

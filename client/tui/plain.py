@@ -340,9 +340,8 @@ class PlainUI:
         self.stale_answer = stale_answer
         self.clock = clock
         self._before: list[Option] = []  # the list said before the last one, if not answered
-        self._last: list[Option] = []  # the last list of choices said (never an empty one)
+        self._last: list[Option] = []  # the last list of choices said and not answered yet
         self._changed = -float("inf")  # when the last list was said (the clock's time)
-        self._answered = False  # a choice was taken since the last list was said
         self._shown: tuple[Any, ...] | None = None  # the prompt last written
         self._prompted: int | None = None  # the state's line count just after it (None: no choices)
         self._heading_said = False  # the next prompt's heading was just written (by look)
@@ -384,9 +383,7 @@ class PlainUI:
                 self._prompted = s.written
             return
         if options and [o.words for o in options] != [o.words for o in self._last]:
-            # (a list that follows the player's own answer, a color say, surprises nobody)
-            self._before, self._last = [] if self._answered else self._last, options
-            self._changed, self._answered = self.clock(), False
+            self._before, self._last, self._changed = self._last, options, self.clock()
         self._shown, self.options = shown, options
         if self._heading_said:  # look said the table: only the choices follow
             self._heading_said, heading = False, heading[:1] if options else heading
@@ -534,7 +531,9 @@ class PlainUI:
             self.write("! " + _("the choices changed as you answered: choose again"))
             self._before = []  # the list is said again after this: the next number is for it
             return False
-        self._prompted, self._answered = None, True  # what it starts is said, then the next prompt
+        # Answered: what it starts is said, then the next prompt (a list that follows the
+        # player's own answer, a color say, surprises nobody: there is none before it).
+        self._prompted, self._last = None, []
         self.options[number - 1].take()
         return True
 

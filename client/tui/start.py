@@ -5,9 +5,8 @@ players), live while it is open; Enter joins the one under the cursor, ``a`` tak
 typed address instead, ``r`` searches again. Its data is
 :class:`~.start_screen.StartScreen` (on ``UIState.start`` until a game is joined), its
 keys are :class:`StartKeys`, its text is :func:`render`, and :func:`find_then_join` is
-the networking side: it browses
-(:mod:`unolan.client.discovery`) until the player chooses, then runs the usual
-connection (:func:`.net.network`) to that server.
+the networking side: it browses (:mod:`unolan.client.discovery`) until the player
+chooses, then runs the usual connection (:func:`.net.network`) to that server.
 """
 
 from __future__ import annotations
