@@ -68,8 +68,7 @@ class Server:
         """``keep``: how much match history the store keeps (with a database)."""
         self.limits = limits or Limits()
         self.store: Store | None = (
-            Store(db_path, self, window=self.limits.commit_window, batch=self.limits.commit_batch,
-                  keep=keep)
+            Store(db_path, self, keep=keep)
             if db_path else None)
         self.seed = seed
         # Who this server is (welcome's server_id): kept in the database, so that it

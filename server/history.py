@@ -110,7 +110,7 @@ def kept_match(room: str, name: str, rules: dict[str, Any], seats: list[tuple[st
                      ended or now().isoformat(timespec="seconds"), winner, scores)
 
 
-# -- writing (the store's thread, inside its transaction) -------------------------------
+# -- writing (inside the store's transaction) ------------------------------------------
 
 
 def attach(db: sqlite3.Connection, path: Path, cache_kib: int = 2000) -> None:

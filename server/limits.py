@@ -55,14 +55,10 @@ class Limits:
     # (clients retry every few seconds: this covers a retry or two).
     restore_grace: float = 15.0
     linger: float = 1.0  # after the last frame to a closing client, read what it still sends
-    # A first write after a quiet spell waits up to this long for others (until
-    # commit_batch are queued) before its transaction: a transaction costs far more than a
-    # row in it. While one is under way, writes join the next, which follows at once.
-    commit_window: float = 0.002
-    commit_batch: int = 16
     # Python's thread switch interval while the server keeps a database. The store's
-    # thread takes the GIL back after each statement, and every action's frames wait for
-    # it: with the default 5 ms it may wait that long behind a busy event loop.
+    # thread (the transactions that take long: a match kept, a sweep, checkpoints) takes
+    # the GIL back after each statement, and the frames held for it wait with it: with
+    # the default 5 ms it may wait that long behind a busy event loop.
     switch_interval: float = 0.001
     # A restored room's seq goes on this far above the stored one, so that no seq a client
     # may have seen is given out again (a room announces a pause only within this margin).

@@ -35,26 +35,41 @@ place when it is opened (the first: tokens in clear, no action seqs, no spectato
 second: no seat's program flag, no time a match ended). The server holds the file's lock while it runs (``locking_mode=EXCLUSIVE``), so a
 second server on the same file stops at once instead of writing over the first one.
 
-Writes are write-ahead and group-committed. The room task never touches the disk: it
-calls the ``Store`` methods, which only queue an operation (a typed value, :data:`Op`).
-The database lives in one thread of its own, and a transaction costs that thread a
-taking of the GIL per statement (a few, or one for the usual transaction), so the store
-hands it work as seldom as it can: one job per transaction (everything queued so far,
-for every room) and one wake-up of the event loop back when it is on disk. While a
-transaction is under way, what is queued joins the next one, handed over the moment the
-thread is done (so the commit window adapts to the load); a first write after a quiet
-spell waits ``window`` for others. The usual transaction, a few actions and nothing
-else, is one statement, a row per action (``ROWS_PER_INSERT`` at most to a statement).
-The thread is a batch thread (``SCHED_BATCH`` where there is one): woken, it waits for
-a free CPU instead of displacing the event loop's thread, which holds the GIL it needs.
-:attr:`Store.ticket` names the transaction that will hold what is queued now, and the
-store's listener hears :meth:`StoreListener.committed` once it is on disk, which is when
-the server lets the frames that depend on it go out. A transaction that fails is rolled
-back and retried, with what was queued meanwhile, until it succeeds; the listener hears
-:meth:`StoreListener.saving_failed` and then :meth:`StoreListener.saving_works`. The
-database is in WAL mode with ``synchronous=NORMAL``: a committed transaction survives the
-server being killed; a crash of the whole machine may lose the last moments, never the
-file's consistency.
+Writes are write-ahead and group-committed. The room tasks never touch the disk: they
+call the ``Store`` methods, which only queue an operation (a typed value, :data:`Op`).
+The store's task is woken by the first write queued and, at its turn in the event loop's
+next round (so every room that acted in the same round is in), commits everything
+queued, for every room, as one transaction. :attr:`Store.ticket` names the transaction
+that will hold what is queued now, and the store's listener hears
+:meth:`StoreListener.committed` once it is on disk, which is when the server lets the
+frames that depend on it go out.
+
+Where a transaction runs is chosen by how long it takes. The usual one, a few actions
+(one statement, a row per action, ``ROWS_PER_INSERT`` at most to a statement), seats,
+seqs, a round's fair deal or a race's receipt for the history, is a few statements that
+wait for nothing: in WAL mode with ``synchronous=NORMAL`` a commit appends a few pages
+to the log and syncs nothing, the store's file is locked for the server alone, and the
+history's readers never block its writer. It runs on the event loop, where it costs some
+10 to 20 µs; handed to a thread, the same commit waited milliseconds for a CPU and for
+the GIL, twice, while the event loop and the clients kept both cores busy, and every
+action's frames waited with it. A lock that another program holds anyway (someone
+writing to the history's file by hand) fails the transaction at once instead of
+stalling the event loop: it is retried like any other failure. What takes long goes to
+the store's own thread, where SQLite works without the GIL beside the event loop, with
+the frames held until it is done: keeping a finished match (a copy of its actions to
+the history), a sweep of the log, setting a room aside, and every
+``CHECKPOINT_EVERY``-th transaction, which then copies the log's pages into the file
+(the ``fsync`` that WAL mode defers: the connection never checkpoints by itself).
+Transactions are done one at a time, in order: while one is in the thread, what is
+queued joins the next. The thread is a batch thread (``SCHED_BATCH`` where there is
+one): woken, it waits for a free CPU instead of displacing the event loop's thread,
+which holds the GIL it needs.
+
+A transaction that fails is rolled back and retried, with what was queued meanwhile,
+until it succeeds; the listener hears :meth:`StoreListener.saving_failed` and then
+:meth:`StoreListener.saving_works`. A committed transaction survives the server being
+killed; a crash of the whole machine may lose the last moments, never the file's
+consistency.
 """
 
 from __future__ import annotations
@@ -340,6 +355,7 @@ Op = (SaveRoom | SaveSeats | SaveSpectator | DropSpectator | StartMatch | MatchE
 class _Transaction:
     ops: list[Op]
     ticket: int
+    checkpoint: bool = False  # then, once committed, the log's pages go into the file
 
 
 @dataclass(slots=True)
@@ -354,15 +370,9 @@ class Store:
     :meth:`load`; queue writes with the other methods (they never wait)."""
 
     def __init__(self, path: str | os.PathLike[str], listener: StoreListener | None = None,
-                 *, window: float = 0.0, batch: int = 16, lock_timeout: float = 1.0,
-                 keep: history.Keep | None = None) -> None:
-        """``window``: how long a first write after a quiet spell may wait for others,
-        until ``batch`` are queued, before its transaction (a transaction costs far more
-        than a row in it)."""
+                 *, lock_timeout: float = 1.0, keep: history.Keep | None = None) -> None:
         self.path = Path(path)
         self.listener = listener
-        self.window = window
-        self.batch = batch
         self.lock_timeout = lock_timeout  # how long to wait for another program's lock at open
         self.keep = keep or history.Keep()  # how much match history the host keeps
         self._db: sqlite3.Connection | None = None
@@ -370,6 +380,7 @@ class Store:
         self._wake = trio.Event()  # for the store's task: a first write, or a retry
         self._jobs: queue.SimpleQueue[_Transaction | _Call | None] = queue.SimpleQueue()
         self._busy = False  # a transaction is in the thread
+        self._unchecked = 0  # transactions since the last checkpoint
         self._over = trio.Event()  # set (and renewed) whenever a transaction ends
         self._crashed: BaseException | None = None  # a transaction failed for a bug, not the disk
         self.queued = 0  # operations queued so far (a change tells a caller it wrote)
@@ -379,7 +390,7 @@ class Store:
         self.failing = False
         self._attempts = 0  # failed attempts at the transaction in a row
         self._noted = -_NOTE_EVERY  # when the log last said that saving fails
-        # The store's thread's: (room, match) -> the log's row of the match's first action.
+        # (room, match) -> the log's row of the match's first action (the transactions').
         self._first_rows: dict[tuple[str, int], int] = {}
         self.server_id: str | None = None  # the file's identity, once opened
 
@@ -399,12 +410,6 @@ class Store:
                     raise self._crashed
                 if self._attempts:
                     await trio.sleep(RETRY_DELAYS[min(self._attempts, len(RETRY_DELAYS)) - 1])
-                elif self.window and len(self._ops) < self.batch:
-                    # Let more rooms' writes join this transaction, for a moment at most
-                    # (the batch-th write ends it early).
-                    with trio.move_on_after(self.window):
-                        await self._wake.wait()
-                    self._wake = trio.Event()
                 self._hand_over()
         finally:
             with trio.CancelScope(shield=True):
@@ -417,16 +422,17 @@ class Store:
                 await self._in_thread(self._close)
                 self._jobs.put(None)
 
-    # The database lives in one thread of its own for the store's life (the connection
-    # never changes threads). A job goes to it through a queue and its outcome comes back
-    # through the Trio token: one of each per transaction.
+    # The store's thread, for its life. A job goes to it through a queue and its outcome
+    # comes back through the Trio token: one of each per job.
 
     def _serve_jobs(self, token: trio.lowlevel.TrioToken) -> None:
         _yield_to_the_event_loop()
         while (job := self._jobs.get()) is not None:
             match job:
-                case _Transaction(ops):
+                case _Transaction(ops, _, checkpoint):
                     result = outcome.capture(self._write, ops)
+                    if checkpoint and isinstance(result, outcome.Value):
+                        self._checkpoint()
                     deliver: Callable[..., object] = self._done
                     target: object = job
                 case _Call(fn, task):
@@ -443,19 +449,39 @@ class Store:
         return result
 
     def _hand_over(self) -> None:
-        """Everything queued goes to the thread as one transaction, unless one is under
-        way: then it waits for that one (and what comes meanwhile joins it)."""
+        """Everything queued as one transaction, here or in the thread (the module's text
+        says which), unless one is under way in the thread: then it waits for that one
+        (and what comes meanwhile joins it)."""
         if self._busy or not self._ops:
             return
         ops, self._ops = self._ops, []
-        self._busy = True
-        self._jobs.put(_Transaction(ops, self.ticket))
+        self._unchecked += 1
+        job = _Transaction(ops, self.ticket, checkpoint=self._unchecked >= CHECKPOINT_EVERY)
         self.ticket += 1
+        if job.checkpoint or any(type(op) in _LONG for op in ops):
+            if job.checkpoint:
+                self._unchecked = 0
+            self._busy = True
+            self._jobs.put(job)
+        else:
+            self._done(job, outcome.capture(self._write, ops))
+
+    def _checkpoint(self) -> None:
+        """The log's pages into the files (the store's thread, after a commit). A failure
+        loses nothing (the pages stay in the log, and the next checkpoint takes them):
+        the log says it, and the next transaction finds out whether the disk works."""
+        if self._db is None:
+            return
+        try:
+            self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error as exc:
+            log.warning("cannot checkpoint %s: %s (its log grows until a checkpoint works)",
+                        self.path, _describe(exc))
 
     def _done(self, job: _Transaction, result: outcome.Outcome[None]) -> None:
-        """On the event loop: the thread is done with ``job``. On disk: the next
-        transaction (what was queued meanwhile) goes at once, then the listener hears it.
-        Failed: its writes go first again, after a pause (the store's task)."""
+        """``job`` is done (on the event loop). On disk: the listener hears it, then the
+        next transaction (what was queued meanwhile) goes at once. Failed: its writes go
+        first again, after a pause (the store's task)."""
         self._busy = False
         self._over.set()
         self._over = trio.Event()
@@ -479,7 +505,6 @@ class Store:
                     self.listener.saving_failed(_describe(error))
             self._wake.set()
             return
-        self._hand_over()
         self.saved = job.ticket
         if self.failing:
             self.failing = False
@@ -490,6 +515,7 @@ class Store:
         self._attempts = 0
         if self.listener is not None:
             self.listener.committed(job.ticket)
+        self._hand_over()  # after the listener: one done here must not be heard first
 
     async def _settled(self) -> None:
         """Wait until no transaction is under way."""
@@ -537,6 +563,7 @@ class Store:
             db.execute(f"PRAGMA page_size = {_PAGE_SIZE}")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA wal_autocheckpoint=0")  # the store's thread checkpoints
             # What a running server reads back is a few pages (the rooms, the end of the
             # log): a small page cache, not SQLite's default 2 MiB per file.
             db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
@@ -546,6 +573,9 @@ class Store:
             db.execute(_SWEEP)
             db.execute("COMMIT")
             history.attach(db, history.history_path(path), CACHE_KIB)  # not locked: the commands read it
+            # From now on a lock is a failed write, retried with the rooms paused, never
+            # a wait: most transactions run on the event loop.
+            db.execute("PRAGMA busy_timeout = 0")
         except sqlite3.Error as exc:
             if db is not None:
                 db.close()
@@ -567,11 +597,10 @@ class Store:
             self._db = None
 
     def _write(self, ops: list[Op]) -> None:
-        """One transaction. This thread takes the GIL back after every statement, and each
-        time it may wait for the event loop to let go of it, so statements are what a
-        transaction costs: the actions queued one after another go in as few statements
-        as they fill, and the usual transaction, a few actions and nothing else, is a
-        single statement, its own transaction."""
+        """One transaction. Statements are what it costs, far more than their rows: the
+        actions queued one after another go in as few statements as they fill, and the
+        usual transaction, a few actions and nothing else, is a single statement, its own
+        transaction."""
         db = self._db
         if db is None:
             raise sqlite3.OperationalError("the database is closed")
@@ -600,7 +629,7 @@ class Store:
             raise
 
     def _apply(self, db: sqlite3.Connection, op: Op) -> None:
-        """One operation, in the transaction under way (the store's thread)."""
+        """One operation, in the transaction under way."""
         match op:
             case ActionRow():
                 self._insert(db, [op])
@@ -666,8 +695,8 @@ class Store:
         ops = self._ops
         ops.append(op)
         self.queued += 1
-        if not self._busy and (len(ops) == 1 or len(ops) == self.batch):
-            self._wake.set()  # the store's task waits for these two
+        if len(ops) == 1 and not self._busy:
+            self._wake.set()  # the store's task waits for it
 
     def save_room(self, record: RoomRecord) -> None:
         """A room's settings (and its seats), as when it was created or reloaded."""
@@ -787,6 +816,14 @@ class Store:
 ROWS_PER_INSERT = 8
 _INSERT_ROWS = {count: "INSERT INTO actions (room, match, n, action, seq) VALUES "
                 + ", ".join(["(?, ?, ?, ?, ?)"] * count) for count in range(1, ROWS_PER_INSERT + 1)}
+# What takes long, so that a transaction holding it goes to the store's thread: keeping
+# a match copies its actions into the history, a sweep scans the whole log, setting a
+# room aside copies its rows.
+_LONG = frozenset({KeepMatch, Sweep, SetAside})
+# Every this many transactions, one goes to the store's thread and then checkpoints: the
+# log's pages (a few per transaction) go into the files, with the syncs that WAL mode
+# defers, and the next transaction may start the log again from its beginning.
+CHECKPOINT_EVERY = 500
 # What SQLite raises for the caller's mistakes (a value it cannot bind, a wrong number of
 # them): a bug, never the disk's failure, which is retried with the rooms paused.
 _BUGS = (sqlite3.ProgrammingError, sqlite3.InterfaceError)

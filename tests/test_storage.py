@@ -12,6 +12,7 @@ import stat
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ import pytest
 import trio
 from test_server import FAST, Raw, _act_legally, running, settle, table, wire
 from unolan.server import Limits
-from unolan.server.store import SCHEMA_VERSION, ActionRow, Op, Store, token_hash
+from unolan.server.store import SCHEMA_VERSION, ActionRow, Op, Store, Sweep, token_hash
 
 from unolan import engine as en
 from unolan import protocol as pr
@@ -109,16 +110,18 @@ async def test_a_failing_write_pauses_the_room_and_nothing_unsaved_is_played(
 
 async def test_writes_are_group_committed_and_frames_wait_for_them(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, thread_clock: trio.abc.Clock) -> None:
-    """While a transaction is on its way, two rooms' actions queue up and go in the next
-    one together; neither ok (nor event) arrives before its write is on disk."""
+    """While a transaction is on its way in the store's thread, two rooms' actions queue
+    up and go in the next one together; neither ok (nor event) arrives before its write
+    is on disk."""
     batches: list[list[str]] = []
     gate, entered = threading.Event(), threading.Event()
     gate.set()
     write = Store._write
 
     def gated(self: Store, ops: list[Op]) -> None:
-        entered.set()
-        gate.wait()
+        if threading.current_thread() is not threading.main_thread():
+            entered.set()
+            gate.wait()
         write(self, ops)
         batches.append([type(op).__name__ for op in ops])
 
@@ -130,7 +133,8 @@ async def test_writes_are_group_committed_and_frames_wait_for_them(
             await settle(*clients)
         gate.clear()
         entered.clear()
-        await tables[0][0][0].send(pr.Chat(text="a write to wait behind", id=2))
+        assert server.store is not None
+        server.store._put(Sweep())  # a transaction for the thread, to wait behind
         await trio.to_thread.run_sync(entered.wait)  # that transaction is on its way
         movers = []
         for clients, room_id in tables:
@@ -148,6 +152,65 @@ async def test_writes_are_group_committed_and_frames_wait_for_them(
         for mover in movers:
             await mover.expect("ok", id=3)
     assert ["ActionRow", "ActionRow"] in batches, batches
+
+
+async def test_what_takes_long_goes_to_the_stores_thread_and_the_rest_is_done_at_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Actions, seqs and a round's deal for the history commit on the event loop; a
+    sweep and every CHECKPOINT_EVERY-th transaction in the store's thread, and that one
+    then copies the log into the file (the connection never checkpoints by itself)."""
+    from unolan.server.store import CHECKPOINT_EVERY, RoomRecord
+
+    where: list[tuple[list[str], bool]] = []  # (the ops' kinds, on the event loop's thread)
+    checkpoints: list[tuple[bool, int, int]] = []  # (in the event loop's thread, log, copied)
+    write, checkpoint = Store._write, Store._checkpoint
+
+    def noted_write(self: Store, ops: list[Op]) -> None:
+        write(self, ops)
+        where.append(([type(op).__name__ for op in ops],
+                      threading.current_thread() is threading.main_thread()))
+
+    def noted_checkpoint(self: Store) -> None:
+        checkpoint(self)
+        assert self._db is not None
+        (_, log_pages, copied), = self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        checkpoints.append((threading.current_thread() is threading.main_thread(),
+                            log_pages, copied))
+
+    monkeypatch.setattr(Store, "_write", noted_write)
+    monkeypatch.setattr(Store, "_checkpoint", noted_checkpoint)
+    record = RoomRecord("r1", "r1", "official", en.Rules.preset("official").to_dict(), 2, 0,
+                        None, None, "s", 0, None, 0)
+    async with trio.open_nursery() as nursery:
+        store = await nursery.start(Store(tmp_path / "w.db").run)
+        assert store._db is not None
+        assert store._db.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+        store.save_room(record)
+        store.start_match("r1", 1, 5, 10)
+        await store.flush()
+        store.action("r1", 1, 0, "0 draw", 11)
+        await store.flush()
+        store.seq("r1", 12)
+        await store.flush()
+        store.round_record("r1", 1, 1, {"commitment": "c0ffee"})
+        await store.flush()
+        store._put(Sweep())
+        await store.flush()
+        assert where == [(["SaveRoom", "StartMatch"], True), (["ActionRow"], True),
+                         (["RoomSeq"], True), (["RoundRecord"], True), (["Sweep"], False)]
+        assert checkpoints == []
+        store._unchecked = CHECKPOINT_EVERY - 1
+        store.action("r1", 1, 1, "1 draw", 13)
+        await store.flush()
+        assert where[-1] == (["ActionRow"], False)
+        ((on_loop, log_pages, copied),) = checkpoints
+        assert not on_loop and log_pages == copied > 0  # every page of the log is in the file
+        store.action("r1", 1, 2, "0 draw", 14)  # and the count starts again
+        await store.flush()
+        assert where[-1] == (["ActionRow"], True) and len(checkpoints) == 1
+        (r1,) = (await store.load()).rooms
+        assert r1.actions == ["0 draw", "1 draw", "0 draw"]
+        nursery.cancel_scope.cancel()
 
 
 # -- rooms that cannot be restored --------------------------------------------------------
@@ -568,6 +631,34 @@ async def test_the_server_id_in_welcome_is_kept_in_the_database_across_restarts(
             ids.append(welcome.server_id)  # type: ignore[attr-defined]
             await client.aclose()
     assert ids[0] and ids[0] == ids[1] and ids[2] not in (None, ids[0])
+
+
+async def test_a_lock_held_on_the_history_fails_the_write_at_once_and_it_is_retried(
+        tmp_path: Path) -> None:
+    """Transactions run on the event loop, so a lock another program holds on the
+    history's file must not make one wait (the connection waited up to a second for a
+    lock): the write fails at once, the store says saving fails and retries, and once the
+    lock is let go the write is on disk."""
+    from unolan.server import history
+
+    db = tmp_path / "h.db"
+    async with trio.open_nursery() as nursery:
+        store = await nursery.start(Store(db).run)
+        other = sqlite3.connect(history.history_path(db), isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another program writing to the history
+        started = time.monotonic()
+        store.round_record("r1", 1, 1, {"commitment": "c0ffee"})
+        while not store.failing:
+            await trio.sleep(0.01)
+        assert time.monotonic() - started < 0.5  # the lock's timeout at open is 1 s
+        other.execute("ROLLBACK")
+        other.close()
+        with trio.fail_after(10):
+            await store.flush()
+        assert not store.failing
+        rounds = await store._in_thread(lambda: history.current_rounds(store._db))
+        assert [(room, match, rnd) for room, match, rnd, _ in rounds] == [("r1", 1, 1)]
+        nursery.cancel_scope.cancel()
 
 
 async def test_a_transaction_that_fails_for_a_bug_ends_the_store_instead_of_pausing(
