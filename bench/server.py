@@ -21,7 +21,7 @@ the same machine in the same minutes.
 Reported per server: actions/s; server CPU microseconds per action (utime + stime of the
 server process from /proc/<pid>/stat over the measuring window), split into the event
 loop's thread (``loop_thread_us``) and the others (``other_threads_us``: the store's
-thread, where the transactions that may wait run, and Trio's worker threads); p50/p99
+thread, where the transactions that take long run, and Trio's worker threads); p50/p99
 latency from an
 action sent to the last of the 4 room members receiving its event; server RSS per
 connected client (VmRSS with everyone connected minus VmRSS before, over the clients);
