@@ -278,7 +278,10 @@ async def test_plain_lobby_creates_a_room_adds_bots_and_starts(autojump_clock) -
         port = int(state.address.rpartition(":")[2])
         end = await term.until(0, lambda line: line == PROMPT)
         assert term.lines[end - 3] == f"Rooms on 127.0.0.1:{port}"
-        assert prompt_at(term.lines, end) == ["create a room (house rules)", "list the rooms again"]
+        assert prompt_at(term.lines, end) == ["create a room", "list the rooms again"]
+        await term.send.send("1\n")
+        end = await term.until(end + 1, lambda line: line == PROMPT)
+        assert prompt_at(term.lines, end)[0] == "create the room"  # the form, as it is
         await term.send.send("1\n")
         end = await term.until(end + 1, lambda line: line == PROMPT)
         assert prompt_at(term.lines, end) == ["ready", "start the match", "add a bot", "remove a bot",
@@ -581,3 +584,64 @@ def test_plain_scores_say_each_hand_left_on_its_player_s_line() -> None:
     (line,) = [line for line in out if "[R1]" in line]
     assert re.match(r"1 +seat 1 +0 +\[R1\]", line) and line.endswith("[B3] [B9] [W4] [W]"), out
     assert not any(line.startswith("[") for line in out)
+
+
+async def test_plain_creates_a_room_with_its_rules_seats_name_and_options(autojump_clock) -> None:
+    """The create-room form as numbered lists: each setting steps to its next value when
+    chosen, the name and the password are typed, the rule options are a list of their
+    own; the room is created with all of it."""
+    term = Terminal()
+    async with trio.open_nursery() as nursery:
+        state = await start_plain(nursery, term)
+
+        async def answer(line: str) -> list[str]:
+            seen = len(term.lines)
+            await term.send.send(line + "\n")
+            end = await term.until(seen, lambda line: line == PROMPT or line.startswith("Type "))
+            return prompt_at(term.lines, end) if term.lines[end] == PROMPT else [term.lines[end]]
+
+        await term.until(0, lambda line: line == PROMPT)
+        form = await answer("1")  # create a room
+        assert form == ["create the room", "preset: house (choose for the next)",
+                        "seats: 4 (choose for the next)", "timer: none (choose for the next)",
+                        "name: ann's table (choose to type another)",
+                        "password: none (choose to type one)",
+                        "rule options: 0 changed from the preset", "back to the lobby"]
+        assert term.lines[-len(form) - 2] == "A new room: house rules, 4 seats"
+        assert (await answer("2"))[1] == "preset: party (choose for the next)"
+        assert (await answer("3"))[2] == "seats: 5 (choose for the next)"
+        assert await answer("5") == ["Type the new room's name (an empty line keeps it):"]
+        assert (await answer("six at the table"))[4] == "name: six at the table (choose to type another)"
+        options = await answer("7")
+        assert options[0] == "done: back to the room's settings" and len(options) == 27
+        number = next(i for i, words in enumerate(options, 1) if words.startswith("hand size: "))
+        assert options[number - 1] == "hand size: 7"
+        assert (await answer(str(number)))[number - 1] == "hand size: 8 (the preset: 7)"
+        assert (await answer("1"))[6] == "rule options: 1 changed from the preset"
+        room = await answer("1")  # create the room
+        assert room == ["ready", "start the match", "add a bot", "remove a bot", "leave the room"]
+        assert state.room is not None
+        assert state.room["name"] == "six at the table" and len(state.room["seats"]) == 5
+        assert state.room["rules"]["preset"] == "party" and state.room["rules"]["hand_size"] == 8
+        nursery.cancel_scope.cancel()
+
+
+async def test_plain_form_hides_the_password_and_goes_back_to_the_lobby(autojump_clock) -> None:
+    term = Terminal()
+    async with trio.open_nursery() as nursery:
+        await start_plain(nursery, term)
+
+        async def answer(line: str) -> list[str]:
+            seen = len(term.lines)
+            await term.send.send(line + "\n")
+            end = await term.until(seen, lambda line: line == PROMPT or line.startswith("Type "))
+            return prompt_at(term.lines, end) if term.lines[end] == PROMPT else [term.lines[end]]
+
+        await term.until(0, lambda line: line == PROMPT)
+        await answer("1")
+        assert await answer("6") == ["Type a password for the new room (an empty line: none):"]
+        form = await answer("secret")
+        assert form[5] == "password: •••••• (choose to type one)"
+        assert not [line for line in term.lines if "secret" in line]  # never said back
+        assert await answer("8") == ["create a room", "list the rooms again"]
+        nursery.cancel_scope.cancel()

@@ -1011,7 +1011,7 @@ def test_the_lobby_says_which_rooms_play_at_two_tables_and_their_changed_options
     assert "join four (house stacking=same jump_in=off, 1/4 players 0 watching)" in words
     assert "watch old (official, 1/4 players 0 watching)" in words
     # the choices always there come first: a room opening as the list refreshes renumbers none
-    assert words[:2] == ["create a room (house rules)", "list the rooms again"]
+    assert words[:2] == ["create a room", "list the rooms again"]
 
 
 @pytest.mark.parametrize(("width", "height"), [(80, 24), (100, 30)])

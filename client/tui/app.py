@@ -306,7 +306,7 @@ def build_app(
     @kb.add("escape", filter=~typing, eager=True)
     def _(event: KeyPressEvent) -> None:
         if s.form is not None and not s.help_open:
-            s.form = None
+            c.close_form()
         elif s.room is not None and s.view is None and not s.help_open:
             c.leave()
         elif s.from_start and s.room is None and s.view is None and s.start is None and not s.help_open:

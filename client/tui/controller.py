@@ -378,6 +378,10 @@ class Controller:
     def open_form(self) -> None:
         self.state.form = CreateForm(name=_("{name}'s table").format(name=self.state.name)[:40])
 
+    def close_form(self) -> None:
+        """Back to the lobby, no room created."""
+        self.state.form = None
+
     def form_move(self, step: int) -> None:
         f = self.state.form
         if f is not None:

@@ -31,11 +31,23 @@ from typing import Any
 
 import trio
 from unolan.client.i18n import N_, _, ngettext
-from unolan.engine import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Phase, Play, View
+from unolan.engine import (
+    OPTIONS,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Draw,
+    Pass,
+    Phase,
+    Play,
+    View,
+)
 
 from . import other_panel, render, table
 from .bell import BELL, Bell
 from .controller import Controller
+from .form import FIELDS, CreateForm, label, shown
 from .run import Network  # the networking side, the full-screen UI's: it calls refresh
 from .state import (
     Command,
@@ -237,13 +249,9 @@ def lobby_options(state: UIState, controller: Controller) -> list[Option]:
         state.room_cursor = index
         then()
 
-    def create() -> None:
-        controller.open_form()
-        controller.create_room()
-
     # The two that are always there come first: the list refreshes itself as rooms open
     # (new ones come last), and a number typed as it does still means what it meant.
-    out = [Option(_("create a room (house rules)"), create),
+    out = [Option(_("create a room"), controller.open_form),
            Option(_("list the rooms again"), controller.refresh_rooms)]
     for i, room in enumerate(state.rooms):
         people = render.listed_rules(room) + ", " + _("{players}/{seats} players {spectators} watching").format(
@@ -256,6 +264,57 @@ def lobby_options(state: UIState, controller: Controller) -> list[Option]:
                               partial(chosen, i, controller.join_room)))
         out.append(Option(_("watch {room} ({people})").format(room=room["name"], people=people),
                           partial(chosen, i, partial(controller.join_room, "spectator"))))
+    return out
+
+
+def step_field(form: CreateForm, name: str) -> None:
+    """Field ``name`` of the form to its next value (after the last: the first)."""
+    form.field_index = FIELDS.index(name)
+    form.step(1)
+
+
+def ask_for(state: UIState, mode: str) -> None:
+    """The next line typed is the answer to ``mode`` (the room's name, its password)."""
+    state.input_mode = mode
+
+
+def form_options(state: UIState, controller: Controller, create: Callable[[], None],
+                 rule_options: Callable[[bool], None]) -> list[Option]:
+    """The create-room form as a list: create, then each of the room's own settings
+    (choosing one steps it to its next value, or asks for the name or the password), the
+    rule options, and back to the lobby."""
+    form = state.form
+    assert form is not None
+    out = [Option(_("create the room"), create)]
+    for name in ("preset", "seats", "timer"):
+        out.append(Option(_("{field}: {value} (choose for the next)").format(
+            field=label(name), value=shown(name, form.value(name))), partial(step_field, form, name)))
+    out.append(Option(_("{field}: {value} (choose to type another)").format(
+        field=label("name"), value=form.name), partial(ask_for, state, "room_name")))
+    out.append(Option(_("{field}: {value} (choose to type one)").format(
+        field=label("password"), value=shown("password", form.password)),
+        partial(ask_for, state, "room_password")))
+    out.append(Option(ngettext("rule options: {count} changed from the preset",
+                               "rule options: {count} changed from the preset",
+                               len(form.options)).format(count=len(form.options)),
+                      partial(rule_options, True)))
+    out.append(Option(_("back to the lobby"), controller.close_form))
+    return out
+
+
+def rule_options_list(state: UIState, rule_options: Callable[[bool], None]) -> list[Option]:
+    """Every rule option with its value (choosing one steps it to its next value; the
+    preset's own value is said beside a changed one), then back to the room's settings."""
+    form = state.form
+    assert form is not None
+    out = [Option(_("done: back to the room's settings"), partial(rule_options, False))]
+    for option in OPTIONS:
+        name = option.name
+        value = shown(name, form.value(name))
+        if name in form.options:
+            value = _("{value} (the preset: {default})").format(
+                value=value, default=shown(name, form.default(name)))
+        out.append(Option(f"{label(name)}: {value}", partial(step_field, form, name)))
     return out
 
 
@@ -348,6 +407,8 @@ class PlainUI:
         self._watched = False  # a spectator has been shown the table of the match watched
         self._scored: int | None = None  # the round's result last written
         self._refusals = 0  # the state's refusals when the choices were last said
+        self._rule_options = False  # the create-room form lists its rule options
+        self._creating: int | None = None  # a room asked for: the refusals then (see _create)
 
     def write(self, text: str) -> None:
         self.state.write(text)
@@ -375,8 +436,10 @@ class PlainUI:
         heading, options = self.prompt()
         # The room's seats change as people come (each says so in a line): the prompt
         # is written again when its choices change, or at the table when the table does.
-        shown = (tuple(heading) if s.view is not None else (), tuple(o.words for o in options))
-        if shown == self._shown:
+        # (A question, a prompt without choices, is its heading.)
+        now_shown = (tuple(heading) if s.view is not None or not options else (),
+                     tuple(o.words for o in options))
+        if now_shown == self._shown:
             if self._prompted is not None and s.written > self._prompted:
                 # Lines came after it (chat, the deal's check): the last line asks again.
                 self.write(_(TYPE_A_NUMBER))
@@ -384,7 +447,7 @@ class PlainUI:
             return
         if options and [o.words for o in options] != [o.words for o in self._last]:
             self._before, self._last, self._changed = self._last, options, self.clock()
-        self._shown, self.options = shown, options
+        self._shown, self.options = now_shown, options
         if self._heading_said:  # look said the table: only the choices follow
             self._heading_said, heading = False, heading[:1] if options else heading
         for line in heading:
@@ -401,10 +464,16 @@ class PlainUI:
         s, c, v = self.state, self.controller, self.state.view
         if s.input_mode == "join_password":
             return [_("Type the room's password (an empty line goes back):")], []
+        if s.input_mode == "room_name":
+            return [_("Type the new room's name (an empty line keeps it):")], []
+        if s.input_mode == "room_password":
+            return [_("Type a password for the new room (an empty line: none):")], []
         if v is None:
             if s.status != "connected":
+                self._creating = None
                 return [], []
             if s.room is not None:
+                self._creating = None
                 if s.starting:  # uno play starts the match itself: nothing to choose yet
                     return [], []
                 if s.room.get("started"):  # under way: the table comes with its next events
@@ -413,6 +482,17 @@ class PlainUI:
                 return text_of(render.room(s)), room_options(s, c)
             if not s.listed:  # uno play is opening its room
                 return [], []
+            if s.form is not None:
+                if self._rule_options:
+                    return ([_("Rule options of the new room (choose one for its next value):")],
+                            rule_options_list(s, self._show_rule_options))
+                return ([_("A new room: {preset} rules, {seats} seats").format(
+                    preset=shown("preset", s.form.preset), seats=s.form.seats)],
+                    form_options(s, c, self._create, self._show_rule_options))
+            self._rule_options = False
+            if self._creating == s.refusals:  # the room comes next (or a refusal)
+                return [], []
+            self._creating = None
             return [_("Rooms on {address}").format(address=s.address or _("the server"))], lobby_options(s, c)
         if not s.settled:
             return [], []
@@ -438,6 +518,16 @@ class PlainUI:
         if v.phase is Phase.ROUND_OVER:  # (on autopilot: the seat may still be taken back)
             return [_("The round is over; you may:")], options
         return [_("Out of turn, you may:")], options
+
+    def _show_rule_options(self, shown: bool) -> None:
+        self._rule_options = shown
+
+    def _create(self) -> None:
+        """Ask for the form's room; until it comes (or a refusal does) the lobby's list
+        is not said again."""
+        self.controller.create_room()
+        if self.state.form is None:  # asked (a room the rules refuse keeps the form open)
+            self._creating = self.state.refusals
 
     def look(self) -> None:
         """The seats, the pile and the hand (each card in words); in a two-table room, then
