@@ -78,6 +78,14 @@ def prompt_at(lines: list[str], end: int) -> list[str]:
     return [re.sub(r"^\d+\. ", "", line) for line in lines[start:end]]
 
 
+async def answer_with(term: Terminal, line: str) -> list[str]:
+    """Type ``line``; the next prompt's choices, or the question asked instead."""
+    seen = len(term.lines)
+    await term.send.send(line + "\n")
+    end = await term.until(seen, lambda line: line == PROMPT or line.startswith("Type "))
+    return prompt_at(term.lines, end) if term.lines[end] == PROMPT else [term.lines[end]]
+
+
 async def play_match(term: Terminal, state: PlainState, check) -> None:
     """Answer every prompt with its first choice until the match is over."""
     seen = 0
@@ -593,13 +601,7 @@ async def test_plain_creates_a_room_with_its_rules_seats_name_and_options(autoju
     term = Terminal()
     async with trio.open_nursery() as nursery:
         state = await start_plain(nursery, term)
-
-        async def answer(line: str) -> list[str]:
-            seen = len(term.lines)
-            await term.send.send(line + "\n")
-            end = await term.until(seen, lambda line: line == PROMPT or line.startswith("Type "))
-            return prompt_at(term.lines, end) if term.lines[end] == PROMPT else [term.lines[end]]
-
+        answer = partial(answer_with, term)
         await term.until(0, lambda line: line == PROMPT)
         form = await answer("1")  # create a room
         assert form == ["create the room", "preset: house (choose for the next)",
@@ -630,13 +632,7 @@ async def test_plain_form_hides_the_password_and_goes_back_to_the_lobby(autojump
     term = Terminal()
     async with trio.open_nursery() as nursery:
         await start_plain(nursery, term)
-
-        async def answer(line: str) -> list[str]:
-            seen = len(term.lines)
-            await term.send.send(line + "\n")
-            end = await term.until(seen, lambda line: line == PROMPT or line.startswith("Type "))
-            return prompt_at(term.lines, end) if term.lines[end] == PROMPT else [term.lines[end]]
-
+        answer = partial(answer_with, term)
         await term.until(0, lambda line: line == PROMPT)
         await answer("1")
         assert await answer("6") == ["Type a password for the new room (an empty line: none):"]
