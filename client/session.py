@@ -487,8 +487,9 @@ class Client:
             if id in self._sync_ids:  # no game to sync with (yet)
                 self._syncing = False
         if id is not None and (sent := self._nonces.pop(id, None)) is not None:
-            if isinstance(msg, pr.Error):
-                log.info("nonce refused: %s", msg.message)
+            if isinstance(msg, pr.Error):  # the deal went ahead without it (a seat that
+                # joined as it was sealed, say): the reveal says the server drew its part
+                log.debug("nonce refused: %s", msg.message)
             else:
                 self._nonce_taken(*sent)
             return

@@ -153,7 +153,7 @@ class Room:
                 finally:
                     fanout.uncork(self)
         finally:
-            self._close()
+            self._close(stopped=True)
 
     def _safely(self, fn: Callable[..., None], *args: Any) -> None:
         """A bug in one command is logged and answered; it never kills the room. The log
@@ -181,7 +181,9 @@ class Room:
                        self.races.deadline, self.races.settles if self.kept else None]
         return self.clocks.next(graces)
 
-    def _close(self) -> None:
+    def _close(self, stopped: bool = False) -> None:
+        """The room ends: it closed (expired), or the server is ``stopped`` (a room kept
+        in the database comes back at the next start)."""
         if self.closed:
             return
         self._receipts(NEVER)
@@ -199,7 +201,12 @@ class Room:
         for member in self.spectators:
             member.left()
         self.lobby.room_closed(self.id)
-        log.info("room %s closed", self.id)
+        if not stopped:
+            log.info("room %s closed", self.id)
+        elif self.store is not None:
+            log.info("room %s stopped: it is kept, and restored at the next start", self.id)
+        else:
+            log.info("room %s stopped: without a database it is gone", self.id)
 
     # -- commands ----------------------------------------------------------------------
 

@@ -495,8 +495,12 @@ class Store:
             now = trio.current_time()
             if not self.failing or now - self._noted >= _NOTE_EVERY:
                 self._noted = now
+                # SQLite does not say which file failed: a transaction that wrote to the
+                # history names both (a lock there is another program's, never ours).
+                files = (f"{self.path} or its history {history.history_path(self.path)}"
+                         if any(type(op) in _HISTORY for op in job.ops) else str(self.path))
                 log.error("cannot save to %s: %s; the rooms are paused and the server keeps "
-                          "trying%s", self.path, _describe(error),
+                          "trying%s", files, _describe(error),
                           f" ({self._attempts} attempts so far)" if self._attempts else "")
             self._attempts += 1
             if not self.failing:
@@ -552,6 +556,7 @@ class Store:
         except OSError as exc:
             raise StoreError(CANNOT_USE, path=path, problem=exc.strerror or exc) from None
         db = None
+        opening = path
         try:
             db = sqlite3.connect(path, check_same_thread=False, isolation_level=None,
                                  timeout=self.lock_timeout)
@@ -572,14 +577,15 @@ class Store:
             self.server_id = _identity(db)
             db.execute(_SWEEP)
             db.execute("COMMIT")
-            history.attach(db, history.history_path(path), CACHE_KIB)  # not locked: the commands read it
+            opening = history.history_path(path)  # (what a failure from here on is about)
+            history.attach(db, opening, CACHE_KIB)  # not locked: the commands read it
             # From now on a lock is a failed write, retried with the rooms paused, never
             # a wait: most transactions run on the event loop.
             db.execute("PRAGMA busy_timeout = 0")
         except sqlite3.Error as exc:
             if db is not None:
                 db.close()
-            raise _open_error(path, exc) from None
+            raise _open_error(opening, exc) from None
         except OSError as exc:  # the history's file
             if db is not None:
                 db.close()
@@ -820,6 +826,7 @@ _INSERT_ROWS = {count: "INSERT INTO actions (room, match, n, action, seq) VALUES
 # a match copies its actions into the history, a sweep scans the whole log, setting a
 # room aside copies its rows.
 _LONG = frozenset({KeepMatch, Sweep, SetAside})
+_HISTORY = frozenset({RoundRecord, Receipt, KeepMatch})  # what writes to the history's file
 # Every this many transactions, one goes to the store's thread and then checkpoints: the
 # log's pages (a few per transaction) go into the files, with the syncs that WAL mode
 # defers, and the next transaction may start the log again from its beginning.

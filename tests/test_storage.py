@@ -434,6 +434,19 @@ def test_uno_host_fails_in_one_line_on_a_database_it_cannot_use(tmp_path: Path) 
         one_line_failure(host("--db", str(locked)), "locked by another program")
     finally:
         holder.close()
+    # Only the history's file locked: the line names that file, not the database.
+    from unolan.server.history import history_path
+
+    ready = tmp_path / "ready.db"
+    holder = sqlite3.connect(history_path(ready), isolation_level=None)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        line = one_line_failure(host("--db", str(ready)), "locked by another program",
+                                str(history_path(ready)))
+        assert f"{ready} " not in line
+    finally:
+        holder.close()
     assert corrupt.read_bytes().startswith(b"not a database")  # never overwritten
 
 
@@ -634,7 +647,7 @@ async def test_the_server_id_in_welcome_is_kept_in_the_database_across_restarts(
 
 
 async def test_a_lock_held_on_the_history_fails_the_write_at_once_and_it_is_retried(
-        tmp_path: Path) -> None:
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Transactions run on the event loop, so a lock another program holds on the
     history's file must not make one wait (the connection waited up to a second for a
     lock): the write fails at once, the store says saving fails and retries, and once the
@@ -651,6 +664,8 @@ async def test_a_lock_held_on_the_history_fails_the_write_at_once_and_it_is_retr
         while not store.failing:
             await trio.sleep(0.01)
         assert time.monotonic() - started < 0.5  # the lock's timeout at open is 1 s
+        (said,) = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+        assert f"or its history {history.history_path(db)}: database is locked" in said, said
         other.execute("ROLLBACK")
         other.close()
         with trio.fail_after(10):
@@ -679,3 +694,16 @@ async def test_a_transaction_that_fails_for_a_bug_ends_the_store_instead_of_paus
                 await store.flush()
     assert raised.group_contains(sqlite3.ProgrammingError, depth=None)
     assert store is not None and not store.failing  # never taken for the disk's failure
+
+
+async def test_a_server_that_stops_says_its_rooms_are_kept_not_closed(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A clean stop keeps every room of the database: the log must not say it closed."""
+    caplog.set_level("INFO", logger="unolan.server")
+    async with running(QUIET, db_path=tmp_path / "k.db") as server:
+        _clients, room_id = await table(server, 2, "official")
+    said = [r.getMessage() for r in caplog.records if room_id in r.getMessage()]
+    assert f"room {room_id} stopped: it is kept, and restored at the next start" in said, said
+    assert f"room {room_id} closed" not in said
+    (record,) = (await load(tmp_path / "k.db")).rooms
+    assert record.id == room_id
