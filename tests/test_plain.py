@@ -604,24 +604,28 @@ async def test_plain_creates_a_room_with_its_rules_seats_name_and_options(autoju
         answer = partial(answer_with, term)
         await term.until(0, lambda line: line == PROMPT)
         form = await answer("1")  # create a room
-        assert form == ["create the room", "preset: house (choose for the next)",
-                        "seats: 4 (choose for the next)", "timer: none (choose for the next)",
+        assert form == ["create the room", "preset: house (choose for party)",
+                        "seats: 4 (choose for 5)", "timer: none (choose for 15s per turn)",
                         "name: ann's table (choose to type another)",
                         "password: none (choose to type one)",
                         "rule options: 0 changed from the preset", "back to the lobby"]
         assert term.lines[-len(form) - 2] == "A new room: house rules, 4 seats"
-        assert (await answer("2"))[1] == "preset: party (choose for the next)"
-        assert (await answer("3"))[2] == "seats: 5 (choose for the next)"
+        assert (await answer("2"))[1] == "preset: party (choose for all-wild)"
+        assert (await answer("3"))[2] == "seats: 5 (choose for 6)"
         assert await answer("5") == ["Type the new room's name (an empty line keeps it):"]
         assert (await answer("six at the table"))[4] == "name: six at the table (choose to type another)"
         options = await answer("7")
         assert options[0] == "done: back to the room's settings" and len(options) == 27
         number = next(i for i, words in enumerate(options, 1) if words.startswith("hand size: "))
-        assert options[number - 1] == "hand size: 7"
-        assert (await answer(str(number)))[number - 1] == "hand size: 8 (the preset: 7)"
+        assert options[number - 1] == "hand size: 7 (choose for 8)"
+        assert (await answer(str(number)))[number - 1] == "hand size: 8, the preset's 7 (choose for 9)"
         assert (await answer("1"))[6] == "rule options: 1 changed from the preset"
         room = await answer("1")  # create the room
         assert room == ["ready", "start the match", "add a bot", "remove a bot", "leave the room"]
+        # An answer that leaves the list as it was (a mistake, here) has it said again: a
+        # script that waits for each prompt is not left waiting.
+        seen = len(term.lines)
+        assert await answer("4") == room and "! no bot to remove" in term.lines[seen:]
         assert state.room is not None
         assert state.room["name"] == "six at the table" and len(state.room["seats"]) == 5
         assert state.room["rules"]["preset"] == "party" and state.room["rules"]["hand_size"] == 8
@@ -637,7 +641,7 @@ async def test_plain_form_hides_the_password_and_goes_back_to_the_lobby(autojump
         await answer("1")
         assert await answer("6") == ["Type a password for the new room (an empty line: none):"]
         form = await answer("secret")
-        assert form[5] == "password: •••••• (choose to type one)"
+        assert form[5] == "password: set (choose to type another, or an empty line for none)"
         assert not [line for line in term.lines if "secret" in line]  # never said back
         assert await answer("8") == ["create a room", "list the rooms again"]
         nursery.cancel_scope.cancel()

@@ -24,7 +24,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from functools import partial
 from typing import Any
@@ -267,6 +267,13 @@ def lobby_options(state: UIState, controller: Controller) -> list[Option]:
     return out
 
 
+def next_value(form: CreateForm, name: str) -> Any:
+    """What choosing field ``name`` would set it to (the form's own step, on a copy)."""
+    trial = replace(form, options=dict(form.options))
+    step_field(trial, name)
+    return trial.value(name)
+
+
 def step_field(form: CreateForm, name: str) -> None:
     """Field ``name`` of the form to its next value (after the last: the first)."""
     form.field_index = FIELDS.index(name)
@@ -287,13 +294,15 @@ def form_options(state: UIState, controller: Controller, create: Callable[[], No
     assert form is not None
     out = [Option(_("create the room"), create)]
     for name in ("preset", "seats", "timer"):
-        out.append(Option(_("{field}: {value} (choose for the next)").format(
-            field=label(name), value=shown(name, form.value(name))), partial(step_field, form, name)))
+        out.append(Option(_("{field}: {value} (choose for {next})").format(
+            field=label(name), value=shown(name, form.value(name)),
+            next=shown(name, next_value(form, name))), partial(step_field, form, name)))
     out.append(Option(_("{field}: {value} (choose to type another)").format(
         field=label("name"), value=form.name), partial(ask_for, state, "room_name")))
-    out.append(Option(_("{field}: {value} (choose to type one)").format(
-        field=label("password"), value=shown("password", form.password)),
-        partial(ask_for, state, "room_password")))
+    # Not its dots, as on the screen: read aloud they say its length, one by one.
+    out.append(Option(_("password: set (choose to type another, or an empty line for none)")
+                      if form.password else _("password: none (choose to type one)"),
+                      partial(ask_for, state, "room_password")))
     out.append(Option(ngettext("rule options: {count} changed from the preset",
                                "rule options: {count} changed from the preset",
                                len(form.options)).format(count=len(form.options)),
@@ -312,9 +321,11 @@ def rule_options_list(state: UIState, rule_options: Callable[[bool], None]) -> l
         name = option.name
         value = shown(name, form.value(name))
         if name in form.options:
-            value = _("{value} (the preset: {default})").format(
+            value = _("{value}, the preset's {default}").format(
                 value=value, default=shown(name, form.default(name)))
-        out.append(Option(f"{label(name)}: {value}", partial(step_field, form, name)))
+        out.append(Option(_("{field}: {value} (choose for {next})").format(
+            field=label(name), value=value, next=shown(name, next_value(form, name))),
+            partial(step_field, form, name)))
     return out
 
 
@@ -622,8 +633,10 @@ class PlainUI:
             self._before = []  # the list is said again after this: the next number is for it
             return False
         # Answered: what it starts is said, then the next prompt (a list that follows the
-        # player's own answer, a color say, surprises nobody: there is none before it).
-        self._prompted, self._last = None, []
+        # player's own answer, a color say, surprises nobody: there is none before it),
+        # also when it is the same list (a bot added, a mistake said with !): a script
+        # answers after each prompt, and a list not said again would keep it waiting.
+        self._prompted, self._last, self._shown = None, [], None
         self.options[number - 1].take()
         return True
 
