@@ -187,7 +187,7 @@ ERROR_TEXTS: dict[str, str] = {
     "not_host": N_("only the host may do that"),
     "already_started": N_("the match has started already"),
     "not_started": N_("the match has not started yet"),
-    "not_ready": N_("not everyone is ready"),
+    "not_ready": N_("a seat is empty or its player not ready"),
     "unknown_level": N_("this server has no bots of that level"),
     "bad_token": N_("your seat is no longer held"),
     "needs_version": N_("a room of two tables needs a newer client (protocol version 4): update unolan"),

@@ -227,6 +227,16 @@ def test_a_server_refusal_is_shown_in_the_players_language() -> None:
         assert "only the host" not in screen and "free seat" not in screen
 
 
+def test_a_start_refused_for_an_empty_seat_does_not_say_someone_is_not_ready() -> None:
+    """``not_ready`` is the server's code for both an empty seat and a player not ready:
+    in Chinese its words name both (they said only "someone is not ready")."""
+    for language, words in (("zh_Hant", "還有空位，或有人沒準備好"), ("zh_Hans", "还有空位，或有人没准备好")):
+        i18n.set_language(language)
+        assert i18n.error_text("not_ready", "seat 3 is empty: wait for a player or add a bot") == words
+    i18n.set_language("en")
+    assert i18n.error_text("not_ready", "seat 3 is empty: wait") == "seat 3 is empty: wait"
+
+
 def test_an_engine_refusal_is_shown_in_the_players_language() -> None:
     i18n.set_language("zh_Hans")
     with table(BASIC) as t:  # G7 does not match R3
