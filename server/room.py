@@ -333,6 +333,9 @@ class Room:
                     seat.name = None  # its old name no longer stands in the new one's way
                     seat.name = self._name_for(member.name)
                 seat.program = member.bot
+                if self.host is None:  # the host's seat went away with nobody to take it
+                    self.host = seat.index
+                    self._public("host", {"seat": seat.index})
             if seat.held_until is not None:  # back after a restore: the turn clock starts now
                 seat.held_until = None
                 self._restart_turn_clock(seat.index)

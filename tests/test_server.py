@@ -719,6 +719,26 @@ async def test_a_seat_in_the_lobby_is_held_for_its_grace_then_freed(autojump_clo
         assert late.code == "bad_token"  # type: ignore[attr-defined]
 
 
+async def test_a_host_alone_with_bots_who_drops_is_host_again_on_resume(
+        autojump_clock: trio.abc.Clock) -> None:
+    """With nobody else there to take it, a host who drops leaves the room without a host;
+    back with the token, the seat is the host again (else nobody could start)."""
+    async with running(Limits(grace=30, heartbeat=3600)) as server:
+        ann = await Raw.connect(server.port, "ann")
+        room = (await ann.reply(pr.CreateRoom(name="t", seats=2, id=1))).room  # type: ignore[attr-defined]
+        assert (await ann.reply(pr.AddBot(id=2))).TYPE == "ok"
+        token, seat = ann.token, ann.seat
+        await ann.aclose()
+        await trio.sleep(1)
+        assert server.rooms[room].host is None
+        again = await Raw.connect(server.port, "ann")
+        joined = await again.reply(pr.Resume(token=token, seq=0, id=3))
+        assert joined.TYPE == "joined" and joined.seat == seat  # type: ignore[attr-defined]
+        await again.expect("event", kind="host", data={"seat": seat})
+        assert server.rooms[room].host == seat
+        assert (await again.reply(pr.Start(id=4))).TYPE == "ok"
+
+
 async def test_a_client_that_stops_reading_is_dropped_and_the_room_plays_on() -> None:
     limits = Limits(deal_pause=0.0, autopilot_delay=0.0, outbox=16, sndbuf=4096, heartbeat=3600,
                     request_rate=1e6, request_burst=1e6)
