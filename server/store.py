@@ -380,7 +380,6 @@ class Store:
         self._wake = trio.Event()  # for the store's task: a first write, or a retry
         self._jobs: queue.SimpleQueue[_Transaction | _Call | None] = queue.SimpleQueue()
         self._busy = False  # a transaction is in the thread
-        self._unchecked = 0  # transactions since the last checkpoint
         self._over = trio.Event()  # set (and renewed) whenever a transaction ends
         self._crashed: BaseException | None = None  # a transaction failed for a bug, not the disk
         self.queued = 0  # operations queued so far (a change tells a caller it wrote)
@@ -455,12 +454,9 @@ class Store:
         if self._busy or not self._ops:
             return
         ops, self._ops = self._ops, []
-        self._unchecked += 1
-        job = _Transaction(ops, self.ticket, checkpoint=self._unchecked >= CHECKPOINT_EVERY)
+        job = _Transaction(ops, self.ticket, checkpoint=self.ticket % CHECKPOINT_EVERY == 0)
         self.ticket += 1
         if job.checkpoint or any(type(op) in _LONG for op in ops):
-            if job.checkpoint:
-                self._unchecked = 0
             self._busy = True
             self._jobs.put(job)
         else:

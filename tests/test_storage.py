@@ -199,7 +199,7 @@ async def test_what_takes_long_goes_to_the_stores_thread_and_the_rest_is_done_at
         assert where == [(["SaveRoom", "StartMatch"], True), (["ActionRow"], True),
                          (["RoomSeq"], True), (["RoundRecord"], True), (["Sweep"], False)]
         assert checkpoints == []
-        store._unchecked = CHECKPOINT_EVERY - 1
+        store.ticket = CHECKPOINT_EVERY  # the next transaction is the CHECKPOINT_EVERY-th
         store.action("r1", 1, 1, "1 draw", 13)
         await store.flush()
         assert where[-1] == (["ActionRow"], False)

@@ -280,6 +280,13 @@ def step_field(form: CreateForm, name: str) -> None:
     form.step(1)
 
 
+def stepped(form: CreateForm, name: str, value: str) -> Option:
+    """Field ``name``, said as ``value``: choosing it steps it to the value it names."""
+    return Option(_("{field}: {value} (choose for {next})").format(
+        field=label(name), value=value, next=shown(name, next_value(form, name))),
+        partial(step_field, form, name))
+
+
 def ask_for(state: UIState, mode: str) -> None:
     """The next line typed is the answer to ``mode`` (the room's name, its password)."""
     state.input_mode = mode
@@ -294,9 +301,7 @@ def form_options(state: UIState, controller: Controller, create: Callable[[], No
     assert form is not None
     out = [Option(_("create the room"), create)]
     for name in ("preset", "seats", "timer"):
-        out.append(Option(_("{field}: {value} (choose for {next})").format(
-            field=label(name), value=shown(name, form.value(name)),
-            next=shown(name, next_value(form, name))), partial(step_field, form, name)))
+        out.append(stepped(form, name, shown(name, form.value(name))))
     out.append(Option(_("{field}: {value} (choose to type another)").format(
         field=label("name"), value=form.name), partial(ask_for, state, "room_name")))
     # Not its dots, as on the screen: read aloud they say its length, one by one.
@@ -323,9 +328,7 @@ def rule_options_list(state: UIState, rule_options: Callable[[bool], None]) -> l
         if name in form.options:
             value = _("{value}, the preset's {default}").format(
                 value=value, default=shown(name, form.default(name)))
-        out.append(Option(_("{field}: {value} (choose for {next})").format(
-            field=label(name), value=value, next=shown(name, next_value(form, name))),
-            partial(step_field, form, name)))
+        out.append(stepped(form, name, value))
     return out
 
 
