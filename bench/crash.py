@@ -47,8 +47,8 @@ from typing import Any
 import trio
 from unolan.client.session import ClientError, ConnectionLost, Reconnected, open_client
 from unolan.client.tables import Tables
+from unolan.server.match import play
 from unolan.server.policy import choose
-from unolan.server.two_tables import play
 
 from unolan import engine as en
 from unolan import protocol as pr

@@ -39,7 +39,6 @@ from .limits import DEFAULT_PORT, Limits, Peer, connection_cap
 from .room import Room
 from .session import Session
 from .store import Store
-from .two_tables import room_class
 
 log = logging.getLogger("unolan.server")
 
@@ -171,7 +170,7 @@ class Server:
             try:
                 rules = en.Rules.from_dict(record.rules)
                 check_match(rules, record.seats)  # a room whose rules cannot start is no room
-                room = room_class(rules, record.seats)(self, record.id, name=record.name, preset=record.preset, rules=rules,
+                room = Room(self, record.id, name=record.name, preset=record.preset, rules=rules,
                             seats=record.seats, timer=record.timer, password=record.password,
                             seed=record.seed)
                 room.restore(record)
@@ -239,7 +238,7 @@ class Server:
         else:
             seed = f"{self.seed}/{room_id}"
         rules = msg.rules()
-        room = room_class(rules, msg.seats)(self, room_id, name=msg.name, preset=msg.preset, rules=rules,
+        room = Room(self, room_id, name=msg.name, preset=msg.preset, rules=rules,
                     seats=msg.seats, timer=msg.timer, password=password, seed=seed)
         if peer is not None:
             room.creator = peer

@@ -28,14 +28,15 @@ class TurnClock:
 
 
 @dataclass
-class Clocks(TurnClock):
-    """The room's clocks: its (first) table's turn, the next deal, the idle expiry."""
+class Clocks:
+    """The room's own clocks: the next deal, the idle expiry (each table's turn has its
+    :class:`TurnClock`)."""
 
     deal: float | None = None  # the next round is dealt then
     idle: float | None = None  # the room closes then (nobody connected)
 
-    def next(self, graces: Iterable[float | None]) -> float:
-        """The earliest deadline, these and ``graces`` (NEVER if none is running)."""
-        times = [t for t in (self.turn, self.pilot, self.deal, self.idle) if t is not None]
-        times += [t for t in graces if t is not None]
+    def next(self, others: Iterable[float | None]) -> float:
+        """The earliest deadline, these and ``others`` (NEVER if none is running)."""
+        times = [t for t in (self.deal, self.idle) if t is not None]
+        times += [t for t in others if t is not None]
         return min(times, default=NEVER)

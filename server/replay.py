@@ -18,7 +18,7 @@ from unolan.engine.rotation import Seats
 from unolan import engine as en
 
 from .history import KeptMatch
-from .two_tables import on_wire, play
+from .match import Batch, TwoTables, match_kind
 
 
 @dataclass(frozen=True)
@@ -44,32 +44,22 @@ class Replay:
         self.match = match
         self.rules = en.Rules.from_dict(dict(match.rules))
         self.players = len(match.seats)
-        self.two_tables = en.two_tables(self.rules, self.players)
-        if self.two_tables:
-            rotation = en.TwoTableRotation(self.rules, match.seed)
-            self.steps = [self._rotation_step(None, rotation.start_events, rotation)]
-        else:
-            game = en.Game(self.rules, self.players, match.seed)
-            self.steps = [Step(None, list(game.start_events), game.round, game.position())]
+        kind = match_kind(self.rules, self.players)
+        self.two_tables = kind is TwoTables
+        self.final = kind.dealt(self.rules, self.players, match.seed)  # after the last step
+        self.steps = [self._step(None, self.final.opening())]
         for n, text in enumerate(match.actions):
             action = en.parse_action(text)
             try:
-                if self.two_tables:
-                    self.steps.append(self._rotation_step(action, play(rotation, action), rotation))
-                else:
-                    self.steps.append(Step(action, game.apply(action), game.round, game.position()))
+                self.steps.append(self._step(action, self.final.apply(action)))
             except (en.IllegalAction, ValueError) as exc:
                 reason = exc.reason if isinstance(exc, en.IllegalAction) else str(exc)
                 raise ValueError(f"action {n + 1} ({text}) does not apply: {reason}") from None
-        self.final: en.Game | en.TwoTableRotation = rotation if self.two_tables else game
 
-    @staticmethod
-    def _rotation_step(action: Action | None, events: list[en.TableEvent],
-                       rotation: en.TwoTableRotation) -> Step:
-        tables = tuple((seats, game.position()) for seats, game in rotation.tables)
-        position = "\n".join(f"# table {t}: seats {' '.join(map(str, seats))}\n{text}"
-                              for t, (seats, text) in enumerate(tables, 1))  # as people number them
-        return Step(action, [on_wire(e) for e in events], rotation.round, position, tables)
+    def _step(self, action: Action | None, batches: list[Batch]) -> Step:
+        played = self.final
+        return Step(action, [e for _, events in batches for e in events], played.round,
+                    played.position(), played.positions())
 
     def round_starts(self) -> list[int]:
         """The step at which each round is dealt, by round (index 0: round 1)."""

@@ -6,7 +6,7 @@ the room task applies them one at a time, in arrival order. That order settles e
 The room's events are numbered and kept by its :class:`~.eventlog.EventLog`, which also
 says when an action is too late; its frames reach the members through the server's
 :class:`~.fanout.Fanout`; its deadlines are its :class:`~.clock.Clocks`; the seats and
-spectators are :mod:`.seats`. A room without a seed of the host's deals every round from a
+spectators are :mod:`.seats`; what it plays, one table or two, is its :mod:`.match`. A room without a seed of the host's deals every round from a
 seed its seats help draw (:mod:`.fairness`); every race ends with a receipt
 (:mod:`.receipts`); every finished match goes to the history (:mod:`.history`).
 """
@@ -40,6 +40,7 @@ from .eventlog import EventLog, LogEntry, frame_for
 from .fairness import FairDeal, Fairness
 from .history import KeptMatch, kept_match
 from .limits import Peer, TokenBucket
+from .match import NEEDS_VERSION, Batch, Match, match_kind
 from .policy import choose, on_timeout
 from .receipts import Races
 from .seats import Seat, Watcher
@@ -52,9 +53,7 @@ RESUMED = "the server can save the game again; play goes on"
 
 
 class Room:
-    """One table. Only :meth:`run` (the room task) changes it; others :meth:`post`."""
-
-    table_count = 1  # the tables it plays at once (the rooms listing says so)
+    """One room. Only :meth:`run` (the room task) changes it; others :meth:`post`."""
 
     def __init__(self, lobby: Lobby, room_id: str, *, name: str, preset: str, rules: en.Rules,
                  seats: int, timer: int = 0, password: str | None = None,
@@ -80,13 +79,15 @@ class Room:
         self.host: int | None = None
         self.creator: Peer | None = None  # the address that created the room (it counts it)
         self.paused = False  # saving fails: nothing is played until it works again
-        self.game: en.Game | None = None
+        self.kind = match_kind(rules, seats)  # what its matches are: one table or two
+        self.match: Match | None = None  # None: no match dealt (yet, or since the last)
         self.started = False
         self.events = EventLog(self.limits.room_log)
         self.closed = False
         self.inbox_send, self.inbox = trio.open_memory_channel[Command](512)
         self.gone: list[Member] = []
         self.clocks = Clocks(idle=trio.current_time() + self.limits.room_idle)
+        self.turns = {table: TurnClock() for table in self.kind.tables}
         self.fair = Fairness()  # the deal collecting nonces, and the one being played
         self.races = Races(self.limits.race_window)
         self.kept: tuple[KeptMatch, int] | None = None  # a match over, kept once its races end
@@ -119,7 +120,7 @@ class Room:
             "seats": len(self.seats),
             "players": sum(s.kind != "empty" for s in self.seats),
             "spectators": len(self.spectators), "started": self.started,
-            "password": self.password is not None, "tables": self.table_count,
+            "password": self.password is not None, "tables": len(self.kind.tables),
             "options": self.rules.changes(),  # what differs from the preset, to list the room by
         }
 
@@ -174,12 +175,13 @@ class Room:
                 command.member.error("internal", "the server failed on this request", command.msg)
 
     def _next_deadline(self) -> float:
-        graces = [s.grace_until for s in self.seats]
-        graces += [w.grace_until for w in self.watchers.values()]
+        times = [s.grace_until for s in self.seats]
+        times += [w.grace_until for w in self.watchers.values()]
+        times += [t for clock in self.turns.values() for t in (clock.turn, clock.pilot)]
         if not self.paused:  # the fair deal's wait, the races' receipts, a match to keep
-            graces += [self.fair.deadline if not self._has_table() and self.started else None,
-                       self.races.deadline, self.races.settles if self.kept else None]
-        return self.clocks.next(graces)
+            times += [self.fair.deadline if self.match is None and self.started else None,
+                      self.races.deadline, self.races.settles if self.kept else None]
+        return self.clocks.next(times)
 
     def _close(self, stopped: bool = False) -> None:
         """The room ends: it closed (expired), or the server is ``stopped`` (a room kept
@@ -221,6 +223,9 @@ class Room:
             case Enter(member, msg) if self.paused:
                 member.turned_away()
                 member.error("paused", PAUSED + "; try again when it resumes", msg, now=True)
+            case Enter(member, msg) if (member.version or 0) < self.kind.needs_version:
+                member.turned_away()
+                member.error("needs_version", NEEDS_VERSION, msg)
             case Enter(member, pr.Join() as msg, creator):
                 self._on_join(member, msg, creator)
                 if member.room is not self:
@@ -305,7 +310,7 @@ class Room:
         member.send(pr.Joined(room=self.id, seat=seat_index, token=token, seq=self.seq, id=msg.id))
         self._public("player_joined", {"seat": seat_index, "name": name, "bot": member.bot})
         self._send_seats()
-        if self._has_table():
+        if self.match is not None:
             self._snapshot(member, seat_index)
         self._check_idle()
 
@@ -360,7 +365,7 @@ class Room:
         if missed is not None:  # nothing missed, or all of it still in the log
             for frame in missed:
                 member.push(frame)
-        elif self._has_table():  # too far behind, or ahead of the room (a restart): all of it
+        elif self.match is not None:  # too far behind, or ahead of the room (a restart): all of it
             self._snapshot(member, index)
         if shown is not None and shown["state"] != "connected":
             self._public("connection", {"seat": index, "state": "connected"})
@@ -491,16 +496,16 @@ class Room:
         if self.seed is not None:  # the host's seed (demos, tests): known, so no fair deal
             self._deal_first(f"{self.seed}/{self.matches}")
             return
-        self._clear_table()  # until the nonces are in (the room's timers deal it)
+        self.match = None  # until the nonces are in (the room's timers deal it)
         self.events.table_moved()
         self._collect(1, trio.current_time() + self.limits.nonce_wait)
 
     def _deal_first(self, seed: int | str) -> None:
         """The match's first round, from ``seed``."""
         self.match_seed, self.ended = seed, None
-        start = self._new_match(seed)
+        self.match = self.kind.dealt(self.rules, len(self.seats), seed)
         self.events.table_moved()
-        self._emit(start)
+        self._emit(self.match.opening())
         if self.store is not None:
             self.store.start_match(self.id, self.matches, seed, self.seq)
         self._after_action()
@@ -542,12 +547,13 @@ class Room:
 
     def _round_ended(self) -> None:
         """After a round: reveal how it was dealt, and commit to the next one's deal."""
-        over = self._match_over()
+        assert self.match is not None
+        over = self.match.over
         deal = self.fair.round_over()
         if deal is not None:
             self._public("reveal", deal.reveal())
             if not over:
-                self._collect(self._round() + 1, trio.current_time() + self.limits.deal_pause)
+                self._collect(self.match.round + 1, trio.current_time() + self.limits.deal_pause)
         if over:
             self.fair.clear()
             if self.store is not None and self.match_seed is not None:
@@ -557,13 +563,8 @@ class Room:
 
     def _kept(self) -> KeptMatch:
         """What the history keeps of the match just over."""
-        assert self.game is not None
-        result = self.game.outcome()
-        return self._kept_as(result.match_winner if result is not None else None, list(self.game.scores))
-
-    def _kept_as(self, winner: int | None, scores: list[int]) -> KeptMatch:
-        """The match just over, as the history keeps it, won by ``winner`` with ``scores``."""
-        assert self.match_seed is not None
+        assert self.match is not None and self.match_seed is not None
+        winner, scores = self.match.outcome()
         seats = [(s.name, s.kind == "bot" or s.program) for s in self.seats]
         return kept_match(self.id, self.name, self._rules_map, seats, self.match_seed, winner, scores,
                           self.ended)
@@ -642,15 +643,14 @@ class Room:
         member.ok(msg)
 
     def _on_sync(self, member: Member, msg: pr.Sync) -> None:
-        if not self._has_table():
+        if self.match is None:
             member.error("not_started", "no game yet", msg)
             return
         self._snapshot(member, member.seat, msg.id)
 
     def _snapshot(self, member: Member, seat: int | None, id: int | None = None) -> None:
-        assert self.game is not None
-        member.send(pr.Snapshot(seq=self.seq, view=self.game.view(seat).to_dict(), id=id,
-                                match=self.game.match_end()))
+        assert self.match is not None
+        member.send(pr.Snapshot(seq=self.seq, id=id, **self.match.snapshot(seat)))
 
     # -- game actions ------------------------------------------------------------------
 
@@ -659,13 +659,14 @@ class Room:
         if seat is None:
             member.error("not_seated", "spectators do not play", msg)
             return
-        if not self._has_table():
+        match = self.match
+        if match is None:
             member.error("not_started", "the match has not started", msg)
             return
         if msg.seq > self.seq:
             member.error("illegal", f"seq {msg.seq} is ahead of the room ({self.seq})", msg)
             return
-        table = self._table_of(seat.index)
+        table = match.table_of(seat.index)
         if self.events.too_late(msg.seq, table):  # before not_started: a match that just ended is a lost race
             member.error("too_late", f"the table moved on at seq {self.events.moved_at(table)}", msg)
             self.races.lost(seat.index, msg.seq, "too_late", trio.current_time(), table)
@@ -676,7 +677,7 @@ class Room:
         self._take_back(seat)
         try:
             action = pr.to_action(msg, seat.index)
-            events = self._apply(action)
+            events = match.apply(action)
         except en.IllegalAction as exc:
             member.error(exc.code, exc.reason, msg)  # never the position: it holds hidden cards
             self.races.lost(seat.index, msg.seq, exc.code, trio.current_time(), table)
@@ -692,55 +693,10 @@ class Room:
 
     def _apply_for(self, action: en.Action) -> None:
         """An action the server takes itself: a deal, the autopilot's, a turn timeout's."""
-        self._applied(action, self._apply(action))
+        assert self.match is not None
+        self._applied(action, self.match.apply(action))
 
-    # -- the match's tables (a two-table room has two: see :mod:`.two_tables`) ---------
-
-    def _has_table(self) -> bool:
-        """Whether a match has been dealt (there is a table to show and act on)."""
-        return self.game is not None
-
-    def _clear_table(self) -> None:
-        """No table until the next match is dealt."""
-        self.game = None
-
-    def _table_of(self, seat: int) -> int | None:
-        """The table a seat plays at (None: the room has one)."""
-        return None
-
-    def _apply(self, action: en.Action) -> Sequence[en.Event]:
-        """Apply an action to the match; its events (``IllegalAction`` if refused)."""
-        assert self.game is not None
-        return self.game.apply(action)
-
-    def _new_match(self, seed: int | str) -> Sequence[en.Event]:
-        """Build the match from its seed; its first events."""
-        self.game = en.Game(self.rules, len(self.seats), seed=seed)
-        return self.game.start_events
-
-    def _round(self) -> int:
-        """The round being played (or just over)."""
-        assert self.game is not None
-        return self.game.round
-
-    def _match_over(self) -> bool:
-        assert self.game is not None
-        return self.game.phase is en.Phase.MATCH_OVER
-
-    def _legal(self, seat: int) -> tuple[en.Phase, list[en.Action], list[en.Card]]:
-        """What the server may do for a seat it plays: the phase, its actions, its hand."""
-        assert self.game is not None
-        return self.game.phase, self.game.legal_actions(seat), self.game.hands[seat]
-
-    def _at(self, seat: int) -> dict[str, Any]:
-        """Where a seat plays, for the events about it (a two-table room: its table)."""
-        return {}
-
-    def _round_is_over(self) -> bool:
-        """The last action ended a round (or the match)."""
-        return self.game is not None and self.game.phase in (en.Phase.ROUND_OVER, en.Phase.MATCH_OVER)
-
-    def _applied(self, action: en.Action, events: Sequence[en.Event]) -> int:
+    def _applied(self, action: en.Action, events: list[Batch]) -> int:
         """An applied action: its events out, then into the game log (every applied action,
         in order; the store writes it later), then the timers for what comes next. The seq
         of its last event."""
@@ -749,7 +705,8 @@ class Room:
         if self.store is not None:
             self.store.action(self.id, self.matches, self.actions, str(action), self.seq)
         self.actions += 1
-        if self._round_is_over():
+        assert self.match is not None
+        if self.match.round_over:
             self._round_ended()
         self._after_action()
         return end
@@ -801,34 +758,30 @@ class Room:
             self._restore_match(record)
 
     def _restore_match(self, record: RoomRecord) -> None:
-        """The stored match (``record.match_seed`` is set), replayed from its seed and actions."""
+        """The stored match (``record.match_seed`` is set), replayed from its seed and
+        actions. A restored match plays on; one that was over is kept in the history now:
+        the server may have stopped before its last races settled, when it is kept (with
+        the time it ended, kept with its last action; a file of an older server has none:
+        now)."""
         assert record.match_seed is not None
-        game = en.Game(self.rules, len(self.seats), seed=record.match_seed)
-        for text in record.actions:
-            game.apply(en.parse_action(text))
-        self.game, self.actions = game, len(record.actions)
-        self.started = game.phase is not en.Phase.MATCH_OVER
-        self._restore_deal(record, game.round, lambda seed: seed == game.seed)
-        self._restore_finish()
-
-    def _restore_finish(self) -> None:
-        """A restored match plays on; one that was over is kept in the history now: the
-        server may have stopped before its last races settled, when it is kept (with the
-        time it ended, kept with its last action; a file of an older server has none: now)."""
+        match = self.kind.replayed(self.rules, len(self.seats), record.match_seed, record.actions)
+        self.match, self.actions = match, len(record.actions)
+        self.started = not match.over
+        self._restore_deal(record, match)
         if self.started:
             self._after_action()
         elif self.store is not None:
             self.store.finished(self._kept(), self.matches)
 
-    def _restore_deal(self, record: RoomRecord, round: int, dealt_from: Callable[[str], bool]) -> None:
+    def _restore_deal(self, record: RoomRecord, match: Match) -> None:
         """The fair deal of the round under way at the restart, kept to be revealed at its
         end as any round's is: if its record has its seed and the table was dealt from
-        it (``dealt_from``; a seeded or unfair round, say dealt by the host's seed, is not)."""
-        if self._round_is_over():
+        it (a seeded or unfair round, say dealt by the host's seed, is not)."""
+        if match.round_over:
             return
-        dealt = next((r for r in record.rounds if r["round"] == round and r["seed"]), None)
-        if dealt is not None and dealt_from(dealt["seed"]):
-            self.fair.dealt = FairDeal.restored(round, dealt)
+        dealt = next((r for r in record.rounds if r["round"] == match.round and r["seed"]), None)
+        if dealt is not None and match.dealt_from(dealt["seed"]):
+            self.fair.dealt = FairDeal.restored(match.round, dealt)
 
     def register_tokens(self) -> None:
         """A restored room's tokens resume in it from now on."""
@@ -874,33 +827,39 @@ class Room:
         self.paused = False
         for member, seat in self._members():
             self._send_seats(only=member)
-            if self._has_table():
+            if self.match is not None:
                 self._snapshot(member, seat)
         self._public("resumed", {"reason": RESUMED})
-        if self.started and self._has_table():
+        if self.started and self.match is not None:
             self._retime()
         log.info("room %s resumed", self.id)
 
     def _after_action(self) -> None:
-        game = self.game
-        assert game is not None
+        """Time what comes next: each table's turn, or the next deal."""
+        match = self.match
+        assert match is not None
         now = trio.current_time()
-        if game.phase is en.Phase.MATCH_OVER:
-            self._match_ended()
-            return
-        if game.phase is en.Phase.ROUND_OVER:
-            self.clocks.stop_turn()
-            self.clocks.deal = now + self.limits.deal_pause
+        if match.round_over:
+            for clock in self.turns.values():
+                clock.stop_turn()
+            if match.over:
+                self._match_ended()
+            else:
+                self.clocks.deal = now + self.limits.deal_pause
             return
         self.clocks.deal = None
-        self._time_turn(self.clocks, self.seats[game.turn], game.phase, self.events.moved, now)
+        for table, clock in self.turns.items():
+            turn = match.turn_at(table)
+            if turn is None:  # this table's round is over: the other plays on
+                clock.stop_turn()
+            else:
+                self._time_turn(clock, self.seats[turn[0]], turn[1], self.events.moved_at(table), now)
 
     def _match_ended(self) -> None:
         """The match is over: the room is back in its lobby. Nobody is on autopilot there
         (it plays a match's turns): a player who is here is connected, and a seat whose
         player left the match for good is free again, as a seat left between matches is."""
         self.started = False
-        self.clocks.stop_turn()
         self.clocks.deal = None
         for seat in self.seats:
             seat.ready = seat.kind == "bot"
@@ -934,10 +893,10 @@ class Room:
             if not seat.piloted:
                 self._timeout(seat)
 
-    def _retime(self, table: int | None = None) -> None:
-        """The turn clock starts again (after a pause; ``table``: that table's only, in a
-        room of two)."""
-        self.clocks.turn_key = None
+    def _retime(self, tables: Sequence[int | None] | None = None) -> None:
+        """The turn clocks start again (after a pause; ``tables``: those tables' only)."""
+        for table in self.kind.tables if tables is None else tables:
+            self.turns[table].turn_key = None
         self._after_action()
 
     def _pilot_at(self, seat: Seat, now: float) -> float:
@@ -948,8 +907,8 @@ class Room:
     def _restart_turn_clock(self, seat: int) -> None:
         """Time the current turn at ``seat``'s table again from now (its player has just
         come back): the other table's clock runs on."""
-        if self.started and self._has_table() and not self._round_is_over():
-            self._retime(self._table_of(seat))
+        if self.started and self.match is not None and not self.match.round_over:
+            self._retime([self.match.table_of(seat)])
 
     # -- timers ------------------------------------------------------------------------
 
@@ -965,7 +924,7 @@ class Room:
                 if seat.member is None:
                     self._expire(seat)
         self._receipts(now)
-        if not self._has_table() and self.started and self.fair.ready(now):
+        if self.match is None and self.started and self.fair.ready(now):
             seed = self._fair_seed(1)
             assert seed is not None
             self._deal_first(seed)
@@ -978,13 +937,17 @@ class Room:
             self._close()
 
     def _match_timers(self, now: float) -> None:
-        """The match's deadlines: the next deal, the autopilot, the turn timer."""
-        game, clocks = self.game, self.clocks
-        if clocks.deal is not None and now >= clocks.deal and game is not None:
+        """The match's deadlines: the next deal, and each table's autopilot and turn timer."""
+        match, clocks = self.match, self.clocks
+        if match is None:
+            return
+        if clocks.deal is not None and now >= clocks.deal:
             clocks.deal = None
-            self._apply_for(en.Deal(game.turn, self._fair_seed(game.round + 1)))
-        if game is not None and self.started and game.phase not in (en.Phase.ROUND_OVER, en.Phase.MATCH_OVER):
-            self._run_turn_clock(clocks, self.seats[game.turn], now)
+            self._apply_for(match.next_deal(self._fair_seed(match.round + 1)))
+        for table, clock in self.turns.items():
+            turn = match.turn_at(table) if self.started else None
+            if turn is not None:  # read afresh: the other table's turn may have just moved it
+                self._run_turn_clock(clock, self.seats[turn[0]], now)
 
     def _expire(self, seat: Seat) -> None:
         """The reconnect grace ran out: the token dies, the server plays the seat."""
@@ -999,16 +962,19 @@ class Room:
         self._send_seats()
 
     def _autopilot(self, seat: int) -> None:
-        _, legal, hand = self._legal(seat)
+        assert self.match is not None
+        _, legal, hand = self.match.legal(seat)
         action = choose(legal, hand, turn=True)
         if action is not None:
             self._apply_for(action)
 
     def _timeout(self, seat: Seat) -> None:
         """The turn clock ran out: the server acts for the seat (see :func:`.policy.on_timeout`)."""
-        action = on_timeout(*self._legal(seat.index))
+        assert self.match is not None
+        action = on_timeout(*self.match.legal(seat.index))
+        table = self.match.table_of(seat.index)
         seat.timeouts += 1
-        self._public("timeout", {"seat": seat.index, **self._at(seat.index)})
+        self._public("timeout", {"seat": seat.index, **({} if table is None else {"table": table})})
         if seat.timeouts >= self.limits.timeouts_to_autopilot and not seat.autopilot:
             seat.autopilot = True
             self._public("connection", {"seat": seat.index, "state": "autopilot"})
@@ -1039,12 +1005,13 @@ class Room:
         for member, _ in self._members():
             member.push(frame)
 
-    def _emit(self, events: Sequence[en.Event]) -> None:
-        """One action's engine events to the members, each member its own frame of each
-        (see :meth:`.eventlog.EventLog.add`)."""
+    def _emit(self, batches: list[Batch]) -> None:
+        """One action's engine events to the members, each member its own frame of each,
+        a table's run of them at a time (see :meth:`.eventlog.EventLog.add`)."""
         members = self._members()
-        for entry in self.events.add(events, len(self.seats)):
-            self._send_entry(entry, members)
+        for table, events in batches:
+            for entry in self.events.add(events, len(self.seats), table):
+                self._send_entry(entry, members)
 
     @staticmethod
     def _send_entry(entry: LogEntry, members: list[tuple[Member, int | None]]) -> None:

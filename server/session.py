@@ -27,8 +27,8 @@ from unolan import protocol as pr
 from .commands import ROOM_REQUESTS, Enter, Request
 from .fanout import Outbox
 from .limits import Peer, TokenBucket
+from .match import NEEDS_VERSION
 from .store import check_password, hash_password, token_hash
-from .two_tables import NEEDS_VERSION
 
 if TYPE_CHECKING:
     from .fanout import Fanout

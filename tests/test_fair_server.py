@@ -190,7 +190,7 @@ async def test_the_round_under_way_at_a_restart_is_revealed_at_its_end(tmp_path:
         await settle(*clients)
         tokens, seq = [c.token for c in clients], room.seq
         # under way (a draw may leave it waiting for the drawn card's play: ``drawn``)
-        assert room.game.phase not in (en.Phase.ROUND_OVER, en.Phase.MATCH_OVER) and room.game.round == 1
+        assert room.match.game.phase not in (en.Phase.ROUND_OVER, en.Phase.MATCH_OVER) and room.match.game.round == 1
     async with running(limits, seed=None, db_path=db) as server:
         room = server.rooms[room_id]
         assert room.fair.dealt is not None and room.fair.dealt.commitment == committed
@@ -200,7 +200,7 @@ async def test_the_round_under_way_at_a_restart_is_revealed_at_its_end(tmp_path:
             await c.reply(pr.Resume(token=token, seq=seq, id=1))
             clients.append(c)
         with trio.fail_after(30):
-            while room.game.round == 1 and room.game.phase not in ("round_over", "match_over"):
+            while room.match.game.round == 1 and room.match.game.phase not in ("round_over", "match_over"):
                 await _act_legally(room, clients, 1)
         reveal = await clients[0].expect("event", kind="reveal")
         data = wire(reveal.data)  # type: ignore[attr-defined]

@@ -460,7 +460,7 @@ def two_table_match() -> tuple[Any, list[Any]]:
     """The match the two-table examples come from: seed ``doc``, one round, the seat in
     turn at the first table still playing plays a card (chosen by a seeded random
     generator) or else does what it may; every event as the room sends it."""
-    from unolan.server.two_tables import on_wire
+    from unolan.server.match import on_wire
 
     from unolan import engine as en
 

@@ -19,6 +19,7 @@ import pytest
 import trio
 from unolan.protocol import to_message
 from unolan.server import DEFAULT_PORT, Bot, Limits, Room, Server, serve
+from unolan.server.match import OneTable
 from unolan.server.policy import choose
 from unolan.server.store import Store, token_hash
 
@@ -176,7 +177,7 @@ async def staged(server: Server, players: int, position: str, preset: str = "hou
     notation), every client having read what the start sent: the clients and the room."""
     clients, room_id = await table(server, players, preset, **options)
     room = server.rooms[room_id]
-    room.game = en.parse_position(position)
+    room.match = OneTable(en.parse_position(position))
     await settle(*clients)
     return clients, room
 
@@ -279,7 +280,7 @@ async def _match(server: Server, players: int, preset: str, observer: Any = None
     room = f"r{server._room_counter + 1}"
     create = pr.CreateRoom(name="t", seats=players, preset=preset, options=options)
     bots = await seat_bots(server, create, observer, spectate)
-    game = server.rooms[room].game
+    game = server.rooms[room].match.game
     assert game is not None and game.phase == "match_over"
     return bots
 
@@ -470,9 +471,9 @@ async def test_spectator_and_challenge_reveal() -> None:
         assert (await watcher.reply(pr.Ready(ready=True, id=2))).code == "not_seated"  # type: ignore[attr-defined]
         # a Wild Draw Four bluff: seat 0 plays it holding red; seat 1 challenges
         room = server.rooms[room_id]
-        room.game = en.parse_position(
+        room.match = OneTable(en.parse_position(
             "rules: official; hand 0: W4 R1 R2; hand 1: G1 G2 G3; draw: B1 B2 B3 B4 B5 B6 B7 B8;"
-            " discard: R5; turn: 0")
+            " discard: R5; turn: 0"))
         await settle(*clients, watcher)
         a, b = clients
         assert (await a.reply(pr.Play(seq=room.seq, cards=("W4",), color="G", id=3))).TYPE == "ok"
@@ -519,7 +520,7 @@ async def test_catch_race_exactly_one_wins() -> None:
         for i, r in replies.items():
             if i not in wins:
                 assert r.code in ("too_late", "cannot_catch")  # type: ignore[attr-defined]
-        assert len(room.game.hands[0]) == 3  # caught once: 1 + 2
+        assert len(room.match.game.hands[0]) == 3  # caught once: 1 + 2
         caught = [m for m in clients[0].seen if m.TYPE == "event" and m.kind == "caught"]  # type: ignore[attr-defined]
         assert len(caught) == 1 and caught[0].data["seat"] == wins[0]  # type: ignore[attr-defined]
 
@@ -536,7 +537,7 @@ async def test_uno_call_beats_a_later_catch() -> None:
         assert (await clients[0].reply(pr.CallUno(seq=seq, id=2))).TYPE == "ok"
         late = await clients[2].reply(pr.Catch(seq=seq, target=0, id=3))
         assert late.code == "cannot_catch"  # type: ignore[attr-defined]
-        assert len(room.game.hands[0]) == 1
+        assert len(room.match.game.hands[0]) == 1
 
 
 async def test_jump_in_race_and_the_turn_it_took() -> None:
@@ -553,7 +554,7 @@ async def test_jump_in_race_and_the_turn_it_took() -> None:
         took = await clients[0].reply(pr.Play(seq=seq, cards=("Y1",), id=2))
         assert took.code == "too_late"  # type: ignore[attr-defined]
         await settle(*clients)
-        assert room.game.turn == 3 and len(room.game.hands[0]) == 3
+        assert room.match.game.turn == 3 and len(room.match.game.hands[0]) == 3
         # many identical requests at once: one applies, the rest are too late
         seq = room.seq
         for i in range(4):  # pipelined: all four on the wire before any answer
@@ -607,10 +608,10 @@ async def test_turn_timer_then_autopilot_until_the_player_acts(autojump_clock: t
     async with running(limits) as server:
         clients, room_id = await table(server, 2, "official", timer=10, target_score=50)
         room = server.rooms[room_id]
-        first = room.game.turn
-        before = len(room.game.hands[first])
+        first = room.match.game.turn
+        before = len(room.match.game.hands[first])
         await trio.sleep(10.5)
-        assert len(room.game.hands[first]) >= before  # the server drew for the player
+        assert len(room.match.game.hands[first]) >= before  # the server drew for the player
         await trio.sleep(40)
         states = [m.data for c in clients for m in c.seen
                   if m.TYPE == "event" and m.kind == "connection"]  # type: ignore[attr-defined]
@@ -623,7 +624,7 @@ async def test_turn_timer_then_autopilot_until_the_player_acts(autojump_clock: t
             while room.started:
                 await trio.sleep(1)
                 await settle(*clients)
-        assert room.game.phase == "match_over"
+        assert room.match.game.phase == "match_over"
         await settle(*clients)
         assert any(m.TYPE == "event" and m.kind == "match_over" for m in clients[1].seen)  # type: ignore[attr-defined]
         # After the match the room is a lobby again: nobody is on autopilot there.
@@ -679,7 +680,7 @@ async def test_resume_restores_the_exact_view(autojump_clock: trio.abc.Clock) ->
         missed = [m.seq for m in again.seen if m.TYPE == "event"]  # type: ignore[attr-defined]
         assert all(s > last for s in missed) and missed == sorted(missed)
         snap = await again.reply(pr.Sync(id=2))
-        assert wire(snap.view) == room.game.view(seat).to_dict()  # type: ignore[attr-defined]
+        assert wire(snap.view) == room.match.game.view(seat).to_dict()  # type: ignore[attr-defined]
         assert (await Raw.connect(server.port)).conn is not None
         bad = await (await Raw.connect(server.port)).reply(pr.Resume(token="x" * 24, seq=0, id=3))
         assert bad.code == "bad_token"  # type: ignore[attr-defined]
@@ -763,7 +764,7 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_room_plays_on() ->
                     await trio.sleep(0.01)
                 await slow.send(pr.Start(id=2))  # ...and never read again
         room = server.rooms[room_id]
-        assert room.game.phase == "match_over" and all(b.matches == 1 for b in bots)
+        assert room.match.game.phase == "match_over" and all(b.matches == 1 for b in bots)
         assert room.seats[0].member is None  # dropped, its seat kept for resume
         again = await Raw.connect(server.port, "slow")
         back = await again.reply(pr.Resume(token=slow.token or joined.token, seq=0, id=3))  # type: ignore[attr-defined]
@@ -963,7 +964,7 @@ async def _act_legally(room: Any, clients: list[Raw], steps: int) -> int:
     """Play ``steps`` actions from the seat in turn (chosen from the server's own game)."""
     done = 0
     while done < steps:
-        game = room.game
+        game = room.match.game
         if game.phase == "match_over":
             break
         if game.phase == "round_over":
@@ -996,7 +997,7 @@ async def test_a_restarted_server_resumes_its_rooms_from_the_database(tmp_path: 
         room = server.rooms[room_id]
         await _act_legally(room, clients, 25)
         await settle(*clients)
-        views = [room.game.view(s).to_dict() for s in range(3)]
+        views = [room.match.game.view(s).to_dict() for s in range(3)]
         tokens = [c.token for c in clients]
         seq, actions = room.seq, room.actions
     assert actions >= 25
@@ -1005,7 +1006,7 @@ async def test_a_restarted_server_resumes_its_rooms_from_the_database(tmp_path: 
     async with running(limits, seed=4, db_path=db) as server:
         room = server.rooms[room_id]
         assert room.started and room.actions == actions and room.seq == seq + limits.restart_gap
-        assert [room.game.view(s).to_dict() for s in range(3)] == views
+        assert [room.match.game.view(s).to_dict() for s in range(3)] == views
         assert [s.state for s in room.seats] == ["away"] * 3
         clients = []
         for i, token in enumerate(tokens):
@@ -1018,11 +1019,11 @@ async def test_a_restarted_server_resumes_its_rooms_from_the_database(tmp_path: 
             assert [m.seq for m in c.seen if m.TYPE == "event"] == [snap.seq + 1]  # type: ignore[attr-defined]
             clients.append(c)
         # a stale seq from before the restart is too late; the match goes on to its end
-        stale = await clients[room.game.turn].reply(pr.Draw(seq=seq - 1, id=5))
+        stale = await clients[room.match.game.turn].reply(pr.Draw(seq=seq - 1, id=5))
         assert stale.code == "too_late"  # type: ignore[attr-defined]
         with trio.fail_after(30):
             await _act_legally(room, clients, 10_000)
-        assert room.game.phase == "match_over" and not room.started
+        assert room.match.game.phase == "match_over" and not room.started
         # a new room does not take the restored room's id
         other = await Raw.connect(server.port, "q")
         assert (await other.reply(pr.CreateRoom(name="u", seats=2, id=1))).room != room_id  # type: ignore[attr-defined]
@@ -1044,8 +1045,8 @@ async def test_a_match_over_when_the_server_stopped_is_kept_in_the_history_once(
         room = server.rooms[room_id]
         with trio.fail_after(30):
             await _act_legally(room, clients, 10_000)
-        assert room.game.phase == "match_over"
-        scores = list(room.game.scores)
+        assert room.match.game.phase == "match_over"
+        scores = list(room.match.game.scores)
         with trio.fail_after(5):  # kept once its last races are over
             while not history.list_matches(reader := history.open_history(db)):
                 await trio.sleep(0.05)
@@ -1201,7 +1202,7 @@ async def test_ready_takes_a_seat_back_from_the_autopilot(autojump_clock: trio.a
     async with running(limits) as server:
         clients, room_id = await table(server, 2, "official", timer=10)
         room = server.rooms[room_id]
-        first = room.game.turn
+        first = room.match.game.turn
         player = clients[first]
         while not room.seats[first].autopilot:
             await trio.sleep(1)
@@ -1222,18 +1223,18 @@ async def test_after_a_restart_a_players_turn_waits_for_them(tmp_path: Path, thr
     async with running(limits, seed=4, db_path=db) as server:
         clients, room_id = await table(server, 3, "official")
         room = server.rooms[room_id]
-        turn, actions = room.game.turn, room.actions
+        turn, actions = room.match.game.turn, room.actions
         token = clients[turn].token
         await settle(*clients)
     async with running(limits, seed=4, db_path=db) as server:
         room = server.rooms[room_id]
         await trio.sleep(10)
-        assert room.actions == actions and room.game.turn == turn  # nobody played for them
+        assert room.actions == actions and room.match.game.turn == turn  # nobody played for them
         back = await Raw.connect(server.port, "again")
         assert (await back.reply(pr.Resume(token=token, seq=room.seq, id=1))).TYPE == "joined"
         await trio.sleep(30)  # past the grace: still their turn, and theirs to play
-        assert room.actions == actions and room.game.turn == turn
-        action = choose(room.game.legal_actions(turn), room.game.hands[turn], turn=True)
+        assert room.actions == actions and room.match.game.turn == turn
+        action = choose(room.match.game.legal_actions(turn), room.match.game.hands[turn], turn=True)
         assert (await back.reply(_to_message(action, room.seq))).TYPE == "ok"
         # the next seat's owner did not come back within the grace: the server plays it
         await trio.sleep(1)

@@ -68,7 +68,7 @@ async def test_a_failing_write_pauses_the_room_and_nothing_unsaved_is_played(
         clients, room_id = await table(server, 2, "official")
         room = server.rooms[room_id]
         await settle(*clients)
-        game = room.game
+        game = room.match.game
         seat = game.turn
         mover, other = clients[seat], clients[1 - seat]
         action = en.Draw(seat)
@@ -139,7 +139,7 @@ async def test_writes_are_group_committed_and_frames_wait_for_them(
         movers = []
         for clients, room_id in tables:
             room = server.rooms[room_id]
-            mover = clients[room.game.turn]
+            mover = clients[room.match.game.turn]
             await mover.send(pr.Draw(seq=room.seq, id=3))
             movers.append(mover)
         assert server.store is not None
@@ -226,7 +226,7 @@ async def test_a_room_that_cannot_be_restored_is_set_aside_and_its_players_told(
             await _act_legally(server.rooms[room_id], clients, 3)
             await settle(*clients)
         seed = server.rooms[broken_id].match_seed
-        hand = server.rooms[broken_id].game.hands[0]
+        hand = server.rooms[broken_id].match.game.hands[0]
     with contextlib.closing(sqlite3.connect(db)) as conn, conn:  # a stored action that the game refuses
         conn.execute("UPDATE actions SET action = '0 play W4 R' WHERE room = ? AND n = 1",
                      (broken_id,))
@@ -275,7 +275,7 @@ async def test_spectator_tokens_survive_a_restart_and_dropped_ones_are_forgotten
         joined = await again.reply(pr.Resume(token=kept.token, seq=kept.seq, id=1))
         assert joined.TYPE == "joined" and joined.seat is None  # type: ignore[attr-defined]
         snap = await again.expect("snapshot")
-        assert wire(snap.view) == server.rooms[room_id].game.view(None).to_dict()  # type: ignore[attr-defined]
+        assert wire(snap.view) == server.rooms[room_id].match.game.view(None).to_dict()  # type: ignore[attr-defined]
         gone = await Raw.connect(server.port, "mal")
         assert (await gone.reply(pr.Resume(token=dropped.token, seq=0, id=2))).code == "bad_token"  # type: ignore[attr-defined]
 
@@ -313,7 +313,7 @@ async def test_a_first_version_database_is_migrated_and_its_tokens_hashed(tmp_pa
         conn.executemany("INSERT INTO actions VALUES ('r4', ?, ?)", list(enumerate(actions)))
     async with running(QUIET, db_path=db) as server:
         room = server.rooms["r4"]
-        assert room.game.view(0).to_dict() == game.view(0).to_dict()
+        assert room.match.game.view(0).to_dict() == game.view(0).to_dict()
         c = await Raw.connect(server.port, "p1")
         joined = await c.reply(pr.Resume(token=tokens[1], seq=40, id=1))
         assert joined.TYPE == "joined" and joined.seat == 1  # type: ignore[attr-defined]
@@ -605,7 +605,7 @@ async def test_a_pause_seen_but_never_saved_is_not_given_out_again_after_a_resta
         joined = await back.reply(pr.Resume(token=clients[0].token, seq=before + 7, id=1))
         assert joined.TYPE == "joined" and joined.seq == before  # type: ignore[attr-defined]
         snap = await back.expect("snapshot")
-        assert snap.seq == before and wire(snap.view) == room.game.view(0).to_dict()  # type: ignore[attr-defined]
+        assert snap.seq == before and wire(snap.view) == room.match.game.view(0).to_dict()  # type: ignore[attr-defined]
         assert not [m for m in back.seen if m.TYPE == "event" and m.seq <= before]  # type: ignore[attr-defined]
 
 

@@ -436,9 +436,9 @@ async def test_a_seat_back_after_a_two_table_match_ended_is_told_its_champion(tm
         first.cancel()  # killed: the seat is held, and played by the server
         await trio.aclose_forcefully(stream)
         with trio.fail_after(30):
-            while room.match is None or not room.match.over:  # type: ignore[attr-defined]
+            while room.match is None or not room.match.over:
                 await trio.sleep(0.01)
-        champion = room.match.outcome().champion  # type: ignore[attr-defined]
+        champion = room.match.outcome()[0]
         again, again_bridge, _, sees = player(nursery, port, "ann", saved=seats)
         await sees.until(lambda: again.view is not None and again.view.phase is Phase.MATCH_OVER)
         assert again_bridge.client.resyncs == 0  # type: ignore[union-attr]
@@ -481,9 +481,9 @@ async def test_a_seat_back_after_a_one_table_match_ended_is_told_who_won(tmp_pat
         first.cancel()  # killed: the seat is held, and played by the server
         await trio.aclose_forcefully(stream)
         with trio.fail_after(30):
-            while room.game is None or not room.game.over:
+            while room.match is None or not room.match.game.over:
                 await trio.sleep(0.01)
-        end = room.game.match_end()
+        end = room.match.game.match_end()
         assert end is not None
         again, again_bridge, _, sees = player(nursery, server.port, "ann", saved=seats)
         await sees.until(lambda: again.view is not None and again.view.phase is Phase.MATCH_OVER)
@@ -504,7 +504,7 @@ def told_rotation(rounds: int) -> tuple[Any, Any, UIState]:
     from unolan.client.tables import Tables
     from unolan.client.tui.lens import TableLens
     from unolan.engine import Deal, Rules, TwoTableRotation
-    from unolan.server.two_tables import on_wire, play
+    from unolan.server.match import on_wire, play
 
     rules = Rules.preset("house", partner_rotation=True, rounds=rounds)
     rotation, rng = TwoTableRotation(rules, seed="log"), random.Random(2)

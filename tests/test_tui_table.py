@@ -488,7 +488,7 @@ def test_the_other_tables_panel_says_it_waits_for_the_own_table_to_end_the_round
     from unolan.client.tables import Tables
     from unolan.client.tui.other_table import OtherTable
     from unolan.engine import Rules, TwoTableRotation
-    from unolan.server.two_tables import on_wire
+    from unolan.server.match import on_wire
 
     i18n.set_language(language)
     rules = Rules.preset("house", partner_rotation=True, rounds=1)

@@ -14,7 +14,7 @@ from test_hidden import audit_tables
 from test_server import FAST, Audit, Raw, frame, running, seat_bots, settle
 from unolan.server import Bot, Limits, Server
 from unolan.server.eventlog import EventLog
-from unolan.server.two_tables import TwoTableRoom
+from unolan.server.match import TwoTables
 
 from unolan import engine as en
 from unolan import protocol as pr
@@ -47,15 +47,15 @@ async def test_eight_bots_play_a_short_rotation_at_both_tables() -> None:
     async with running(seed=3) as server:
         bots = await play_room(server, frames, rounds=2)
         room = server.rooms["r1"]
-    assert isinstance(room, TwoTableRoom) and room.match is not None and room.match.over
+    assert isinstance(room.match, TwoTables) and room.match.rotation.over
     assert all(b.matches == 1 for b in bots)  # the rotation's end is the match's
-    assert len(room.match.history) == 2 and sum(b.actions for b in bots) > 16
+    assert len(room.match.rotation.history) == 2 and sum(b.actions for b in bots) > 16
     assert check_frames(frames, bots) > 200
     for bot in bots:
         kinds = [m.kind for m in frames.frames[id(bot)] if isinstance(m, pr.Event)]
         assert kinds.count("rotation_round_over") == 2 and kinds[-1] == "rotation_over"
         over = [m for m in frames.frames[id(bot)] if isinstance(m, pr.Event) and m.kind == "rotation_over"]
-        assert list(over[0].data["scores"]) == room.match.scores and "table" not in over[0].data
+        assert list(over[0].data["scores"]) == room.match.rotation.scores and "table" not in over[0].data
 
 
 @pytest.mark.slow
@@ -64,10 +64,10 @@ async def test_eight_bots_play_a_whole_cycle_of_28_rounds() -> None:
     async with running(seed=4) as server:
         bots = await play_room(server, frames)
         room = server.rooms["r1"]
-    assert isinstance(room, TwoTableRoom) and room.match is not None and room.match.over
-    assert len(room.match.history) == 28
-    outcome = room.match.outcome()
-    assert outcome is not None and list(outcome.scores) == room.match.scores
+    assert isinstance(room.match, TwoTables) and room.match.rotation.over
+    assert len(room.match.rotation.history) == 28
+    outcome = room.match.rotation.outcome()
+    assert outcome is not None and list(outcome.scores) == room.match.rotation.scores
     check_frames(frames, bots)
     seated = [m for m in frames.frames[id(bots[0])] if isinstance(m, pr.Event) and m.kind == "table_seated"]
     assert len(seated) == 2 * 7  # both tables at each of the 7 blocks
@@ -90,8 +90,8 @@ async def test_a_resume_mid_cycle_restores_both_tables(tmp_path: Path) -> None:
     assert None not in before and len(before) == 8
     async with running(seed=8, db_path=db) as server:
         room = server.rooms["r1"]
-        assert isinstance(room, TwoTableRoom) and room.started and room.match is not None
-        match = room.match
+        assert room.started and isinstance(room.match, TwoTables)
+        match = room.match.rotation
         assert 0 < room.actions <= 60 + 8 and not match.over
         # a seat back in: both tables in its snapshot, its own as its seat, the other hidden
         ann = await Raw.connect(server.port, "ann")
@@ -116,7 +116,7 @@ async def test_a_resume_mid_cycle_restores_both_tables(tmp_path: Path) -> None:
         tokens = [before[i] for i in range(8)]
         await trio.sleep(0.1)
         await play_room(server, tokens=tokens)  # type: ignore[arg-type]
-        assert room.match is match and match.over and len(match.history) == 3
+        assert room.match.rotation is match and match.over and len(match.history) == 3
 
 
 async def test_the_round_under_way_at_a_restart_is_revealed_at_its_end_at_both_tables(tmp_path: Path) -> None:
@@ -142,13 +142,13 @@ async def test_the_round_under_way_at_a_restart_is_revealed_at_its_end_at_both_t
     frames = Audit()
     async with running(quick, seed=None, db_path=db) as server:
         room = server.rooms["r1"]
-        assert isinstance(room, TwoTableRoom) and room.match is not None and not room.match.round_over
-        restored = room.match.round
+        assert isinstance(room.match, TwoTables) and not room.match.rotation.round_over
+        restored = room.match.rotation.round
         deal = room.fair.dealt
         assert deal is not None and deal.round == restored
-        seeds = [game.seed for _, game in room.match.tables]
+        seeds = [game.seed for _, game in room.match.rotation.tables]
         await play_room(server, frames, tokens=tokens)  # type: ignore[arg-type]
-        assert room.match.over
+        assert room.match.rotation.over
         with trio.fail_after(5):  # kept once its last races are over
             while not history.list_matches(reader := history.open_history(db)):
                 await trio.sleep(0.05)
@@ -162,7 +162,7 @@ async def test_the_round_under_way_at_a_restart_is_revealed_at_its_end_at_both_t
     # to the room's totals, and its rounds' deals are kept with it.
     (kept,) = history.list_matches(reader)
     match = history.load_match(reader, kept.id)
-    assert Replay(match).final.scores == room.match.scores == kept.scores
+    assert Replay(match).final.outcome()[1] == room.match.rotation.scores == kept.scores
     assert [r["round"] for r in match.rounds] == [1, 2]
 
 
@@ -180,9 +180,9 @@ async def test_a_seat_back_after_a_restart_restarts_its_own_tables_turn_clock_on
         await settle(*clients)
     async with running(limits, seed=4, db_path=db) as server:
         room = server.rooms[room_id]
-        assert isinstance(room, TwoTableRoom) and room.match is not None
-        match, actions = room.match, room.actions
-        assert all(clock.pilot is not None for clock in room.turns)  # held for their players
+        assert isinstance(room.match, TwoTables)
+        match, actions = room.match.rotation, room.actions
+        assert all(clock.pilot is not None for clock in room.turns.values())  # held for their players
         back: list[Raw] = []
         times = {}
         for table_ in (1, 0):  # table 1's player first, table 0's six seconds later
@@ -243,7 +243,7 @@ def test_the_clients_tables_fold_both_tables_as_the_room_shows_them(seat: int | 
     table's mirror equals that table's view from the engine after every action."""
 
     from unolan.client.tables import Tables
-    from unolan.server.two_tables import on_wire, play
+    from unolan.server.match import on_wire, play
 
     rules = en.Rules.preset("house", partner_rotation=True, rounds=5)
     rotation = en.TwoTableRotation(rules, seed="fold")
@@ -284,7 +284,7 @@ async def test_the_client_librarys_bots_play_a_two_table_room() -> None:
             await seat_bots("127.0.0.1", server.port, strategy="greedy", count=8, seats=8,
                             options={**ROTATION, "rounds": 2}, matches=1, report=lines.append)
         room = server.rooms["r1"]
-        assert isinstance(room, TwoTableRoom) and room.match is not None and room.match.over
+        assert isinstance(room.match, TwoTables) and room.match.rotation.over
     assert sum("round 1 over; totals" in line for line in lines) == 1
     assert lines[-1].startswith("room r1: match 1 won by") and "final scores" in lines[-1]
 
@@ -300,8 +300,8 @@ async def test_a_seat_that_leaves_is_played_by_the_server_at_its_table() -> None
         assert (await host.reply(pr.Start(id=20))).TYPE == "ok"
         await host.expect("event", kind="turn")
         room = server.rooms["r1"]
-        assert isinstance(room, TwoTableRoom) and room.match is not None
-        elsewhere = room.match.seats_at(1 - room.match.locate(0)[0])[0]
+        assert isinstance(room.match, TwoTables)
+        elsewhere = room.match.rotation.seats_at(1 - room.match.rotation.locate(0)[0])[0]
         refused = await host.reply(pr.Catch(seq=room.seq, target=elsewhere, id=30))
         assert refused.code == "bad_target" and "not at this table" in refused.message  # type: ignore[attr-defined]
         for target in (8, 9):  # a seat the room does not have, as at one table
@@ -310,11 +310,11 @@ async def test_a_seat_that_leaves_is_played_by_the_server_at_its_table() -> None
                 refused = await host.reply(pr.Catch(seq=room.seq, target=target, id=31))
             assert refused.code == "bad_seat" and f"no seat {target}" in refused.message  # type: ignore[attr-defined]
         assert (await host.reply(pr.Leave(id=21))).TYPE == "ok"
-        assert isinstance(room, TwoTableRoom) and room.seats[0].piloted
+        assert room.kind is TwoTables and room.seats[0].piloted
         with trio.fail_after(30):
             while room.started:
                 await trio.sleep(0.01)
-        assert room.match is not None and room.match.over and len(room.match.history) == 1
+        assert room.match is not None and room.match.rotation.over and len(room.match.rotation.history) == 1
 
 
 async def test_neither_table_waits_while_the_other_plays(autojump_clock: object) -> None:
@@ -448,8 +448,8 @@ async def test_a_tables_turn_timer_runs_from_its_own_turn(autojump_clock: object
         assert (await host.reply(pr.Start(id=20))).TYPE == "ok"
         first = await host.expect("event", kind="turn")
         room = server.rooms["r1"]
-        assert isinstance(room, TwoTableRoom) and room.match is not None
-        own = room.match.locate(0)[0]
+        assert isinstance(room.match, TwoTables)
+        own = room.match.rotation.locate(0)[0]
         turned = trio.current_time() if first.data["seat"] == 0 else None  # type: ignore[attr-defined]
         waits: list[float] = []
         others = 0
@@ -510,13 +510,13 @@ async def test_a_two_table_match_is_kept_listed_replayed_verified_audited_and_co
                 await client.start()
                 await play(client, GreedyBot(), matches=1, on_event=lambda k, d: heard.append((k, d)))
             room = server.rooms[joined.room]
-            assert isinstance(room, TwoTableRoom) and room.match is not None and room.match.over
+            assert isinstance(room.match, TwoTables) and room.match.rotation.over
             while not history.list_matches(reader := history.open_history(db)):
                 await trio.sleep(0.05)
             while sum(k == "reveal" for k, _ in heard) < 2 and client.verifier is not None \
                     and len(client.verifier.verdicts) < 2:
                 await trio.sleep(0.02)
-        outcome = room.match.outcome()
+        outcome = room.match.rotation.outcome()
     assert outcome is not None
     (kept,) = history.list_matches(reader)
     assert len(kept.seats) == 8 and kept.scores == list(outcome.scores) and kept.winner == outcome.champion
@@ -524,7 +524,7 @@ async def test_a_two_table_match_is_kept_listed_replayed_verified_audited_and_co
     assert sorted({r["round"] for r in match.rounds}) == [1, 2] and all(r["seed"] for r in match.rounds)
     # the replay: every event ann heard, told again in her seat's view, to the same totals
     replay = Replay(match)
-    assert replay.two_tables and replay.final.scores == room.match.scores
+    assert replay.two_tables and replay.final.outcome()[1] == room.match.rotation.scores
     kinds = {*en.EVENT_KINDS, *en.rotation.ROTATION_KINDS}
     again = [(e.kind, json.loads(json.dumps(e.data_for(0)))) for step in replay.steps for e in step.events]
     assert [(k, json.loads(json.dumps(d))) for k, d in heard if k in kinds] == again
