@@ -4,11 +4,13 @@ Every request that touches a room is a command on the room's channel (:mod:`.com
 the room task applies them one at a time, in arrival order. That order settles every race
 (two jump-ins, an UNO call against a catch, two catches): no locks, no second writer.
 The room's events are numbered and kept by its :class:`~.eventlog.EventLog`, which also
-says when an action is too late; its frames reach the members through the server's
-:class:`~.fanout.Fanout`; its deadlines are its :class:`~.clock.Clocks`; the seats and
-spectators are :mod:`.seats`; what it plays, one table or two, is its :mod:`.match`. A room without a seed of the host's deals every round from a
-seed its seats help draw (:mod:`.fairness`); every race ends with a receipt
-(:mod:`.receipts`); every finished match goes to the history (:mod:`.history`).
+says when an action is too late; its :class:`~.audience.Audience` gives each member its
+frame of each, through the server's :class:`~.fanout.Fanout`. Its deadlines are its
+:class:`~.clock.Clocks` and each table's :class:`~.clock.TurnClock`; the seats and
+spectators are :mod:`.seats`; what it plays, at one table or two, is its :mod:`.match`.
+A room without a seed of the host's deals every round from a seed its seats help draw
+(:mod:`.fairness`); every race ends with a receipt (:mod:`.receipts`); every finished
+match goes to the history (:mod:`.history`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from unolan.protocol.actions import ActionMessage
 from unolan import engine as en
 from unolan import protocol as pr
 
-from .clock import NEVER, Clocks, TurnClock
+from .audience import Audience
+from .clock import NEVER, Clocks, Due, TurnClock
 from .commands import (
     REFUSED_WHILE_PAUSED,
     BotsBack,
@@ -36,7 +39,7 @@ from .commands import (
     Request,
     SavingChanged,
 )
-from .eventlog import EventLog, LogEntry, frame_for
+from .eventlog import EventLog
 from .fairness import FairDeal, Fairness
 from .history import KeptMatch, kept_match
 from .limits import Peer, TokenBucket
@@ -83,11 +86,12 @@ class Room:
         self.match: Match | None = None  # None: no match dealt (yet, or since the last)
         self.started = False
         self.events = EventLog(self.limits.room_log)
+        self.audience = Audience(room_id, self.seats, self.spectators, self.events, self.store)
         self.closed = False
         self.inbox_send, self.inbox = trio.open_memory_channel[Command](512)
         self.gone: list[Member] = []
         self.clocks = Clocks(idle=trio.current_time() + self.limits.room_idle)
-        self.turns = {table: TurnClock() for table in self.kind.tables}
+        self.turns = {table: TurnClock(timer, self.limits.autopilot_delay) for table in self.kind.tables}
         self.fair = Fairness()  # the deal collecting nonces, and the one being played
         self.races = Races(self.limits.race_window)
         self.kept: tuple[KeptMatch, int] | None = None  # a match over, kept once its races end
@@ -308,7 +312,7 @@ class Room:
         self.lobby.register_token(key, self.id)
         member.entered(seat_index, token)
         member.send(pr.Joined(room=self.id, seat=seat_index, token=token, seq=self.seq, id=msg.id))
-        self._public("player_joined", {"seat": seat_index, "name": name, "bot": member.bot})
+        self.audience.public("player_joined", {"seat": seat_index, "name": name, "bot": member.bot})
         self._send_seats()
         if self.match is not None:
             self._snapshot(member, seat_index)
@@ -340,7 +344,7 @@ class Room:
                 seat.program = member.bot
                 if self.host is None:  # the host's seat went away with nobody to take it
                     self.host = seat.index
-                    self._public("host", {"seat": seat.index})
+                    self.audience.public("host", {"seat": seat.index})
             if seat.held_until is not None:  # back after a restore: the turn clock starts now
                 seat.held_until = None
                 self._restart_turn_clock(seat.index)
@@ -368,7 +372,7 @@ class Room:
         elif self.match is not None:  # too far behind, or ahead of the room (a restart): all of it
             self._snapshot(member, index)
         if shown is not None and shown["state"] != "connected":
-            self._public("connection", {"seat": index, "state": "connected"})
+            self.audience.public("connection", {"seat": index, "state": "connected"})
         self._check_idle()
 
     def _on_gone(self, member: Member) -> None:
@@ -384,7 +388,7 @@ class Room:
         seat.member = None
         seat.grace_until = trio.current_time() + self.limits.grace
         if seat.kind != "bot":  # held for its token's grace, in the lobby too (then freed)
-            self._public("connection", {"seat": seat.index, "state": "away"})
+            self.audience.public("connection", {"seat": seat.index, "state": "away"})
             if not self.started:  # the room's start waits for nobody who is away
                 self._hand_over_host(seat.index)
         self._send_seats()
@@ -409,7 +413,7 @@ class Room:
                 seat.member.close("removed", "the host removed this bot")
         index = seat.index
         self.seats[index] = Seat(index)
-        self._public("player_left", {"seat": index, "name": name})
+        self.audience.public("player_left", {"seat": index, "name": name})
         self._hand_over_host(index)
 
     def _hand_over_host(self, left: int) -> None:
@@ -418,7 +422,7 @@ class Room:
         if self.host == left:
             self.host = next((s.index for s in self.seats if s.kind == "human" and s.member), None)
             if self.host is not None:
-                self._public("host", {"seat": self.host})
+                self.audience.public("host", {"seat": self.host})
 
     def _on_leave(self, member: Member, msg: pr.Leave) -> None:
         seat = self._seat_of(member)
@@ -437,8 +441,8 @@ class Room:
                 self.lobby.forget_token(seat.token_hash)
             seat.token_hash, seat.member, seat.abandoned = None, None, True
             member.left()
-            self._public("player_left", {"seat": seat.index, "name": seat.name or "?"})
-            self._public("connection", {"seat": seat.index, "state": "autopilot"})
+            self.audience.public("player_left", {"seat": seat.index, "name": seat.name or "?"})
+            self.audience.public("connection", {"seat": seat.index, "state": "autopilot"})
             self._hand_over_host(seat.index)
         else:
             self._vacate(seat)
@@ -462,7 +466,7 @@ class Room:
         """The player acts again: the autopilot that took over after their timeouts stops."""
         if seat.autopilot:
             seat.autopilot, seat.timeouts = False, 0
-            self._public("connection", {"seat": seat.index, "state": "connected"})
+            self.audience.public("connection", {"seat": seat.index, "state": "connected"})
             self._send_seats()
 
     def _require_host(self, member: Member, msg: pr.Message) -> bool:
@@ -505,7 +509,7 @@ class Room:
         self.match_seed, self.ended = seed, None
         self.match = self.kind.dealt(self.rules, len(self.seats), seed)
         self.events.table_moved()
-        self._emit(self.match.opening())
+        self.audience.emit(self.match.opening())
         if self.store is not None:
             self.store.start_match(self.id, self.matches, seed, self.seq)
         self._after_action()
@@ -518,7 +522,7 @@ class Room:
         asked = [s.index for s in self.seats if s.member is not None and not s.piloted
                  and (s.member.version or 0) >= pr.FAIR_DEAL_VERSION]
         deal = self.fair.begin(round, len(self.seats), asked, deadline)
-        self._public("commitment", deal.announce())
+        self.audience.public("commitment", deal.announce())
         if self.store is not None:
             self.store.round_record(self.id, self.matches, round, deal.record())
 
@@ -551,7 +555,7 @@ class Room:
         over = self.match.over
         deal = self.fair.round_over()
         if deal is not None:
-            self._public("reveal", deal.reveal())
+            self.audience.public("reveal", deal.reveal())
             if not over:
                 self._collect(self.match.round + 1, trio.current_time() + self.limits.deal_pause)
         if over:
@@ -573,7 +577,7 @@ class Room:
         """The receipts of the races over by ``now``; then a match just over goes to the
         history, its last race's receipt with it (the race for its last card, say)."""
         for data in self.races.due(now):
-            self._public("receipt", data)
+            self.audience.public("receipt", data)
             if self.store is not None:
                 # The history keeps the seats' names beside it: uno audit names them.
                 names = [s.name for s in self.seats]
@@ -582,6 +586,8 @@ class Room:
             match, self.kept = self.kept, None
             if self.store is not None:
                 self.store.finished(*match)
+
+    # -- bots, chat, a snapshot ---------------------------------------------------------
 
     def _on_add_bot(self, member: Member, msg: pr.AddBot) -> None:
         if not self._require_host(member, msg):
@@ -608,7 +614,7 @@ class Room:
         seat.kind, seat.name, seat.ready, seat.level = "bot", f"bot-{seat.index}", True, level
         self._launch_bot(seat)
         member.ok(msg)
-        self._public("player_joined", {"seat": seat.index, "name": seat.name, "bot": True})
+        self.audience.public("player_joined", {"seat": seat.index, "name": seat.name, "bot": True})
         self._send_seats()
 
     def _on_remove_bot(self, member: Member, msg: pr.RemoveBot) -> None:
@@ -627,6 +633,27 @@ class Room:
         member.ok(msg)
         self._send_seats()
 
+    def _launch_bot(self, seat: Seat) -> None:
+        """Start the seat's bot with a fresh token (the server keeps only its hash)."""
+        token = secrets.token_urlsafe(18)
+        if seat.token_hash:
+            self.lobby.forget_token(seat.token_hash)
+        seat.token_hash = token_hash(token)
+        seat.grace_until, seat.starting = trio.current_time() + self.limits.grace, True
+        self.lobby.register_token(seat.token_hash, self.id)
+        seat.bot_scope = self.lobby.launch_bot(self.id, seat.index, token,
+                                                seat.name or f"bot-{seat.index}",
+                                                seat.level or "basic")
+
+    def _relaunch_bots(self) -> None:
+        """After a restore, once the server listens: the bots take their seats back."""
+        seats = [s for s in self.seats
+                 if s.kind == "bot" and s.token_hash and s.member is None and s.bot_scope is None]
+        for seat in seats:
+            self._launch_bot(seat)
+        if seats:
+            self._send_seats()  # and the new tokens' hashes are saved
+
     def _on_chat(self, member: Member, msg: pr.Chat) -> None:
         """Chat allowances belong to the seat or spectator token (a reconnect keeps what is
         left) and to the address (fresh tokens from one place share one)."""
@@ -639,7 +666,7 @@ class Room:
         if not place.chat.take() or not member.peer.chat.take():
             member.error("rate_limited", "too many chat lines; slow down", msg)
             return
-        self._public("chat", {"seat": member.seat, "name": place.name or member.name, "text": msg.text})
+        self.audience.public("chat", {"seat": member.seat, "name": place.name or member.name, "text": msg.text})
         member.ok(msg)
 
     def _on_sync(self, member: Member, msg: pr.Sync) -> None:
@@ -700,7 +727,7 @@ class Room:
         """An applied action: its events out, then into the game log (every applied action,
         in order; the store writes it later), then the timers for what comes next. The seq
         of its last event."""
-        self._emit(events)
+        self.audience.emit(events)
         end = self.seq
         if self.store is not None:
             self.store.action(self.id, self.matches, self.actions, str(action), self.seq)
@@ -788,27 +815,6 @@ class Room:
         for key in [s.token_hash for s in self.seats if s.token_hash] + list(self.watchers):
             self.lobby.register_token(key, self.id)
 
-    def _launch_bot(self, seat: Seat) -> None:
-        """Start the seat's bot with a fresh token (the server keeps only its hash)."""
-        token = secrets.token_urlsafe(18)
-        if seat.token_hash:
-            self.lobby.forget_token(seat.token_hash)
-        seat.token_hash = token_hash(token)
-        seat.grace_until, seat.starting = trio.current_time() + self.limits.grace, True
-        self.lobby.register_token(seat.token_hash, self.id)
-        seat.bot_scope = self.lobby.launch_bot(self.id, seat.index, token,
-                                                seat.name or f"bot-{seat.index}",
-                                                seat.level or "basic")
-
-    def _relaunch_bots(self) -> None:
-        """After a restore, once the server listens: the bots take their seats back."""
-        seats = [s for s in self.seats
-                 if s.kind == "bot" and s.token_hash and s.member is None and s.bot_scope is None]
-        for seat in seats:
-            self._launch_bot(seat)
-        if seats:
-            self._send_seats()  # and the new tokens' hashes are saved
-
     def _saving_changed(self) -> None:
         """Saving began to fail, or works again. A pause is announced at once, past the
         frames that wait for the disk (the ``paused`` event's seq is above theirs: they
@@ -818,21 +824,20 @@ class Room:
         if not self.paused:
             self.paused = True
             if self.fanout.unsaved(self, self.seq) + 1 < self.limits.restart_gap:
-                frame = self.events.public("paused", {"reason": PAUSED})
-                self.store.seq(self.id, self.seq)
-                for member, _ in self._members():
-                    member.push_now(frame)
+                self.audience.public("paused", {"reason": PAUSED}, now=True)
             log.warning("room %s paused: the server cannot save its game", self.id)
             return
         self.paused = False
-        for member, seat in self._members():
+        for member, seat in self.audience.members():
             self._send_seats(only=member)
             if self.match is not None:
                 self._snapshot(member, seat)
-        self._public("resumed", {"reason": RESUMED})
+        self.audience.public("resumed", {"reason": RESUMED})
         if self.started and self.match is not None:
             self._retime()
         log.info("room %s resumed", self.id)
+
+    # -- what comes next, and the deadlines --------------------------------------------
 
     def _after_action(self) -> None:
         """Time what comes next: each table's turn, or the next deal."""
@@ -853,7 +858,7 @@ class Room:
             if turn is None:  # this table's round is over: the other plays on
                 clock.stop_turn()
             else:
-                self._time_turn(clock, self.seats[turn[0]], turn[1], self.events.moved_at(table), now)
+                clock.time(self.seats[turn[0]], turn[1], self.events.moved_at(table), now)
 
     def _match_ended(self) -> None:
         """The match is over: the room is back in its lobby. Nobody is on autopilot there
@@ -869,48 +874,17 @@ class Room:
         self._send_seats()
         self._check_idle()
 
-    def _time_turn(self, clock: TurnClock, seat: Seat, phase: str, moved: int, now: float) -> None:
-        """Time ``seat``'s turn on ``clock``, unless that very turn is timed already."""
-        key = (seat.index, phase, moved)
-        if key != clock.turn_key:
-            clock.turn_key = key
-            clock.turn = now + self.timer if self.timer and not seat.piloted else None
-            clock.pilot = self._pilot_at(seat, now) if seat.piloted else None
-
-    def _run_turn_clock(self, clock: TurnClock, seat: Seat, now: float) -> None:
-        """What ``seat``'s turn clock says now: the autopilot plays, or the timer ran out."""
-        if seat.piloted and clock.pilot is None:
-            clock.pilot = self._pilot_at(seat, now)
-            clock.turn = None
-        if clock.pilot is not None and now >= clock.pilot:
-            clock.pilot = None
-            if seat.piloted:
-                self._autopilot(seat.index)
-            elif self.timer:
-                clock.turn = now + self.timer
-        elif clock.turn is not None and now >= clock.turn:
-            clock.turn = None
-            if not seat.piloted:
-                self._timeout(seat)
-
     def _retime(self, tables: Sequence[int | None] | None = None) -> None:
         """The turn clocks start again (after a pause; ``tables``: those tables' only)."""
         for table in self.kind.tables if tables is None else tables:
             self.turns[table].turn_key = None
         self._after_action()
 
-    def _pilot_at(self, seat: Seat, now: float) -> float:
-        """When the server plays a piloted seat's turn: after the autopilot's think time,
-        and not before a restored seat's owner had their time to come back."""
-        return max(now + self.limits.autopilot_delay, seat.held_until or now)
-
     def _restart_turn_clock(self, seat: int) -> None:
         """Time the current turn at ``seat``'s table again from now (its player has just
         come back): the other table's clock runs on."""
         if self.started and self.match is not None and not self.match.round_over:
             self._retime([self.match.table_of(seat)])
-
-    # -- timers ------------------------------------------------------------------------
 
     def _timers(self, now: float) -> None:
         if self.paused:
@@ -946,8 +920,14 @@ class Room:
             self._apply_for(match.next_deal(self._fair_seed(match.round + 1)))
         for table, clock in self.turns.items():
             turn = match.turn_at(table) if self.started else None
-            if turn is not None:  # read afresh: the other table's turn may have just moved it
-                self._run_turn_clock(clock, self.seats[turn[0]], now)
+            if turn is None:  # read afresh: the other table's turn may have just moved it
+                continue
+            seat = self.seats[turn[0]]
+            match clock.due(seat, now):
+                case Due.AUTOPILOT:
+                    self._autopilot(seat.index)
+                case Due.TIMEOUT:
+                    self._timeout(seat)
 
     def _expire(self, seat: Seat) -> None:
         """The reconnect grace ran out: the token dies, the server plays the seat."""
@@ -958,7 +938,7 @@ class Room:
             self._send_seats()
             return
         seat.token_hash, seat.abandoned = None, True
-        self._public("connection", {"seat": seat.index, "state": "autopilot"})
+        self.audience.public("connection", {"seat": seat.index, "state": "autopilot"})
         self._send_seats()
 
     def _autopilot(self, seat: int) -> None:
@@ -974,10 +954,10 @@ class Room:
         action = on_timeout(*self.match.legal(seat.index))
         table = self.match.table_of(seat.index)
         seat.timeouts += 1
-        self._public("timeout", {"seat": seat.index, **({} if table is None else {"table": table})})
+        self.audience.public("timeout", {"seat": seat.index, **({} if table is None else {"table": table})})
         if seat.timeouts >= self.limits.timeouts_to_autopilot and not seat.autopilot:
             seat.autopilot = True
-            self._public("connection", {"seat": seat.index, "state": "autopilot"})
+            self.audience.public("connection", {"seat": seat.index, "state": "autopilot"})
             self._send_seats()
         if action is not None:
             self._apply_for(action)
@@ -991,39 +971,6 @@ class Room:
 
     # -- sending -----------------------------------------------------------------------
 
-    def _members(self) -> list[tuple[Member, int | None]]:
-        out: list[tuple[Member, int | None]] = [
-            (s.member, s.index) for s in self.seats if s.member is not None]
-        out += [(member, None) for member in self.spectators]
-        return out
-
-    def _public(self, kind: str, data: dict[str, Any]) -> None:
-        """A server event everyone in the room sees."""
-        frame = self.events.public(kind, data)
-        if self.store is not None:
-            self.store.seq(self.id, self.seq)
-        for member, _ in self._members():
-            member.push(frame)
-
-    def _emit(self, batches: list[Batch]) -> None:
-        """One action's engine events to the members, each member its own frame of each,
-        a table's run of them at a time (see :meth:`.eventlog.EventLog.add`)."""
-        members = self._members()
-        for table, events in batches:
-            for entry in self.events.add(events, len(self.seats), table):
-                self._send_entry(entry, members)
-
-    @staticmethod
-    def _send_entry(entry: LogEntry, members: list[tuple[Member, int | None]]) -> None:
-        if isinstance(entry, bytes):
-            for member, _ in members:
-                member.push(entry)
-            return
-        for member, seat in members:
-            frame = frame_for(entry, seat)
-            if frame is not None:
-                member.push(frame)
-
     def _send_seats(self, only: Member | None = None) -> None:
         if only is None and self.store is not None:
             self.store.save_seats(self.id, self.host, self._seat_records())
@@ -1033,6 +980,4 @@ class Room:
             spectators=len(self.spectators), started=self.started, rules=self._rules_map,
             timer=self.timer,
         )
-        frame = pr.encode_frame(msg.to_wire())
-        for member, _ in ([(only, None)] if only else self._members()):
-            member.push(frame)
+        self.audience.push(pr.encode_frame(msg.to_wire()), only)
