@@ -555,10 +555,13 @@ class Client:
             return
         self.closed = True
         if self.stream is not None and self.conn is not None:
-            with trio.move_on_after(1):
-                with suppress(pr.ProtocolError, OSError, trio.BrokenResourceError, trio.ClosedResourceError, ConnectionLost):
-                    await self.send(pr.Bye())
-            await trio.aclose_forcefully(self.stream)
+            try:
+                with trio.move_on_after(1):
+                    with suppress(pr.ProtocolError, OSError, trio.BrokenResourceError,
+                                  trio.ClosedResourceError, ConnectionLost):
+                        await self.send(pr.Bye())
+            finally:  # cancelled too: the socket is closed, not left to the collector
+                await trio.aclose_forcefully(self.stream)
 
 
 async def _receive(stream: trio.abc.ReceiveStream, conn: pr.Connection) -> Any:

@@ -330,6 +330,13 @@ def test_plain_offers_the_seat_back_on_autopilot_and_asks_for_a_password() -> No
     assert out[-1] == "Type the room's password (an empty line goes back):"
     ui.handle("  sesame \n")  # the line as typed is the password
     assert sent[-1] == Request(Ask.JOIN, {"room": "r1", "role": "player", "password": "sesame"})
+    state.on_error("bad_password", "wrong password for this room")  # plain mode has no Esc
+    assert "! Wrong password: type it again, or an empty line to go back" in out
+    assert not any("Esc" in line for line in out)
+    ui.refresh()
+    assert out[-1] == "Type the room's password (an empty line goes back):"
+    ui.handle("\n")
+    assert state.input_mode is None and state.joining is None and len(sent) == 2
 
 
 def test_plain_on_autopilot_says_no_turn_after_the_seats_last_card() -> None:

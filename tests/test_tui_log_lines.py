@@ -23,7 +23,7 @@ def test_verbs_agree_with_you_and_with_other_players() -> None:
 
 def test_presence_reads_as_sentences() -> None:
     assert describe("connection", {"seat": 0, "state": "autopilot"}, name_of, 0) == (
-        "you are on autopilot: the server plays for you (b takes your seat back)", "")
+        "you are on autopilot: the server plays for you", "")
     assert describe("connection", {"seat": 1, "state": "autopilot"}, name_of, 0) == (
         "bob is on autopilot: the server plays for them", "")
     assert describe("connection", {"seat": 1, "state": "away"}, name_of, 0)[0] == (

@@ -240,14 +240,23 @@ async def test_a_restarted_uno_join_takes_its_seat_back(tmp_path) -> None:
         room, token = bridge.client.room, bridge.client.token
         server_id = bridge.client.welcome.server_id
         assert server_id and seats.latest(f"127.0.0.1:{port}", "ann", server_id) == SavedSeat(room, token)
-        first.cancel()  # killed: no leave
+        bob, _, to_bob, bob_sees = player(nursery, port, "bob")  # watches the seat go away
+        await bob_sees.until(lambda: bool(bob.rooms))
+        await to_bob.send(Request("join", {"room": room, "role": "spectator"}))
+        await bob_sees.until(lambda: bob.room_id == room)
+        first.cancel()  # stopped: no leave, but its socket is closed
+        await bob_sees.until(lambda: bob.presence.get(0) == "away")
         again, _, _, sees = player(nursery, port, "ann", saved=seats)
         back = f"You are back in your seat (seat 0) in room {room}."
         await sees.until(lambda: any(t == back for t, _ in again.log))
         assert again.room_id == room and again.view is not None and again.view.seat == 0
+        await sees.until(lambda: again.presence.get(0) == "connected")  # the room's word folded
         lines = [t for t, _ in again.log]
         assert lines.index(back) > next(i for i, t in enumerate(lines) if "round 1" in t)  # after the replay
         assert any(n.text == back for n in again.current_notices())
+        # The replay said the seat was away; that it is back is said once, with the room.
+        assert "you lost the connection: your seat is held" in lines
+        assert "you are back at the table" not in lines
         nursery.cancel_scope.cancel()
 
 

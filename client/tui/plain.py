@@ -81,6 +81,8 @@ class PlainState(UIState):
     """The screen's state, which also writes each log line, message and chat line as it
     comes (``write``: one line of output)."""
 
+    WRONG_PASSWORD = N_("Wrong password: type it again, or an empty line to go back")
+
     def __init__(self, write: Callable[[str], None], **kwargs: Any) -> None:
         self._write = write
         self.written = 0  # lines written so far (a prompt that others followed is said again)
@@ -139,9 +141,9 @@ class PlainState(UIState):
             word = _(render.STATUS_WORDS.get(status, status))
             self.write(f"{word}: {detail}" if detail else word)
 
-    def on_event(self, kind: str, data: dict[str, Any]) -> None:
+    def on_event(self, kind: str, data: dict[str, Any], logged: bool = True) -> None:
         self.settled = False
-        super().on_event(kind, data)
+        super().on_event(kind, data, logged)
         if kind == "chat" and self.chat:
             name, text = self.chat[-1]
             self.write(_("{name} says: {text}").format(name=name, text=text))

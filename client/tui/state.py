@@ -259,6 +259,9 @@ class VerdictSaid:
 class UIState:
     """What the screen shows. Mutated only on the UI thread (asyncio host + Trio guest)."""
 
+    # Words that name a key say this UI's (plain mode's are lines, not keys).
+    WRONG_PASSWORD = N_("Wrong password: type it again, or Esc to go back")
+
     def __init__(
         self,
         *,
@@ -569,8 +572,9 @@ class UIState:
         self.show_scores = False
         self.picker = None
 
-    def on_event(self, kind: str, data: dict[str, Any]) -> None:
-        """A room event: update what the view does not carry, show it, and log it."""
+    def on_event(self, kind: str, data: dict[str, Any], logged: bool = True) -> None:
+        """A room event: update what the view does not carry, show it, and log it (unless
+        not ``logged``: another line says it)."""
         self.motion.on_event(kind, data, self.clock())
         if kind == "turn":
             self.turn_deadline = self.clock() + self.timer if self.timer else None
@@ -613,7 +617,7 @@ class UIState:
             self.chat.append((str(data.get("name") or self.name_of(data.get("seat"))), data["text"]))
             return
         said = Said(kind, dict(data), dict(self.names), self.seat)
-        line = said.line()
+        line = said.line() if logged else None
         if line:
             self.add_log(*line, said=said)
 
@@ -633,7 +637,7 @@ class UIState:
         if code == "too_late" and message and language() == ENGLISH:
             text = f"Too late: {text}"  # the server's reason, in English only
         if code == "bad_password" and self.joining is not None:  # again, or Esc goes back
-            self.notify(_("Wrong password: type it again, or Esc to go back"), topic="password")
+            self.notify(_(self.WRONG_PASSWORD), topic="password")
             self.input_mode = "join_password"
             return
         self.joining = None
@@ -876,7 +880,7 @@ _PRESENCE = {
     ("connected", False): N_("{who} is back"),
     ("away", True): N_("you lost the connection: your seat is held"),
     ("away", False): N_("{who} lost the connection: the seat is held"),
-    ("autopilot", True): N_("you are on autopilot: the server plays for you (b takes your seat back)"),
+    ("autopilot", True): N_("you are on autopilot: the server plays for you"),  # each UI says how to stop
     ("autopilot", False): N_("{who} is on autopilot: the server plays for them"),
 }
 
