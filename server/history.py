@@ -231,13 +231,18 @@ class HistoryError(Said):
 
 
 def open_history(db_path: Path) -> sqlite3.Connection:
-    """The history beside ``db_path``, read-only."""
+    """The history beside ``db_path``, read-only. Opened for writing where the file may be
+    written, with writes switched off: then the last reader to close (when no server has
+    the file open) clears away the write-ahead log's files, which a connection opened
+    read-only creates and cannot remove."""
     path = history_path(db_path)
     if not path.exists():
         raise HistoryError(N_("no match history at {path}: a server keeps one beside its database "
                               "(uno host --db PATH) once a match has ended there"), path=path)
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2.0)
+        writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+        db = sqlite3.connect(f"file:{path}?mode={'rw' if writable else 'ro'}", uri=True, timeout=2.0)
+        db.execute("PRAGMA query_only = ON")
         db.execute("SELECT 1 FROM matches LIMIT 1").fetchall()
     except sqlite3.Error as exc:
         raise HistoryError(N_("cannot read the match history {path}: {problem}"),

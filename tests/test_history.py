@@ -132,6 +132,22 @@ async def test_the_cap_keeps_the_newest_matches_and_zero_keeps_none(tmp_path: Pa
     assert history.list_matches(reader) == [] and reader.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == 0
 
 
+async def test_reading_the_history_writes_nothing_and_leaves_no_files_behind(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "server.db"
+    await store_matches(db, 1)
+    path = history.history_path(db)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    assert main(["history", "--db", str(db)]) == 0 and "k3f9" in capsys.readouterr().out
+    reader = history.open_history(db)
+    with pytest.raises(sqlite3.OperationalError):
+        reader.execute("DELETE FROM matches")
+    assert len(history.list_matches(reader)) == 1
+    reader.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # no -wal, no -shm
+    assert not path.with_name(path.name + "-wal").exists()
+
+
 async def test_the_commands_print_history_stats_audit_and_an_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "server.db"
     played = await store_matches(db, 2)
