@@ -616,9 +616,12 @@ async def test_plain_creates_a_room_with_its_rules_seats_name_and_options(autoju
                         "name: ann's table (choose to type another)",
                         "password: none (choose to type one)",
                         "rule options: 0 changed from the preset", "back to the lobby"]
-        assert term.lines[-len(form) - 2] == "A new room: house rules, 4 seats"
+        assert term.lines[-len(form) - 3:-len(form) - 1] == [
+            "A new room: house rules, 4 seats",
+            "A setting that is a number also takes one typed after its choice: 3 6 makes choice 3 six."]
         assert (await answer("2"))[1] == "preset: party (choose for all-wild)"
-        assert (await answer("3"))[2] == "seats: 5 (choose for 6)"
+        assert (await answer("3 7"))[2] == "seats: 7 (choose for 8)"
+        assert (await answer("3 5"))[2] == "seats: 5 (choose for 6)"
         assert await answer("5") == ["Type the new room's name (an empty line keeps it):"]
         assert (await answer("six at the table"))[4] == "name: six at the table (choose to type another)"
         options = await answer("7")
@@ -626,7 +629,16 @@ async def test_plain_creates_a_room_with_its_rules_seats_name_and_options(autoju
         number = next(i for i, words in enumerate(options, 1) if words.startswith("hand size: "))
         assert options[number - 1] == "hand size: 7 (choose for 8)"
         assert (await answer(str(number)))[number - 1] == "hand size: 8, the preset's 7 (choose for 9)"
-        assert (await answer("1"))[6] == "rule options: 1 changed from the preset"
+        # A number is typed after its choice's number; a wrong one is refused with why.
+        target = next(i for i, words in enumerate(options, 1) if words.startswith("target score: "))
+        assert (await answer(f"{target} 425"))[target - 1].startswith("target score: 425, the preset's ")
+        seen = len(term.lines)
+        assert (await answer(f"{number} 99"))[number - 1].startswith("hand size: 8,")
+        assert [line for line in term.lines[seen:] if line.startswith("! ")] == ["! option hand_size takes 1..20; got '99'"]
+        seen = len(term.lines)
+        await answer("1 5")  # "done" takes no value
+        assert "! choice 1 takes no value: type the number alone" in term.lines[seen:]
+        assert (await answer("1"))[6] == "rule options: 2 changed from the preset"
         room = await answer("1")  # create the room
         assert room == ["ready", "start the match", "add a bot", "remove a bot", "leave the room"]
         # An answer that leaves the list as it was (a mistake, here) has it said again: a

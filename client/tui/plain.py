@@ -47,7 +47,7 @@ from unolan.engine import (
 from . import other_panel, render, table
 from .bell import BELL, Bell
 from .controller import Controller
-from .form import FIELDS, CreateForm, label, shown
+from .form import FIELDS, CreateForm, label, shown, typable
 from .run import Network  # the networking side, the full-screen UI's: it calls refresh
 from .state import (
     Command,
@@ -67,6 +67,8 @@ CHAT_PREFIXES = ("'", '"')
 # The failed tries after which plain mode says it still tries, then every 10th (not two
 # lines a try, for ever).
 _RETRIES_SAID = (1, 2, 5, 10)
+# Said above the create-room form's lists: a number's value need not be stepped to.
+TYPE_A_VALUE = N_("A setting that is a number also takes one typed after its choice: 3 6 makes choice 3 six.")
 TYPE_A_NUMBER = N_("Type a number (help: the other commands):")  # the last line of every prompt
 # In a terminal, a number that comes this soon after the list changed, and that now means
 # something else than in the list before, was typed for that one: it is not taken (the
@@ -155,6 +157,9 @@ class Option:
 
     words: str
     take: Callable[[], None]
+    # A line that gives the choice's number and then a value ("12 500"): the value for
+    # the setting the choice names (why it is refused, or None). None: the choice takes none.
+    typed: Callable[[str], str | None] | None = None
 
 
 def text_of(fragments: render.Fragments, leave_out: Sequence[str] = ("class:overlay.hint",)) -> list[str]:
@@ -282,11 +287,18 @@ def step_field(form: CreateForm, name: str) -> None:
     form.step(1)
 
 
+def type_field(form: CreateForm, name: str, text: str) -> str | None:
+    """A number typed for field ``name``; the reason it is refused, or None."""
+    form.field_index = FIELDS.index(name)
+    return form.typed(text)
+
+
 def stepped(form: CreateForm, name: str, value: str) -> Option:
-    """Field ``name``, said as ``value``: choosing it steps it to the value it names."""
+    """Field ``name``, said as ``value``: choosing it steps it to the value it names; a
+    number's value may also be typed after the choice's number."""
     return Option(_("{field}: {value} (choose for {next})").format(
         field=label(name), value=value, next=shown(name, next_value(form, name))),
-        partial(step_field, form, name))
+        partial(step_field, form, name), partial(type_field, form, name) if typable(name) else None)
 
 
 def ask_for(state: UIState, mode: str) -> None:
@@ -500,10 +512,11 @@ class PlainUI:
                 return [], []
             if s.form is not None:
                 if self._rule_options:
-                    return ([_("Rule options of the new room (choose one for its next value):")],
+                    return ([_("Rule options of the new room (choose one for its next value):"),
+                             _(TYPE_A_VALUE)],
                             rule_options_list(s, self._show_rule_options))
                 return ([_("A new room: {preset} rules, {seats} seats").format(
-                    preset=shown("preset", s.form.preset), seats=s.form.seats)],
+                    preset=shown("preset", s.form.preset), seats=s.form.seats), _(TYPE_A_VALUE)],
                     form_options(s, c, self._create, self._show_rule_options))
             self._rule_options = False
             if self._creating == s.refusals:  # the room comes next (or a refusal)
@@ -582,6 +595,10 @@ class PlainUI:
             self.controller.submit_input(line.rstrip("\r\n"))
             return True
         text = clean_text(line)
+        number, _space, value = text.partition(" ")
+        if number.isdigit() and value and not text.startswith(CHAT_PREFIXES):
+            self._type(int(number), value)
+            return True
         if not text or not text.isdigit() or not self._choose(int(text)):
             self._shown = None  # not an action: the choices are said again after it
         if not text or text.isdigit():
@@ -644,6 +661,18 @@ class PlainUI:
         self._prompted, self._last, self._shown = None, [], None
         self.options[number - 1].take()
         return True
+
+    def _type(self, number: int, value: str) -> None:
+        """A value typed for choice ``number`` (a setting that takes a number)."""
+        self.refresh()
+        if not 1 <= number <= len(self.options):
+            self.write("! " + _("there is no choice {number} now").format(number=number))
+        elif (typed := self.options[number - 1].typed) is None:
+            self.write("! " + _("choice {number} takes no value: type the number alone").format(
+                number=number))
+        elif refused := typed(value):
+            self.write("! " + refused)
+        self._prompted, self._last, self._shown = None, [], None  # said again, as it is now
 
     def _meant_for_the_list_before(self, number: int) -> bool:
         """Whether choice ``number`` came too soon after a new list to have been read, and
