@@ -664,3 +664,22 @@ async def test_plain_form_hides_the_password_and_goes_back_to_the_lobby(autojump
         assert not [line for line in term.lines if "secret" in line]  # never said back
         assert await answer("8") == ["create a room", "list the rooms again"]
         nursery.cancel_scope.cancel()
+
+
+def test_plain_lobby_says_a_rooms_rules_in_words_and_whether_it_needs_a_password() -> None:
+    from unolan.client.tui.controller import Controller
+    from unolan.client.tui.plain import lobby_options
+
+    state = PlainState(lambda line: None)
+    state.rooms = [
+        {"room": "r1", "name": "den", "preset": "house", "options": {"stacking": "same", "hand_size": 8},
+         "players": 1, "seats": 4, "spectators": 0, "started": False, "password": True},
+        {"room": "r2", "name": "hall", "preset": "official", "options": {"future_rule": 3},
+         "players": 4, "seats": 4, "spectators": 2, "started": True, "password": False},
+    ]
+    words = [option.words for option in lobby_options(state, Controller(state, lambda _: None))]
+    assert words[2:] == [
+        "join den (house rules; stacking: same; hand size: 8, 1/4 players 0 watching, a password is needed)",
+        "watch den (house rules; stacking: same; hand size: 8, 1/4 players 0 watching, a password is needed)",
+        "watch hall (official rules; future_rule=3, 4/4 players 2 watching)",  # a newer server's option
+    ]

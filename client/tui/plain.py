@@ -68,6 +68,7 @@ CHAT_PREFIXES = ("'", '"')
 # lines a try, for ever).
 _RETRIES_SAID = (1, 2, 5, 10)
 # Said above the create-room form's lists: a number's value need not be stepped to.
+OPTION_NAMES = frozenset(option.name for option in OPTIONS)
 TYPE_A_VALUE = N_("A setting that is a number also takes one typed after its choice: 3 6 makes choice 3 six.")
 TYPE_A_NUMBER = N_("Type a number (help: the other commands):")  # the last line of every prompt
 # In a terminal, a number that comes this soon after the list changed, and that now means
@@ -249,6 +250,16 @@ def picker_options(state: UIState, controller: Controller) -> list[Option]:
     return out
 
 
+def listed_words(room: dict[str, Any]) -> str:
+    """A listed room's rules in words, as the create-room form names them (``house rules;
+    stacking: same``), not in the rules' notation: a reader hears each word."""
+    said = [_("{preset} rules").format(preset=shown("preset", room.get("preset", "")))]
+    for name, value in room.get("options", {}).items():
+        said.append(_("{field}: {value}").format(field=label(name), value=shown(name, value))
+                    if name in OPTION_NAMES else f"{name}={value}")  # a newer server's
+    return _("; ").join(said)
+
+
 def lobby_options(state: UIState, controller: Controller) -> list[Option]:
     """The server's rooms to join or watch, one to create, the list again."""
 
@@ -261,11 +272,13 @@ def lobby_options(state: UIState, controller: Controller) -> list[Option]:
     out = [Option(_("create a room"), controller.open_form),
            Option(_("list the rooms again"), controller.refresh_rooms)]
     for i, room in enumerate(state.rooms):
-        people = render.listed_rules(room) + ", " + _("{players}/{seats} players {spectators} watching").format(
+        people = listed_words(room) + ", " + _("{players}/{seats} players {spectators} watching").format(
             players=room.get("players", 0), seats=room.get("seats", 0),
             spectators=room.get("spectators", 0))
         if room.get("tables", 1) > 1:
             people += ", " + _("two tables")
+        if room.get("password"):
+            people += ", " + _("a password is needed")
         if not room.get("started"):
             out.append(Option(_("join {room} ({people})").format(room=room["name"], people=people),
                               partial(chosen, i, controller.join_room)))
