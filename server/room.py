@@ -455,11 +455,11 @@ class Room:
         if seat is None:
             member.error("not_seated", "spectators are not seated", msg)
             return
-        seat.ready = msg.ready
+        changed, seat.ready = seat.ready != msg.ready, msg.ready
         member.ok(msg)
         if self.started and msg.ready and seat.autopilot:
             self._take_back(seat)  # "I am here": during a match, the seat's own again
-        else:
+        elif changed:  # said once: a client repeating itself sends the room nothing
             self._send_seats()
 
     def _take_back(self, seat: Seat) -> None:

@@ -1194,6 +1194,29 @@ async def test_a_client_that_says_it_is_a_bot_shows_as_one() -> None:
         assert [(s["kind"], s["bot"]) for s in seats.seats] == [("human", False), ("human", True)]  # type: ignore[attr-defined]
 
 
+async def test_a_ready_that_changes_nothing_is_answered_and_sends_nobody_anything(
+        autojump_clock: trio.abc.Clock) -> None:
+    """Only a change of a seat's readiness goes to the room (and to the disk): a client
+    repeating ``ready`` gets its ``ok``, and the others no new ``seats``."""
+    async with running() as server:
+        host = await Raw.connect(server.port, "host")
+        room = (await host.reply(pr.CreateRoom(name="t", seats=3, id=1))).room  # type: ignore[attr-defined]
+        guest = await Raw.connect(server.port, "guest")
+        await guest.reply(pr.Join(room=room, id=1))
+        assert (await guest.reply(pr.Ready(id=2))).TYPE == "ok"
+        await settle(host, guest)
+        seen = len(host.seen)
+        queued = server.store.queued if server.store is not None else 0
+        for n in range(3, 6):
+            assert (await guest.reply(pr.Ready(id=n))).TYPE == "ok"
+        await settle(host, guest)
+        assert [m.TYPE for m in host.seen[seen:] if m.TYPE != "ping"] == []
+        assert (server.store.queued if server.store is not None else 0) == queued
+        assert (await guest.reply(pr.Ready(ready=False, id=6))).TYPE == "ok"  # a change: said
+        seats = await host.expect("seats")
+        assert [s["ready"] for s in seats.seats] == [False, False, False]  # type: ignore[attr-defined]
+
+
 async def test_ready_takes_a_seat_back_from_the_autopilot(autojump_clock: trio.abc.Clock) -> None:
     """Two turns run out: each is announced, then the server plays the seat; the player
     says ``ready`` and the seat is theirs again (no play needed within the autopilot's
