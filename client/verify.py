@@ -155,7 +155,7 @@ class DealVerifier:
         nonces, drawn = list(reveal["nonces"]), list(reveal["drawn"])
         committed = self.commitments.get(rnd)
         if committed is None:
-            return Verdict(rnd, UNCHECKED, N_("the commitment came before you joined"))
+            return Verdict(rnd, UNCHECKED, N_("this client did not see the round's commitment: it came before the client joined or rejoined"))
         if commitment(secret, salt) != committed:
             return Verdict(rnd, FAILED, N_("the secret revealed is not the one committed to"))
         try:

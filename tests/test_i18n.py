@@ -284,10 +284,11 @@ def test_the_deal_check_in_chinese_fits_the_header_and_is_said_again_in_english(
         assert t.state.log[-1] == ("✓ 第 1 局：發牌經驗證是公平的", "info")
         t.state.on_verdict(Verdict(2, FAILED, "the cards dealt do not follow from the seed ({what} differs)",
                                    {"what": "hand"}))
-        t.state.on_verdict(Verdict(3, UNCHECKED, "the commitment came before you joined"))
+        t.state.on_verdict(Verdict(3, UNCHECKED, "this client did not see the round's commitment: "
+                                              "it came before the client joined or rejoined"))
         assert deal_mark(t.state) == [("class:header.alarm", " ⚠ 第 2 局發牌不公正 ")]
         warning = "警告：第 2 局的發牌和伺服器的承諾不符：發出的牌不是從種子來的（hand 不同）"
-        assert [text for text, _ in t.state.log][-2:] == [warning, "第 3 局：無法檢查發牌（承諾在你加入前就發出了）"]
+        assert [text for text, _ in t.state.log][-2:] == [warning, "第 3 局：無法檢查發牌（這個用戶端沒有收到本局的承諾：承諾在它加入或重新加入之前就發出了）"]
         assert any(n.text == warning for n in t.state.current_notices())
         t.state.room = {"name": "星期五的牌局"}
         line = header(t.state, 80)
@@ -300,7 +301,8 @@ def test_the_deal_check_in_chinese_fits_the_header_and_is_said_again_in_english(
             "✓ round 1: the deal is verified fair",
             "WARNING: round 2 was NOT dealt as the server committed: the cards dealt do not "
             "follow from the seed (hand differs)",
-            "round 3: the deal could not be checked (the commitment came before you joined)"]
+            "round 3: the deal could not be checked (this client did not see the round's "
+            "commitment: it came before the client joined or rejoined)"]
 
 
 def test_the_lobby_and_the_create_form_in_chinese() -> None:

@@ -297,8 +297,10 @@ async def test_a_session_dropped_while_its_writer_waits_ends_quietly(
         late = await Raw.connect(server.port, "late", rcvbuf=2048)
         await late.send(pr.Join(room=next(iter(server.rooms))))
         with trio.fail_after(5):
-            while len(dropped) < 2:
-                await host.send(pr.Ready(ready=len(dropped) % 2 == 0, id=5))
+            ready = False
+            while len(dropped) < 2:  # each change of the host's readiness: seats for everyone
+                ready = not ready
+                await host.send(pr.Ready(ready=ready, id=5))
                 await host.expect("ok", id=5)
         monkeypatch.undo()
         await trio.sleep(0.1)

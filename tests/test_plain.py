@@ -330,6 +330,13 @@ def test_plain_offers_the_seat_back_on_autopilot_and_asks_for_a_password() -> No
     assert out[-1] == "Type the room's password (an empty line goes back):"
     ui.handle("  sesame \n")  # the line as typed is the password
     assert sent[-1] == Request(Ask.JOIN, {"room": "r1", "role": "player", "password": "sesame"})
+    ui.handle("look\n")  # in the lobby: no table, and a line says so
+    assert "! no table to look at yet: a match shows one" in out
+    state.rooms = [{"room": "r1", "name": "den", "preset": "house", "options": {}, "players": 1,
+                    "seats": 4, "spectators": 0, "started": False, "password": True}]
+    asked = len(out)
+    ui.refresh()  # the password is out: nothing is asked until the answer (a list would
+    assert out[asked:] == []  # take the script's next line, meant as a password, as a number)
     state.on_error("bad_password", "wrong password for this room")  # plain mode has no Esc
     assert "! Wrong password: type it again, or an empty line to go back" in out
     assert not any("Esc" in line for line in out)
@@ -337,6 +344,8 @@ def test_plain_offers_the_seat_back_on_autopilot_and_asks_for_a_password() -> No
     assert out[-1] == "Type the room's password (an empty line goes back):"
     ui.handle("\n")
     assert state.input_mode is None and state.joining is None and len(sent) == 2
+    ui.refresh()  # gone back: the rooms again
+    assert out[-1] == PROMPT and "3. join den (house rules, 1/4 players 0 watching, a password is needed)" in out
 
 
 def test_plain_on_autopilot_says_no_turn_after_the_seats_last_card() -> None:
@@ -676,10 +685,13 @@ def test_plain_lobby_says_a_rooms_rules_in_words_and_whether_it_needs_a_password
          "players": 1, "seats": 4, "spectators": 0, "started": False, "password": True},
         {"room": "r2", "name": "hall", "preset": "official", "options": {"future_rule": 3},
          "players": 4, "seats": 4, "spectators": 2, "started": True, "password": False},
+        {"room": "r3", "name": "nook", "preset": "house", "options": {},  # full, between matches
+         "players": 2, "seats": 2, "spectators": 0, "started": False, "password": False},
     ]
     words = [option.words for option in lobby_options(state, Controller(state, lambda _: None))]
     assert words[2:] == [
         "join den (house rules; stacking: same; hand size: 8, 1/4 players 0 watching, a password is needed)",
         "watch den (house rules; stacking: same; hand size: 8, 1/4 players 0 watching, a password is needed)",
         "watch hall (official rules; future_rule=3, 4/4 players 2 watching)",  # a newer server's option
+        "watch nook (house rules, 2/2 players 0 watching)",  # no seat free: nothing to join
     ]

@@ -279,7 +279,7 @@ def lobby_options(state: UIState, controller: Controller) -> list[Option]:
             people += ", " + _("two tables")
         if room.get("password"):
             people += ", " + _("a password is needed")
-        if not room.get("started"):
+        if not room.get("started") and room.get("players", 0) < room.get("seats", 0):  # a seat is free
             out.append(Option(_("join {room} ({people})").format(room=room["name"], people=people),
                               partial(chosen, i, controller.join_room)))
         out.append(Option(_("watch {room} ({people})").format(room=room["name"], people=people),
@@ -535,6 +535,8 @@ class PlainUI:
             if self._creating == s.refusals:  # the room comes next (or a refusal)
                 return [], []
             self._creating = None
+            if s.joining is not None:  # a password sent: the room comes next, or a refusal
+                return [], []  # (a list said between would take the next line as a number)
             return [_("Rooms on {address}").format(address=s.address or _("the server"))], lobby_options(s, c)
         if not s.settled:
             return [], []
@@ -635,6 +637,8 @@ class PlainUI:
                 if s.view is not None:
                     self.look()
                     self._heading_said = True
+                else:
+                    self.write("! " + _("no table to look at yet: a match shows one"))
             case Typed.SCORES:
                 for out in text_of(render.scoreboard(s, LINE_WIDTH)):
                     self.write(out)
