@@ -65,3 +65,31 @@ def test_a_pause_and_its_end_get_a_line_each() -> None:
         == ("the server cannot save the game; paused", "error")
     assert describe("resumed", {"reason": "saving works again"}, name_of, 0) == (
         "the server can save the game again; play goes on", "info")  # the client's words, in its language
+
+
+def test_a_seat_back_is_said_though_the_seats_showed_it_first() -> None:
+    """A resume sends the room its seats, then the event that the seat is back: the log
+    says it (the seats message had already shown the seat connected). A seat taken by
+    someone new starts afresh."""
+    from unolan.client.tui.state import UIState
+
+    state = UIState(name="bob")
+
+    def seats(*states: str) -> dict[str, object]:
+        return {"room": "r1", "seats": [{"seat": i, "name": f"p{i}", "kind": "human" if s != "empty" else "empty",
+                                         "state": s} for i, s in enumerate(states)]}
+
+    state.set_seats(seats("connected", "connected"))
+    state.my_seat = 1
+    state.on_event("connection", {"seat": 0, "state": "away"})
+    state.set_seats(seats("away", "connected"))
+    state.set_seats(seats("connected", "connected"))  # the resume's seats, before its event
+    state.on_event("connection", {"seat": 0, "state": "connected"})
+    lines = [text for text, _ in state.log]
+    assert lines == ["p0 lost the connection: the seat is held", "p0 is back"]
+    assert state.presence[0] == "connected"
+    state.set_seats(seats("empty", "connected"))  # p0 left; someone new sits down
+    state.on_event("player_joined", {"seat": 0, "name": "cy"})
+    state.set_seats(seats("connected", "connected"))
+    state.on_event("connection", {"seat": 0, "state": "connected"})  # nothing new: no line
+    assert [text for text, _ in state.log][-1] == "cy joined"

@@ -299,6 +299,9 @@ class UIState:
         self.names: dict[int, str] = {}
         self.bots: set[int] = set()
         self.presence: dict[int, str] = {}  # seat -> connected | away | autopilot
+        # Each seat's presence as the log last said it (or as first seen): a seats message
+        # may show a change before the event that says it, which is news all the same.
+        self._heard: dict[int, str] = {}
         self.log: deque[tuple[str, str]] = deque(maxlen=300)
         # What each log line says, to say it again in another language (None: a line
         # written as it is): the event, and the names and seat it was told with.
@@ -538,6 +541,9 @@ class UIState:
             state = entry.get("state")
             if state and state != "empty":
                 self.presence[seat] = state
+                self._heard.setdefault(seat, state)
+            elif state == "empty":
+                self._heard.pop(seat, None)  # whoever sits there next starts afresh
 
     def ask_password(self, join: Request) -> None:
         """Open the input line for the password of the room ``join`` asks for."""
@@ -558,6 +564,7 @@ class UIState:
         self.names.clear()
         self.bots.clear()
         self.presence.clear()
+        self._heard.clear()
         self.notices.clear()
         self.round_result = self.match_result = None
         self.match_left = self.show_scores = False
@@ -583,11 +590,12 @@ class UIState:
             self.sent = None
         if kind == "player_joined" and data.get("seat") is not None:
             self.names[data["seat"]] = data["name"]
+            self._heard.pop(data["seat"], None)
             if data.get("bot"):
                 self.bots.add(data["seat"])
         elif kind == "connection":
-            before = self.presence.get(data["seat"], "connected")
-            self.presence[data["seat"]] = data["state"]
+            before = self._heard.get(data["seat"], "connected")
+            self.presence[data["seat"]] = self._heard[data["seat"]] = data["state"]
             if data["state"] == before:
                 return  # a seat taking its place: not news
         elif kind == "round_over":
