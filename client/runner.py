@@ -219,8 +219,8 @@ async def seat_bots(host: str, port: int, *, strategy: str, count: int, room: st
     room, a full room) raise :class:`ClientError`."""
     base = name or strategy
     seats = seats or count
-    joined_room = trio.Event()
-    room_id: list[str] = [room] if room else []
+    seated = [trio.Event() for _ in range(count)]  # each bot joins after the one before:
+    room_id: list[str] = [room] if room else []  # the seats go in order, bot 1 in the first
 
     async def one(i: int) -> None:
         bot_name = base if count == 1 else f"{base}{i + 1}"
@@ -232,10 +232,10 @@ async def seat_bots(host: str, port: int, *, strategy: str, count: int, room: st
                                                   seats=seats, password=password)
                 room_id.append(joined.room)
             else:
-                if i:  # the first bot is in: the room is there to join
-                    await joined_room.wait()
+                if i:  # the bot before is in (the first: the room is there to join)
+                    await seated[i - 1].wait()
                 await client.join(room_id[0], password=password)
-            joined_room.set()
+            seated[i].set()
             await client.ready()
             bot = make_bot(strategy, seed=None)
             hook = Progress(client, report) if report is not None and i == 0 else None
@@ -255,7 +255,7 @@ async def seat_bots(host: str, port: int, *, strategy: str, count: int, room: st
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(one, 0)
-        await joined_room.wait()
+        await seated[0].wait()
         task_status.started(room_id[0])
         for i in range(1, count):
             nursery.start_soon(one, i)

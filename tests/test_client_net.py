@@ -378,6 +378,20 @@ async def test_teams_from_a_rule_set_and_bots_that_say_so(autojump_clock) -> Non
     assert "final scores: team 1 (greedy1 and " in lines[-1]
 
 
+async def test_bots_take_their_seats_in_the_order_they_are_named(autojump_clock) -> None:
+    """uno bot --count 4: greedy1 at seat 0 to greedy4 at seat 3, as the history, the
+    replays and the scores then name them (they joined at once, in any order, before)."""
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery)
+        room = await nursery.start(partial(seat_bots, "127.0.0.1", port, strategy="greedy", count=4))
+        async with open_client("127.0.0.1", port, "eve") as watcher:
+            await watcher.join(room, role="spectator")
+            while watcher.seats is None or any(s["kind"] == "empty" for s in watcher.seats.seats):
+                await trio.sleep(0.01)
+            assert [s["name"] for s in watcher.seats.seats] == ["greedy1", "greedy2", "greedy3", "greedy4"]
+        nursery.cancel_scope.cancel()
+
+
 async def test_a_request_after_the_server_said_goodbye_is_a_lost_connection(autojump_clock) -> None:
     """A server that stops sends its fatal error; a request made afterwards (a bot's sync)
     is ConnectionLost, which the bots' runner reports in one line, not a protocol error."""
