@@ -111,9 +111,12 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
 def read_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
     """An address a person typed: :func:`parse_address` of the stripped text, with the
     port checked; ``ValueError`` says what is wrong."""
-    host, port = parse_address(text.strip(), default_port)
-    if port == 0:
-        raise ValueError("port 0 is no server's port")
+    try:
+        host, port = parse_address(text.strip(), default_port)
+    except ValueError:
+        port = 0
+    if port == 0:  # out of range, not a number, or a port no server listens on
+        raise ValueError(_("a port is a number from 1 to 65535"))
     return host, port
 
 
