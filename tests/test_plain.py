@@ -695,3 +695,66 @@ def test_plain_lobby_says_a_rooms_rules_in_words_and_whether_it_needs_a_password
         "watch hall (official rules; future_rule=3, 4/4 players 2 watching)",  # a newer server's option
         "watch nook (house rules, 2/2 players 0 watching)",  # no seat free: nothing to join
     ]
+
+
+async def test_plain_joins_a_room_with_its_password_and_lists_the_room_next() -> None:
+    """A wrong password asks again, the right one joins: the next list is the room's (no
+    list of the rooms in between, which a script would answer for nothing). On the real
+    clock: the password is checked in a thread, which a jumping clock would not wait for."""
+    from unolan.client.session import open_client
+
+    term = Terminal()
+    async with trio.open_nursery() as nursery:
+        state = await start_plain(nursery, term)
+        port = int(state.address.rpartition(":")[2])
+        async with open_client("127.0.0.1", port, "alice") as alice:
+            await alice.create_room("den", seats=3, password="sekrit")
+            await term.until(0, lambda line: line == PROMPT)
+            seen = len(term.lines)
+            await term.send.send("2\n")  # list the rooms again
+            listed = await term.until(seen, lambda line: line.startswith("3. join den ("))
+            assert "a password is needed" in term.lines[listed]
+            await term.until(listed, lambda line: line == PROMPT)
+            assert await answer_with(term, "3") == ["Type the room's password (an empty line goes back):"]
+            seen = len(term.lines)
+            assert await answer_with(term, "wrong") == ["Type the room's password (an empty line goes back):"]
+            assert PROMPT not in term.lines[seen:]
+            seen = len(term.lines)
+            assert await answer_with(term, "sekrit") == ["ready", "leave the room"]
+            assert not any(line.startswith("Rooms on") for line in term.lines[seen:])
+        nursery.cancel_scope.cancel()
+
+
+async def test_plain_back_in_its_seat_says_so_once_and_asks_only_of_the_table_as_it_is(tmp_path) -> None:
+    """uno join --plain stopped mid-match (nothing said to the server) and started again:
+    its seat comes back; the line that says so is written once (not again as a notice),
+    and no choices are offered before the events it missed are shown (a list of the
+    table as it was would be answered for nothing)."""
+    from unolan.client.saved import SavedSeats
+
+    seats = SavedSeats(tmp_path / "seats.json")
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(partial(serve, "127.0.0.1", 0, seed=5))
+        first, term = trio.CancelScope(), Terminal()
+        state = PlainState(term.write, name="ann", address=f"127.0.0.1:{port}")
+        main = partial(network, host="127.0.0.1", port=port, name="ann",
+                       auto=AutoStart(room_name="t", bots=1), saved=seats)
+
+        async def run_first() -> None:
+            with first:
+                await run_plain(state, main, term.read_line)
+
+        nursery.start_soon(run_first)
+        await term.until(0, lambda line: line == PROMPT and state.view is not None)
+        room = state.room_id
+        first.cancel()  # stopped: its socket closes, the bot plays on against the autopilot
+        again = Terminal()
+        back_state = PlainState(again.write, name="ann", address=f"127.0.0.1:{port}")
+        nursery.start_soon(partial(run_plain, back_state, partial(
+            network, host="127.0.0.1", port=port, name="ann", saved=seats), again.read_line))
+        back = f"You are back in your seat (seat 0) in room {room}."
+        said = await again.until(0, lambda line: back in line)
+        await again.until(said, lambda line: line == PROMPT)
+        assert [line for line in again.lines if back in line] == [back]  # once, and not as "! ..."
+        assert PROMPT not in again.lines[:said]  # nothing asked of the table as it was
+        nursery.cancel_scope.cancel()

@@ -207,6 +207,7 @@ class Bridge:
                 else _("You are back in room {room}, watching.")).format(seat=seat, room=saved.room)
         self.welcome_back = (joined.seq, text)  # after the events replayed up to now
         self.resumed_at = joined.seq
+        self.state.catching_up = True
         self._caught_up(self.seen[1])  # the replay may be shown already
 
     def _said_back(self, client: lib.Client, event: pr.Event) -> bool:
@@ -221,8 +222,9 @@ class Bridge:
         if self.welcome_back is not None and seq >= self.welcome_back[0]:
             text = self.welcome_back[1]
             self.welcome_back = None
+            self.state.catching_up = False
             self.state.add_log(text, "info")
-            self.state.notify(text, "info", 8, lasting=True)
+            self.state.notify(text, "info", 8, lasting=True, topic="back")  # the log says it too
 
     async def _refresh_lobby(self, client: lib.Client) -> None:
         """While the lobby is on screen, list the rooms every few seconds."""

@@ -121,7 +121,9 @@ class PlainState(UIState):
     def notify(self, text: str, style: str = "error", seconds: float = 6.0,
                lasting: bool = False, topic: str = "") -> None:
         super().notify(text, style, seconds, lasting, topic)
-        if topic != "summary":  # "s shows the summary again": a key of the full screen
+        # Not "s shows the summary again" (a key of the full screen), nor a notice the log
+        # has just said (one line is read once).
+        if topic not in ("summary", "back"):
             self.write(f"! {text}")
 
     def on_error(self, code: str, message: str) -> None:
@@ -535,10 +537,11 @@ class PlainUI:
             if self._creating == s.refusals:  # the room comes next (or a refusal)
                 return [], []
             self._creating = None
-            if s.joining is not None:  # a password sent: the room comes next, or a refusal
-                return [], []  # (a list said between would take the next line as a number)
+            if s.joining is not None or s.room_id is not None:  # a password sent, or joined:
+                return [], []  # the room comes next, or a refusal (a list said between
+                # would take the script's next line as its answer)
             return [_("Rooms on {address}").format(address=s.address or _("the server"))], lobby_options(s, c)
-        if not s.settled:
+        if not s.settled or s.catching_up:  # the table as it is comes first
             return [], []
         if s.picker is not None:
             return [s.picker.title], picker_options(s, c)

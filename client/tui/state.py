@@ -289,6 +289,7 @@ class UIState:
         self.my_seat: int | None = None
         self.form: CreateForm | None = None
         self.joining: Request | None = None  # a join waiting for the room's password
+        self.catching_up = False  # a resume's missed events are being shown: the table is not yet now
         self.starting = False  # uno play is opening its room and starting the match itself
         # table
         self.view: View | None = None
@@ -569,6 +570,7 @@ class UIState:
         self.round_result = self.match_result = None
         self.match_left = self.show_scores = False
         self.turn_deadline = self.sent = self.picker = self.joining = None
+        self.catching_up = False
         self.marked = []
         self.cursor = 0
 
