@@ -345,7 +345,7 @@ def test_plain_offers_the_seat_back_on_autopilot_and_asks_for_a_password() -> No
     ui.handle("\n")
     assert state.input_mode is None and state.joining is None and len(sent) == 2
     ui.refresh()  # gone back: the rooms again
-    assert out[-1] == PROMPT and "3. join den (house rules, 1/4 players 0 watching, a password is needed)" in out
+    assert out[-1] == PROMPT and "3. join den (house rules, 1/4 players, 0 watching, a password is needed)" in out
 
 
 def test_plain_on_autopilot_says_no_turn_after_the_seats_last_card() -> None:
@@ -657,6 +657,9 @@ async def test_plain_creates_a_room_with_its_rules_seats_name_and_options(autoju
         assert state.room is not None
         assert state.room["name"] == "six at the table" and len(state.room["seats"]) == 5
         assert state.room["rules"]["preset"] == "party" and state.room["rules"]["hand_size"] == 8
+        # The room's heading says its rules in words too, as the lobby does.
+        heading = next(line for line in term.lines if line.startswith("Room six at the table"))
+        assert heading.endswith("party rules; hand size: 8; target score: 425") and "=" not in heading
         nursery.cancel_scope.cancel()
 
 
@@ -690,10 +693,10 @@ def test_plain_lobby_says_a_rooms_rules_in_words_and_whether_it_needs_a_password
     ]
     words = [option.words for option in lobby_options(state, Controller(state, lambda _: None))]
     assert words[2:] == [
-        "join den (house rules; stacking: same; hand size: 8, 1/4 players 0 watching, a password is needed)",
-        "watch den (house rules; stacking: same; hand size: 8, 1/4 players 0 watching, a password is needed)",
-        "watch hall (official rules; future_rule=3, 4/4 players 2 watching)",  # a newer server's option
-        "watch nook (house rules, 2/2 players 0 watching)",  # no seat free: nothing to join
+        "join den (house rules; stacking: same; hand size: 8, 1/4 players, 0 watching, a password is needed)",
+        "watch den (house rules; stacking: same; hand size: 8, 1/4 players, 0 watching, a password is needed)",
+        "watch hall (official rules; future_rule=3, 4/4 players, 2 watching)",  # a newer server's option
+        "watch nook (house rules, 2/2 players, 0 watching)",  # no seat free: nothing to join
     ]
 
 

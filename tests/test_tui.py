@@ -1007,9 +1007,9 @@ def test_the_lobby_says_which_rooms_play_at_two_tables_and_their_changed_options
     from unolan.client.tui.plain import lobby_options
 
     words = [o.words for o in lobby_options(state, Controller(state, lambda command: None))]
-    assert "join eight (house rules; partner rotation: on, 1/8 players 0 watching, two tables)" in words
-    assert "join four (house rules; stacking: same; jump in: off, 1/4 players 0 watching)" in words
-    assert "watch old (official rules, 1/4 players 0 watching)" in words
+    assert "join eight (house rules; partner rotation: on, 1/8 players, 0 watching, two tables)" in words
+    assert "join four (house rules; stacking: same; jump in: off, 1/4 players, 0 watching)" in words
+    assert "watch old (official rules, 1/4 players, 0 watching)" in words
     # the choices always there come first: a room opening as the list refreshes renumbers none
     assert words[:2] == ["create a room", "list the rooms again"]
 

@@ -318,6 +318,7 @@ class Bridge:
         if self.seen[0] != room:
             self.seen = (room, 0)
             self.state.enter_room()
+            self.state.room_id = room  # in it (its seats may come after its first event)
 
     async def _refused(self, client: lib.Client, code: str, message: str) -> None:
         if code == "bad_token":  # the seat is gone: back to the lobby

@@ -41,6 +41,8 @@ from unolan.engine import (
     Pass,
     Phase,
     Play,
+    Rules,
+    RulesError,
     View,
 )
 
@@ -262,6 +264,18 @@ def listed_words(room: dict[str, Any]) -> str:
     return _("; ").join(said)
 
 
+def rules_words(rules: object) -> str:
+    """A room's rules in words, as :func:`listed_words` says a listed room's (its notation
+    if they are not rules this version reads)."""
+    try:
+        if not isinstance(rules, dict):
+            raise TypeError("no rules")
+        parsed = Rules.from_dict(dict(rules))
+    except (RulesError, TypeError, ValueError):  # none yet, or options from a newer server
+        return render.rules_text(rules)
+    return listed_words({"preset": parsed.preset_name, "options": parsed.changes()})
+
+
 def lobby_options(state: UIState, controller: Controller) -> list[Option]:
     """The server's rooms to join or watch, one to create, the list again."""
 
@@ -274,7 +288,7 @@ def lobby_options(state: UIState, controller: Controller) -> list[Option]:
     out = [Option(_("create a room"), controller.open_form),
            Option(_("list the rooms again"), controller.refresh_rooms)]
     for i, room in enumerate(state.rooms):
-        people = listed_words(room) + ", " + _("{players}/{seats} players {spectators} watching").format(
+        people = listed_words(room) + ", " + _("{players}/{seats} players, {spectators} watching").format(
             players=room.get("players", 0), seats=room.get("seats", 0),
             spectators=room.get("spectators", 0))
         if room.get("tables", 1) > 1:
@@ -522,7 +536,7 @@ class PlainUI:
                 if s.room.get("started"):  # under way: the table comes with its next events
                     return ([_("The match in room {name} is under way: the table follows.").format(
                         name=s.room.get("name"))] if s.my_seat is None else []), []
-                return text_of(render.room(s)), room_options(s, c)
+                return text_of(render.room(s, said=rules_words)), room_options(s, c)
             if not s.listed:  # uno play is opening its room
                 return [], []
             if s.form is not None:

@@ -11,7 +11,7 @@ inside a card label.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -690,7 +690,7 @@ def lobby(state: UIState, width: int = 80) -> Fragments:
         sel = "class:cursor" if i == state.room_cursor else ""
         flags = ((" " + _("two tables") if r.get("tables", 1) > 1 else "")
                  + (" " + _("started") if r.get("started") else "") + (" 🔒" if r.get("password") else ""))
-        people = _("{players}/{seats} players {spectators} watching").format(
+        people = _("{players}/{seats} players, {spectators} watching").format(
             players=r.get("players", 0), seats=r.get("seats", 0), spectators=r.get("spectators", 0))
         changed = listed_rules(r).partition(" ")[2]  # the preset has its column
         line = (f" {'▶' if sel else ' '} {fit(r['name'], 24)} {fit(rule_word(r.get('preset', '')), 9)}"
@@ -792,11 +792,12 @@ def _form_rules(f: create.CreateForm) -> str:
         return " ".join([f.preset, *(f"{k}={create.shown(k, v)}" for k, v in f.options.items())])
 
 
-def room(state: UIState, width: int = 80) -> Fragments:
-    """The room's seats; its title and rules wrapped by words to ``width`` cells."""
+def room(state: UIState, width: int = 80, said: Callable[[object], str] = rules_text) -> Fragments:
+    """The room's seats; its title and rules (as ``said`` puts them) wrapped by words to
+    ``width`` cells."""
     r = state.room
     assert r is not None
-    rules = rules_text(r.get("rules"))
+    rules = said(r.get("rules"))
     timer = "  " + _("timer {seconds}s").format(seconds=r.get("timer")) if r.get("timer") else ""
     title = " " + _("Room {name}").format(name=r.get("name")) + f"  ({r.get('room')})"
     first, *more = wrap(f"{rules}{timer}", max(width - 1, 20), indent=3, start=get_cwidth(title) + 2)
