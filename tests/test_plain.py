@@ -643,7 +643,7 @@ async def test_plain_creates_a_room_with_its_rules_seats_name_and_options(autoju
         assert (await answer(f"{target} 425"))[target - 1].startswith("target score: 425, the preset's ")
         seen = len(term.lines)
         assert (await answer(f"{number} 99"))[number - 1].startswith("hand size: 8,")
-        assert [line for line in term.lines[seen:] if line.startswith("! ")] == ["! option hand_size takes 1..20; got '99'"]
+        assert [line for line in term.lines[seen:] if line.startswith("! ")] == ["! hand size takes 1..20; not 99"]
         seen = len(term.lines)
         await answer("1 5")  # "done" takes no value
         assert "! choice 1 takes no value: type the number alone" in term.lines[seen:]

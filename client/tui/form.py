@@ -94,8 +94,9 @@ class CreateForm:
             return _("{field} is chosen with ← →, not typed").format(field=label(name))
         try:
             self.set(name, option.parse(text.strip()))
-        except RulesError as exc:
-            return said(str(exc))
+        except RulesError:  # said with the form's name for it (the engine's is its notation)
+            return _("{field} takes {values}; not {typed}").format(
+                field=label(name), values=option.describe(), typed=text.strip()[:20])
         return None
 
     def problem(self) -> str | None:
