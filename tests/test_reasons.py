@@ -104,6 +104,6 @@ def test_the_create_form_says_why_a_rule_set_is_refused_in_the_language() -> Non
     form = CreateForm(seats=3, options={"teams": 2})
     assert form.problem() == "3 位玩家無法分成 2 隊、每隊兩人以上、隊友相隔而坐"
     form.field_index = FIELDS.index("hand_size")
-    assert form.typed("50") == "選項 hand_size 要 1..20；收到 '50'"
+    assert form.typed("50") == "發牌張數可以是 1..20；不能是 50"  # the form's name for it
     i18n.set_language("en")
     assert form.problem() == "3 players cannot sit as 2 teams of two or more, teammates alternately"
