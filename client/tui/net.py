@@ -73,7 +73,6 @@ class Bridge:
         self.previous: lib.Client | None = None  # the last client that ended (its deals' checks go on)
         self.resuming: SavedSeat | None = None  # a seat from disk being taken back
         self.welcome_back: tuple[int, str] | None = None  # said once the replay reaches seq
-        self.resumed_at: int | None = None  # the seq of the last resume's joined
         self.seen: tuple[str | None, int] = (None, 0)  # (room, seq) of the last event shown
         self.connected = False  # once connected, a failure is "reconnecting", not "offline"
         self.lost = False  # the log said the connection was lost, and not yet that it is back
@@ -206,25 +205,15 @@ class Bridge:
         text = (_("You are back in your seat (seat {seat}) in room {room}.") if seat is not None
                 else _("You are back in room {room}, watching.")).format(seat=seat, room=saved.room)
         self.welcome_back = (joined.seq, text)  # after the events replayed up to now
-        self.resumed_at = joined.seq
         self.state.catching_up = True
         self._caught_up(self.seen[1])  # the replay may be shown already
-
-    def _said_back(self, client: lib.Client, event: pr.Event) -> bool:
-        """The room's word that this seat is connected again, right after its resume: the
-        resume's own line says so, with the room and the seat (not twice)."""
-        return (event.kind == "connection" and self.resumed_at is not None
-                and event.seq == self.resumed_at + 1 and event.data.get("seat") == client.seat
-                and event.data.get("state") == "connected")
 
     def _caught_up(self, seq: int) -> None:
         """Say the seat is back once the room's events up to the resume are shown."""
         if self.welcome_back is not None and seq >= self.welcome_back[0]:
             text = self.welcome_back[1]
             self.welcome_back = None
-            self.state.catching_up = False
-            self.state.add_log(text, "info")
-            self.state.notify(text, "info", 8, lasting=True, topic="back")  # the log says it too
+            self.state.back(text)
 
     async def _refresh_lobby(self, client: lib.Client) -> None:
         """While the lobby is on screen, list the rooms every few seconds."""
@@ -346,7 +335,7 @@ class Bridge:
                     s.set_seats(lens.room(self.room))  # new tables: the own table's players
                 data = dict(msg.data) if lens is None else lens.event(msg.kind, dict(msg.data))
                 if data is not None:
-                    s.on_event(msg.kind, data, logged=not self._said_back(client, msg))
+                    s.on_event(msg.kind, data)
             self._show_table(client)
             self._caught_up(msg.seq)
         elif isinstance(msg, pr.Seats):

@@ -49,7 +49,7 @@ from unolan.engine import (
 from . import other_panel, render, table
 from .bell import BELL, Bell
 from .controller import Controller
-from .form import FIELDS, CreateForm, label, shown, typable
+from .form import FIELDS, OPTION_BY_NAME, CreateForm, label, shown, typable
 from .run import Network  # the networking side, the full-screen UI's: it calls refresh
 from .state import (
     Command,
@@ -70,7 +70,6 @@ CHAT_PREFIXES = ("'", '"')
 # lines a try, for ever).
 _RETRIES_SAID = (1, 2, 5, 10)
 # Said above the create-room form's lists: a number's value need not be stepped to.
-OPTION_NAMES = frozenset(option.name for option in OPTIONS)
 TYPE_A_VALUE = N_("A setting that is a number also takes one typed after its choice: 3 6 makes choice 3 six.")
 TYPE_A_NUMBER = N_("Type a number (help: the other commands):")  # the last line of every prompt
 # In a terminal, a number that comes this soon after the list changed, and that now means
@@ -148,9 +147,9 @@ class PlainState(UIState):
             word = _(render.STATUS_WORDS.get(status, status))
             self.write(f"{word}: {detail}" if detail else word)
 
-    def on_event(self, kind: str, data: dict[str, Any], logged: bool = True) -> None:
+    def on_event(self, kind: str, data: dict[str, Any]) -> None:
         self.settled = False
-        super().on_event(kind, data, logged)
+        super().on_event(kind, data)
         if kind == "chat" and self.chat:
             name, text = self.chat[-1]
             self.write(_("{name} says: {text}").format(name=name, text=text))
@@ -260,18 +259,18 @@ def listed_words(room: dict[str, Any]) -> str:
     said = [_("{preset} rules").format(preset=shown("preset", room.get("preset", "")))]
     for name, value in room.get("options", {}).items():
         said.append(_("{field}: {value}").format(field=label(name), value=shown(name, value))
-                    if name in OPTION_NAMES else f"{name}={value}")  # a newer server's
+                    if name in OPTION_BY_NAME else f"{name}={value}")  # a newer server's
     return _("; ").join(said)
 
 
 def rules_words(rules: object) -> str:
     """A room's rules in words, as :func:`listed_words` says a listed room's (its notation
     if they are not rules this version reads)."""
+    if not isinstance(rules, dict):
+        return render.rules_text(rules)
     try:
-        if not isinstance(rules, dict):
-            raise TypeError("no rules")
         parsed = Rules.from_dict(dict(rules))
-    except (RulesError, TypeError, ValueError):  # none yet, or options from a newer server
+    except (RulesError, TypeError, ValueError):  # options from a newer server
         return render.rules_text(rules)
     return listed_words({"preset": parsed.preset_name, "options": parsed.changes()})
 

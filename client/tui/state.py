@@ -546,6 +546,16 @@ class UIState:
             elif state == "empty":
                 self._heard.pop(seat, None)  # whoever sits there next starts afresh
 
+    def back(self, text: str) -> None:
+        """This client is back in its room (``text`` says where), the events it missed
+        shown: said in the log and as a notice. The room's own word that the seat is
+        connected again, which follows, is then not news."""
+        self.catching_up = False
+        if self.seat is not None:
+            self._heard[self.seat] = "connected"
+        self.add_log(text, "info")
+        self.notify(text, "info", 8, lasting=True, topic="back")  # the log says it too
+
     def ask_password(self, join: Request) -> None:
         """Open the input line for the password of the room ``join`` asks for."""
         self.joining = join
@@ -581,9 +591,8 @@ class UIState:
         self.show_scores = False
         self.picker = None
 
-    def on_event(self, kind: str, data: dict[str, Any], logged: bool = True) -> None:
-        """A room event: update what the view does not carry, show it, and log it (unless
-        not ``logged``: another line says it)."""
+    def on_event(self, kind: str, data: dict[str, Any]) -> None:
+        """A room event: update what the view does not carry, show it, and log it."""
         self.motion.on_event(kind, data, self.clock())
         if kind == "turn":
             self.turn_deadline = self.clock() + self.timer if self.timer else None
@@ -627,7 +636,7 @@ class UIState:
             self.chat.append((str(data.get("name") or self.name_of(data.get("seat"))), data["text"]))
             return
         said = Said(kind, dict(data), dict(self.names), self.seat)
-        line = said.line() if logged else None
+        line = said.line()
         if line:
             self.add_log(*line, said=said)
 
