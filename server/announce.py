@@ -68,7 +68,7 @@ def status(server: Server, name: str) -> Announcement:
         name=name,
         rooms=len(rooms),
         waiting=sum(not room.started for room in rooms),
-        players=sum(seat.kind == "human" for room in rooms for seat in room.seats),
+        players=sum(room.roster.humans() for room in rooms),
     )
 
 

@@ -16,27 +16,25 @@ from .eventlog import EventLog, frame_for
 if TYPE_CHECKING:
     from .commands import Member
     from .match import Batch
-    from .seats import Seat, Watcher
+    from .roster import Roster
     from .store import Store
 
 
 class Audience:
     """The members of one room: its seats' connections and its connected spectators
-    (both the room's own collections, which it changes; this only reads them)."""
+    (read from its roster, which the room changes; this only reads it)."""
 
-    def __init__(self, room_id: str, seats: list[Seat], spectators: dict[Member, Watcher],
-                 events: EventLog, store: Store | None) -> None:
+    def __init__(self, room_id: str, roster: Roster, events: EventLog, store: Store | None) -> None:
         self.room_id = room_id
-        self.seats = seats
-        self.spectators = spectators
+        self.roster = roster
         self.events = events
         self.store = store
 
     def members(self) -> list[tuple[Member, int | None]]:
         """Every connected member and its seat (None: a spectator)."""
         out: list[tuple[Member, int | None]] = [
-            (s.member, s.index) for s in self.seats if s.member is not None]
-        out += [(member, None) for member in self.spectators]
+            (s.member, s.index) for s in self.roster.seats if s.member is not None]
+        out += [(member, None) for member in self.roster.spectators]
         return out
 
     def public(self, kind: str, data: dict[str, Any], now: bool = False) -> None:
@@ -56,7 +54,7 @@ class Audience:
         :meth:`.eventlog.EventLog.add`): each member its own frame of each."""
         members = self.members()
         for table, events in batches:
-            for entry in self.events.add(events, len(self.seats), table):
+            for entry in self.events.add(events, len(self.roster.seats), table):
                 if isinstance(entry, bytes):  # the same for everyone
                     for member, _ in members:
                         member.push(entry)

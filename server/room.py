@@ -7,7 +7,7 @@ The room's events are numbered and kept by its :class:`~.eventlog.EventLog`, whi
 says when an action is too late; its :class:`~.audience.Audience` gives each member its
 frame of each, through the server's :class:`~.fanout.Fanout`. Its deadlines are its
 :class:`~.clock.Clocks` and each table's :class:`~.clock.TurnClock`; the seats and
-spectators are :mod:`.seats`; what it plays, at one table or two, is its :mod:`.match`.
+spectators, and who hosts, are its :class:`~.roster.Roster`; what it plays, at one table or two, is its :mod:`.match`.
 A room without a seed of the host's deals every round from a seed its seats help draw
 (:mod:`.fairness`); every race ends with a receipt (:mod:`.receipts`); every finished
 match goes to the history (:mod:`.history`).
@@ -46,8 +46,9 @@ from .limits import Peer, TokenBucket
 from .match import NEEDS_VERSION, Batch, Match, match_kind
 from .policy import choose, on_timeout
 from .receipts import Races
+from .roster import Roster
 from .seats import Seat, Watcher
-from .store import RoomRecord, SeatRecord, token_hash
+from .store import RoomRecord, token_hash
 
 log = logging.getLogger("unolan.server")
 
@@ -76,17 +77,14 @@ class Room:
         self.matches = 0
         self.match_seed: int | str | None = None
         self.actions = 0  # actions applied in the current match (the store numbers them)
-        self.seats = [Seat(i) for i in range(seats)]
-        self.watchers: dict[str, Watcher] = {}  # token hash -> spectator
-        self.spectators: dict[Member, Watcher] = {}  # the connected ones
-        self.host: int | None = None
+        self.roster = Roster(seats)
         self.creator: Peer | None = None  # the address that created the room (it counts it)
         self.paused = False  # saving fails: nothing is played until it works again
         self.kind = match_kind(rules, seats)  # what its matches are: one table or two
         self.match: Match | None = None  # None: no match dealt (yet, or since the last)
         self.started = False
         self.events = EventLog(self.limits.room_log)
-        self.audience = Audience(room_id, self.seats, self.spectators, self.events, self.store)
+        self.audience = Audience(room_id, self.roster, self.events, self.store)
         self.closed = False
         self.inbox_send, self.inbox = trio.open_memory_channel[Command](512)
         self.gone: list[Member] = []
@@ -121,16 +119,11 @@ class Room:
     def summary(self) -> dict[str, Any]:
         return {
             "room": self.id, "name": self.name, "preset": self.preset,
-            "seats": len(self.seats),
-            "players": sum(s.kind != "empty" for s in self.seats),
-            "spectators": len(self.spectators), "started": self.started,
+            "seats": len(self.roster.seats), "players": self.roster.players(),
+            "spectators": len(self.roster.spectators), "started": self.started,
             "password": self.password is not None, "tables": len(self.kind.tables),
             "options": self.rules.changes(),  # what differs from the preset, to list the room by
         }
-
-    def bot_token(self, key: str) -> bool:
-        """Whether ``key`` (a token's hash) is one the server gave a bot of its own."""
-        return any(s.kind == "bot" and s.token_hash == key for s in self.seats)
 
     # -- the room task -----------------------------------------------------------------
 
@@ -179,8 +172,7 @@ class Room:
                 command.member.error("internal", "the server failed on this request", command.msg)
 
     def _next_deadline(self) -> float:
-        times = [s.grace_until for s in self.seats]
-        times += [w.grace_until for w in self.watchers.values()]
+        times = self.roster.deadlines()
         times += [t for clock in self.turns.values() for t in (clock.turn, clock.pilot)]
         if not self.paused:  # the fair deal's wait, the races' receipts, a match to keep
             times += [self.fair.deadline if self.match is None and self.started else None,
@@ -195,16 +187,14 @@ class Room:
         self._receipts(NEVER)
         self.closed = True
         self.inbox_send.close()
-        for seat in self.seats:
+        for seat in self.roster.seats:
             if seat.bot_scope is not None:
                 seat.bot_scope.cancel()
-            if seat.token_hash:
-                self.lobby.forget_token(seat.token_hash)
             if seat.member is not None:
                 seat.member.left()
-        for key in self.watchers:  # also those of spectators who disconnected
+        for key in self.roster.tokens():  # also those of spectators who disconnected
             self.lobby.forget_token(key)
-        for member in self.spectators:
+        for member in self.roster.spectators:
             member.left()
         self.lobby.room_closed(self.id)
         if not stopped:
@@ -261,38 +251,21 @@ class Room:
             case Request(member, msg) if isinstance(msg, ActionMessage):
                 self._on_action(member, msg)
 
-    def _name_for(self, wanted: str) -> str:
-        """``wanted``, or ``wanted (2)`` and so on if someone in the room goes by it: names
-        tell people apart in every line of the log."""
-        taken = {s.name for s in self.seats if s.kind != "empty"} | {w.name for w in self.watchers.values()}
-        name, n = wanted, 1
-        while name in taken:
-            n += 1
-            suffix = f" ({n})"
-            name = wanted[:32 - len(suffix)] + suffix
-        return name
-
-    def _seat_of(self, member: Member) -> Seat | None:
-        seat = member.seat
-        if seat is not None and self.seats[seat].member is member:
-            return self.seats[seat]
-        return None
-
     def _on_join(self, member: Member, msg: pr.Join, creator: bool) -> None:
         """A join (the password, if any, was checked by the session, off the event loop)."""
         if member.room is not None:
             member.error("already_in_room", "leave your room first", msg)
             return
+        roster = self.roster
         token = secrets.token_urlsafe(18)
         key = token_hash(token)
-        name = self._name_for(member.name)
+        name = roster.name_for(member.name)
         if msg.role == "spectator":
-            if len(self.spectators) >= self.limits.max_spectators or \
-                    len(self.watchers) >= 2 * self.limits.max_spectators:
+            if len(roster.spectators) >= self.limits.max_spectators or \
+                    len(roster.watchers) >= 2 * self.limits.max_spectators:
                 member.error("room_full", "no room for more spectators", msg)
                 return
-            watcher = self.watchers[key] = Watcher(key, name, member)
-            self.spectators[member] = watcher
+            roster.watch(member, key, name)
             if self.store is not None:
                 self.store.save_spectator(self.id, key, name)
             seat_index = None
@@ -300,15 +273,12 @@ class Room:
             if self.started:
                 member.error("already_started", "the match has started; join as a spectator", msg)
                 return
-            free = next((s for s in self.seats if s.kind == "empty"), None)
+            free = roster.free_seat()
             if free is None:
                 member.error("room_full", "every seat is taken; join as a spectator", msg)
                 return
-            free.kind, free.name, free.member, free.token_hash = "human", name, member, key
-            free.ready, free.program = False, member.bot
+            roster.sit(free, member, name, key, creator=creator)
             seat_index = free.index
-            if creator or self.host is None:
-                self.host = seat_index
         self.lobby.register_token(key, self.id)
         member.entered(seat_index, token)
         member.send(pr.Joined(room=self.id, seat=seat_index, token=token, seq=self.seq, id=msg.id))
@@ -319,49 +289,35 @@ class Room:
         self._check_idle()
 
     def _on_resume(self, member: Member, msg: pr.Resume) -> None:
-        token = msg.token
-        key = token_hash(token)
         if member.room is not None:
             member.error("already_in_room", "this connection is already in a room", msg)
             return
-        seat = next((s for s in self.seats if s.token_hash == key), None)
-        watcher = self.watchers.get(key)
-        if seat is None and watcher is None:
-            member.error("bad_token", "unknown or expired token", msg)
-            return
-        shown = seat.public() if seat is not None else None
-        if seat is not None:
-            old = seat.member
-            if old is not None and old is not member:
-                old.left()
-                old.close("replaced", "this seat was resumed from another connection")
-            seat.member, seat.grace_until, seat.starting = member, None, False
-            seat.autopilot, seat.timeouts = False, 0
-            if seat.kind != "bot":
-                if member.name != seat.name:  # back under another name
-                    seat.name = None  # its old name no longer stands in the new one's way
-                    seat.name = self._name_for(member.name)
-                seat.program = member.bot
-                if self.host is None:  # the host's seat went away with nobody to take it
-                    self.host = seat.index
+        place = self.roster.resumable(token_hash(msg.token))
+        shown = place.public() if isinstance(place, Seat) else None
+        match place:
+            case None:
+                member.error("bad_token", "unknown or expired token", msg)
+                return
+            case Seat() as seat:
+                old = self.roster.reseat(seat, member)
+                if old is not None:
+                    old.left()
+                    old.close("replaced", "this seat was resumed from another connection")
+                if self.roster.claim_host(seat):  # the host's seat went away with nobody to take it
                     self.audience.public("host", {"seat": seat.index})
-            if seat.held_until is not None:  # back after a restore: the turn clock starts now
-                seat.held_until = None
-                self._restart_turn_clock(seat.index)
-            index: int | None = seat.index
-        else:
-            assert watcher is not None
-            old = watcher.member
-            if old is not None and old is not member:
-                del self.spectators[old]
-                old.left()
-                old.close("replaced", "resumed from another connection")
-            watcher.member, watcher.grace_until = member, None
-            self.spectators[member] = watcher
-            index = None
-        member.entered(index, token)
-        member.send(pr.Joined(room=self.id, seat=index, token=token, seq=self.seq, id=msg.id))
-        changed = seat is None or seat.public() != shown
+                if seat.held_until is not None:  # back after a restore: the turn clock starts now
+                    seat.held_until = None
+                    self._restart_turn_clock(seat.index)
+                index: int | None = seat.index
+            case Watcher() as watcher:
+                old = self.roster.rewatch(watcher, member)
+                if old is not None:
+                    old.left()
+                    old.close("replaced", "resumed from another connection")
+                index = None
+        member.entered(index, msg.token)
+        member.send(pr.Joined(room=self.id, seat=index, token=msg.token, seq=self.seq, id=msg.id))
+        changed = not isinstance(place, Seat) or place.public() != shown
         # Everyone: the seat is connected again (or a spectator more). A server bot taking
         # the seat it was started for changes nothing anyone sees: the newcomer alone.
         self._send_seats(None if changed else member)
@@ -376,33 +332,25 @@ class Room:
         self._check_idle()
 
     def _on_gone(self, member: Member) -> None:
-        watcher = self.spectators.pop(member, None)
-        if watcher is not None:
-            watcher.member = None  # its token resumes for a grace period, then it is forgotten
-            watcher.grace_until = trio.current_time() + self.limits.grace
-            self._send_seats()
-        seat = self._seat_of(member)
-        if seat is None:
-            self._check_idle()
-            return
-        seat.member = None
-        seat.grace_until = trio.current_time() + self.limits.grace
-        if seat.kind != "bot":  # held for its token's grace, in the lobby too (then freed)
-            self.audience.public("connection", {"seat": seat.index, "state": "away"})
+        place = self.roster.away(member, trio.current_time() + self.limits.grace)
+        # A spectator's token resumes for a grace period, then it is forgotten; a person's
+        # seat is held for its token's grace, in the lobby too (then freed).
+        if isinstance(place, Seat) and place.kind != "bot":
+            self.audience.public("connection", {"seat": place.index, "state": "away"})
             if not self.started:  # the room's start waits for nobody who is away
-                self._hand_over_host(seat.index)
-        self._send_seats()
+                self._hand_over_host(place.index)
+        if place is not None:
+            self._send_seats()
         self._check_idle()
 
-    def _forget_watcher(self, watcher: Watcher) -> None:
-        del self.watchers[watcher.token_hash]
+    def _forget(self, watcher: Watcher) -> None:
+        """A spectator's place is gone, and its token with it."""
         self.lobby.forget_token(watcher.token_hash)
         if self.store is not None:
             self.store.drop_spectator(self.id, watcher.token_hash)
 
     def _vacate(self, seat: Seat, removed: bool = False) -> None:
         """Free ``seat``; ``removed``: the host removed its bot, whose connection is closed."""
-        name = seat.name or "?"
         if seat.token_hash:
             self.lobby.forget_token(seat.token_hash)
         if seat.bot_scope is not None:
@@ -411,25 +359,20 @@ class Room:
             seat.member.left()
             if removed:
                 seat.member.close("removed", "the host removed this bot")
-        index = seat.index
-        self.seats[index] = Seat(index)
-        self.audience.public("player_left", {"seat": index, "name": name})
-        self._hand_over_host(index)
+        self.roster.clear(seat)
+        self.audience.public("player_left", {"seat": seat.index, "name": seat.name or "?"})
+        self._hand_over_host(seat.index)
 
     def _hand_over_host(self, left: int) -> None:
-        """Seat ``left`` is no longer played by its person: if it held the host, the first
-        connected human becomes host (or nobody)."""
-        if self.host == left:
-            self.host = next((s.index for s in self.seats if s.kind == "human" and s.member), None)
-            if self.host is not None:
-                self.audience.public("host", {"seat": self.host})
+        if self.roster.hand_over_host(left):
+            self.audience.public("host", {"seat": self.roster.host})
 
     def _on_leave(self, member: Member, msg: pr.Leave) -> None:
-        seat = self._seat_of(member)
+        seat = self.roster.seat_of(member)
         if seat is None:
-            watcher = self.spectators.pop(member, None)
+            watcher = self.roster.unwatch(member)
             if watcher is not None:
-                self._forget_watcher(watcher)
+                self._forget(watcher)
             member.left()
             member.ok(msg)
             self._send_seats()
@@ -451,7 +394,7 @@ class Room:
         self._check_idle()
 
     def _on_ready(self, member: Member, msg: pr.Ready) -> None:
-        seat = self._seat_of(member)
+        seat = self.roster.seat_of(member)
         if seat is None:
             member.error("not_seated", "spectators are not seated", msg)
             return
@@ -470,8 +413,8 @@ class Room:
             self._send_seats()
 
     def _require_host(self, member: Member, msg: pr.Message) -> bool:
-        seat = self._seat_of(member)
-        if seat is None or seat.index != self.host:
+        seat = self.roster.seat_of(member)
+        if seat is None or seat.index != self.roster.host:
             member.error("not_host", "only the room's host may do this", msg)
             return False
         return True
@@ -482,14 +425,9 @@ class Room:
         if self.started:
             member.error("already_started", "the match is on", msg)
             return
-        empty = [s.index for s in self.seats if s.kind == "empty"]
-        if empty:
-            member.error("not_ready", f"seat {empty[0]} is empty: wait for a player or add a bot", msg)
-            return
-        waiting = [s.index for s in self.seats
-                   if s.kind == "human" and not s.ready and s.index != self.host and not s.piloted]
-        if waiting:
-            member.error("not_ready", f"seat {waiting[0]} is not ready", msg)
+        refused = self.roster.not_ready()
+        if refused is not None:
+            member.error("not_ready", refused, msg)
             return
         self._receipts(NEVER)  # the last match's races end now: it is kept before the next
         self.matches += 1
@@ -507,7 +445,7 @@ class Room:
     def _deal_first(self, seed: int | str) -> None:
         """The match's first round, from ``seed``."""
         self.match_seed, self.ended = seed, None
-        self.match = self.kind.dealt(self.rules, len(self.seats), seed)
+        self.match = self.kind.dealt(self.rules, len(self.roster.seats), seed)
         self.events.table_moved()
         self.audience.emit(self.match.opening())
         if self.store is not None:
@@ -519,15 +457,15 @@ class Room:
     def _collect(self, round: int, deadline: float) -> None:
         """Publish the commitment to the next round's deal and ask the seats whose clients
         speak version 3 for their nonces, until ``deadline``."""
-        asked = [s.index for s in self.seats if s.member is not None and not s.piloted
+        asked = [s.index for s in self.roster.seats if s.member is not None and not s.piloted
                  and (s.member.version or 0) >= pr.FAIR_DEAL_VERSION]
-        deal = self.fair.begin(round, len(self.seats), asked, deadline)
+        deal = self.fair.begin(round, len(self.roster.seats), asked, deadline)
         self.audience.public("commitment", deal.announce())
         if self.store is not None:
             self.store.round_record(self.id, self.matches, round, deal.record())
 
     def _on_nonce(self, member: Member, msg: pr.Nonce) -> None:
-        refused = self.fair.offer(member.seat if self._seat_of(member) else None, msg.round, msg.nonce)
+        refused = self.fair.offer(member.seat if self.roster.seat_of(member) else None, msg.round, msg.nonce)
         if refused:
             member.error("bad_state", refused, msg)
             return
@@ -569,7 +507,7 @@ class Room:
         """What the history keeps of the match just over."""
         assert self.match is not None and self.match_seed is not None
         winner, scores = self.match.outcome()
-        seats = [(s.name, s.kind == "bot" or s.program) for s in self.seats]
+        seats = [(s.name, s.kind == "bot" or s.program) for s in self.roster.seats]
         return kept_match(self.id, self.name, self._rules_map, seats, self.match_seed, winner, scores,
                           self.ended)
 
@@ -580,7 +518,7 @@ class Room:
             self.audience.public("receipt", data)
             if self.store is not None:
                 # The history keeps the seats' names beside it: uno audit names them.
-                names = [s.name for s in self.seats]
+                names = [s.name for s in self.roster.seats]
                 self.store.receipt(self.id, self.matches, self.seq, {**data, "names": names})
         if self.kept is not None and self.races.settled(now):
             match, self.kept = self.kept, None
@@ -600,18 +538,11 @@ class Room:
             known = ", ".join(self.lobby.bot_levels)
             member.error("unknown_level", f"no bot level {level[:40]!r} here; this server knows {known}", msg)
             return
-        if msg.seat is not None:
-            if msg.seat >= len(self.seats) or self.seats[msg.seat].kind != "empty":
-                member.error("room_full", f"seat {msg.seat} is not free", msg)
-                return
-            seat = self.seats[msg.seat]
-        else:
-            free = next((s for s in self.seats if s.kind == "empty"), None)
-            if free is None:
-                member.error("room_full", "no free seat for a bot", msg)
-                return
-            seat = free
-        seat.kind, seat.name, seat.ready, seat.level = "bot", f"bot-{seat.index}", True, level
+        seat = self.roster.free_seat(msg.seat)
+        if seat is None:
+            member.error("room_full", "no free seat for a bot" if msg.seat is None else f"seat {msg.seat} is not free", msg)
+            return
+        self.roster.seat_bot(seat, level)
         self._launch_bot(seat)
         member.ok(msg)
         self.audience.public("player_joined", {"seat": seat.index, "name": seat.name, "bot": True})
@@ -622,7 +553,7 @@ class Room:
             return
         # A bot is one the server runs or a client that said it is a program (uno bot):
         # the host frees either seat, as the seats message shows both as bots.
-        target = self.seats[msg.seat] if msg.seat < len(self.seats) else None
+        target = self.roster.seats[msg.seat] if msg.seat < len(self.roster.seats) else None
         if target is None or not (target.kind == "bot" or target.program):
             member.error("bad_seat", f"seat {msg.seat} holds no bot", msg)
             return
@@ -647,7 +578,7 @@ class Room:
 
     def _relaunch_bots(self) -> None:
         """After a restore, once the server listens: the bots take their seats back."""
-        seats = [s for s in self.seats
+        seats = [s for s in self.roster.seats
                  if s.kind == "bot" and s.token_hash and s.member is None and s.bot_scope is None]
         for seat in seats:
             self._launch_bot(seat)
@@ -657,7 +588,7 @@ class Room:
     def _on_chat(self, member: Member, msg: pr.Chat) -> None:
         """Chat allowances belong to the seat or spectator token (a reconnect keeps what is
         left) and to the address (fresh tokens from one place share one)."""
-        place: Seat | Watcher | None = self._seat_of(member) or self.spectators.get(member)
+        place = self.roster.place_of(member)
         if place is None:
             member.error("not_in_room", "you are not in this room", msg)
             return
@@ -682,7 +613,7 @@ class Room:
     # -- game actions ------------------------------------------------------------------
 
     def _on_action(self, member: Member, msg: Any) -> None:
-        seat = self._seat_of(member)
+        seat = self.roster.seat_of(member)
         if seat is None:
             member.error("not_seated", "spectators do not play", msg)
             return
@@ -744,13 +675,10 @@ class Room:
         """What the store keeps of this room (without the actions)."""
         return RoomRecord(
             id=self.id, name=self.name, preset=self.preset, rules=self._rules_map,
-            seats=len(self.seats), timer=self.timer, password=self.password, host=self.host,
-            seed=self.seed, matches=self.matches, match_seed=self.match_seed, seq=self.seq,
-            seat_records=self._seat_records(), ended=self.ended,
-            spectators=[(w.token_hash, w.name) for w in self.watchers.values()])
-
-    def _seat_records(self) -> list[SeatRecord]:
-        return [s.record() for s in self.seats]
+            seats=len(self.roster.seats), timer=self.timer, password=self.password,
+            host=self.roster.host, seed=self.seed, matches=self.matches, match_seed=self.match_seed,
+            seq=self.seq, seat_records=self.roster.records(), ended=self.ended,
+            spectators=self.roster.spectator_records())
 
     def restore(self, record: RoomRecord) -> None:
         """Rebuild a stored room: its seats and spectators (waiting for their tokens; the
@@ -762,25 +690,11 @@ class Room:
         client saw are all on disk, but a pause notice may have gone out unsaved, and no
         seq may mean two things. A client resuming from any seq gets a snapshot."""
         now = trio.current_time()
-        self.host, self.matches, self.match_seed = record.host, record.matches, record.match_seed
+        self.matches, self.match_seed = record.matches, record.match_seed
         self.ended = record.ended
         self.events.restart(record.seq + self.limits.restart_gap)
-        for r in record.seat_records:
-            if r.kind not in ("empty", "human", "bot") or not 0 <= r.seat < len(self.seats):
-                raise ValueError(f"seat {r.seat} of kind {r.kind!r} does not fit the room")
-            if r.kind == "empty":
-                continue
-            seat = self.seats[r.seat]
-            seat.kind, seat.name, seat.level, seat.token_hash = r.kind, r.name, r.level, r.token_hash
-            seat.ready, seat.program = r.ready, r.program
-            if seat.token_hash:
-                seat.grace_until = now + self.limits.grace
-                if seat.kind == "human":  # give its owner time to reconnect first
-                    seat.held_until = now + self.limits.restore_grace
-            else:
-                seat.abandoned = True
-        for key, name in record.spectators:
-            self.watchers[key] = Watcher(key, name, grace_until=now + self.limits.grace)
+        self.roster.restore(record.seat_records, record.spectators, record.host,
+                            now + self.limits.grace, now + self.limits.restore_grace)
         if record.match_seed is not None:
             self._restore_match(record)
 
@@ -791,7 +705,7 @@ class Room:
         the time it ended, kept with its last action; a file of an older server has none:
         now)."""
         assert record.match_seed is not None
-        match = self.kind.replayed(self.rules, len(self.seats), record.match_seed, record.actions)
+        match = self.kind.replayed(self.rules, len(self.roster.seats), record.match_seed, record.actions)
         self.match, self.actions = match, len(record.actions)
         self.started = not match.over
         self._restore_deal(record, match)
@@ -812,7 +726,7 @@ class Room:
 
     def register_tokens(self) -> None:
         """A restored room's tokens resume in it from now on."""
-        for key in [s.token_hash for s in self.seats if s.token_hash] + list(self.watchers):
+        for key in self.roster.tokens():
             self.lobby.register_token(key, self.id)
 
     def _saving_changed(self) -> None:
@@ -858,7 +772,7 @@ class Room:
             if turn is None:  # this table's round is over: the other plays on
                 clock.stop_turn()
             else:
-                clock.time(self.seats[turn[0]], turn[1], self.events.moved_at(table), now)
+                clock.time(self.roster.seats[turn[0]], turn[1], self.events.moved_at(table), now)
 
     def _match_ended(self) -> None:
         """The match is over: the room is back in its lobby. Nobody is on autopilot there
@@ -866,11 +780,8 @@ class Room:
         player left the match for good is free again, as a seat left between matches is."""
         self.started = False
         self.clocks.deal = None
-        for seat in self.seats:
-            seat.ready = seat.kind == "bot"
-            seat.autopilot, seat.timeouts = False, 0
-            if seat.abandoned and seat.member is None:
-                self._vacate(seat)
+        for seat in self.roster.back_to_lobby():
+            self._vacate(seat)
         self._send_seats()
         self._check_idle()
 
@@ -889,14 +800,12 @@ class Room:
     def _timers(self, now: float) -> None:
         if self.paused:
             return  # nothing moves until it can be saved
-        for watcher in list(self.watchers.values()):
-            if watcher.grace_until is not None and now >= watcher.grace_until:
-                self._forget_watcher(watcher)
-        for seat in self.seats:
-            if seat.grace_until is not None and now >= seat.grace_until:
-                seat.grace_until = None
-                if seat.member is None:
-                    self._expire(seat)
+        watchers, seats = self.roster.expired(now)
+        for watcher in watchers:
+            self.roster.forget(watcher)
+            self._forget(watcher)
+        for seat in seats:
+            self._expire(seat)
         self._receipts(now)
         if self.match is None and self.started and self.fair.ready(now):
             seed = self._fair_seed(1)
@@ -922,7 +831,7 @@ class Room:
             turn = match.turn_at(table) if self.started else None
             if turn is None:  # read afresh: the other table's turn may have just moved it
                 continue
-            seat = self.seats[turn[0]]
+            seat = self.roster.seats[turn[0]]
             match clock.due(seat, now):
                 case Due.AUTOPILOT:
                     self._autopilot(seat.index)
@@ -963,8 +872,7 @@ class Room:
             self._apply_for(action)
 
     def _check_idle(self) -> None:
-        humans = any(s.member is not None and s.kind == "human" for s in self.seats)
-        if humans or self.spectators:
+        if self.roster.anyone_here():
             self.clocks.idle = None
         elif self.clocks.idle is None:
             self.clocks.idle = trio.current_time() + self.limits.room_idle
@@ -973,11 +881,11 @@ class Room:
 
     def _send_seats(self, only: Member | None = None) -> None:
         if only is None and self.store is not None:
-            self.store.save_seats(self.id, self.host, self._seat_records())
+            self.store.save_seats(self.id, self.roster.host, self.roster.records())
+        roster = self.roster
         msg = pr.Seats(
-            seq=self.seq, room=self.id, name=self.name, host=self.host,
-            seats=tuple(s.public() for s in self.seats),
-            spectators=len(self.spectators), started=self.started, rules=self._rules_map,
+            seq=self.seq, room=self.id, name=self.name, host=roster.host, seats=roster.public(),
+            spectators=len(roster.spectators), started=self.started, rules=self._rules_map,
             timer=self.timer,
         )
         self.audience.push(pr.encode_frame(msg.to_wire()), only)

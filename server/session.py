@@ -390,7 +390,7 @@ class Session:
                     else:
                         self.error("bad_token", "unknown or expired token", msg)
                     return None
-                if not room.bot_token(key) and not self._lobby_allowance(msg):
+                if not room.roster.bot_token(key) and not self._lobby_allowance(msg):
                     return None  # the server's own bots come back all at once after a restart
                 return room, Enter(self, msg)
             case pr.CreateRoom():

@@ -10,6 +10,7 @@ from unolan.protocol.framing import encode_frame
 from unolan.server.audience import Audience
 from unolan.server.eventlog import EventLog
 from unolan.server.match import OneTable
+from unolan.server.roster import Roster
 from unolan.server.seats import Seat, Watcher
 
 from unolan import engine as en
@@ -46,9 +47,10 @@ def room_of(seats: int) -> tuple[Audience, list[Listener], Listener, list[tuple[
     journal: list[tuple[str, int]] = []
     players = [Listener(journal) for _ in range(seats)]
     watcher = Listener(journal)
-    table = [Seat(i, kind="human", member=players[i]) for i in range(seats)]  # type: ignore[arg-type]
-    spectators = {watcher: Watcher("key", "eve")}
-    audience = Audience("r1", table, spectators, EventLog(64), Journal(journal))  # type: ignore[arg-type]
+    roster = Roster(seats)
+    roster.seats[:] = [Seat(i, kind="human", member=players[i]) for i in range(seats)]  # type: ignore[arg-type]
+    roster.spectators[watcher] = Watcher("key", "eve")  # type: ignore[index]
+    audience = Audience("r1", roster, EventLog(64), Journal(journal))  # type: ignore[arg-type]
     return audience, players, watcher, journal
 
 

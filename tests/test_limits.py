@@ -111,7 +111,7 @@ async def test_presence_churn_does_not_drop_the_rooms_own_bots(caplog: pytest.Lo
         room = (await host.reply(pr.CreateRoom(name="t", seats=4, id=1))).room  # type: ignore[attr-defined]
         for i in range(2):
             assert (await host.reply(pr.AddBot(id=2 + i))).TYPE == "ok"
-        while sum(s.member is not None for s in server.rooms[room].seats) < 3:
+        while sum(s.member is not None for s in server.rooms[room].roster.seats) < 3:
             await trio.sleep(0.01)
         churn = await Raw.connect(server.port, "churn")
         for i in range(90):  # pipelined, as fast as the socket takes them
@@ -125,7 +125,7 @@ async def test_presence_churn_does_not_drop_the_rooms_own_bots(caplog: pytest.Lo
                 codes.append(msg.TYPE if msg.TYPE != "error" else msg.code)  # type: ignore[attr-defined]
         assert codes.count("joined") <= 20 < codes.count("rate_limited")  # the burst, then cut off
         await settle(host)
-        seats = server.rooms[room].seats
+        seats = server.rooms[room].roster.seats
         assert [s.state for s in seats[1:3]] == ["connected", "connected"]
         assert "not reading" not in caplog.text
 

@@ -638,7 +638,7 @@ async def test_acting_again_ends_autopilot(autojump_clock: trio.abc.Clock) -> No
     async with running(limits) as server:
         clients, room_id = await table(server, 2, "official", timer=10)
         room = server.rooms[room_id]
-        seat = room.seats[0]
+        seat = room.roster.seats[0]
         seat.autopilot = True
         await clients[0].send(pr.Sync(id=1))
         snap = await clients[0].expect("snapshot")
@@ -690,7 +690,7 @@ async def test_resume_restores_the_exact_view(autojump_clock: trio.abc.Clock) ->
         await trio.sleep(31)
         late = await (await Raw.connect(server.port)).reply(pr.Resume(token=token_b, seq=0, id=4))
         assert late.code == "bad_token"  # type: ignore[attr-defined]
-        assert room.seats[1].state == "autopilot"
+        assert room.roster.seats[1].state == "autopilot"
 
 
 async def test_a_seat_in_the_lobby_is_held_for_its_grace_then_freed(autojump_clock: trio.abc.Clock) -> None:
@@ -709,13 +709,13 @@ async def test_a_seat_in_the_lobby_is_held_for_its_grace_then_freed(autojump_clo
         again = await Raw.connect(server.port, "bob")
         joined = await again.reply(pr.Resume(token=token, seq=0, id=3))
         assert joined.TYPE == "joined" and joined.seat == seat  # type: ignore[attr-defined]
-        assert server.rooms[room].seats[seat].name == "bob"
+        assert server.rooms[room].roster.seats[seat].name == "bob"
         ann_token = ann.token
         await ann.aclose()  # the host drops: the host is whoever is still there
         await trio.sleep(1)
-        assert server.rooms[room].host == seat
+        assert server.rooms[room].roster.host == seat
         await trio.sleep(31)  # past the grace: ann's seat is free again
-        assert server.rooms[room].seats[0].kind == "empty"
+        assert server.rooms[room].roster.seats[0].kind == "empty"
         late = await (await Raw.connect(server.port)).reply(pr.Resume(token=ann_token, seq=0, id=4))
         assert late.code == "bad_token"  # type: ignore[attr-defined]
 
@@ -731,12 +731,12 @@ async def test_a_host_alone_with_bots_who_drops_is_host_again_on_resume(
         token, seat = ann.token, ann.seat
         await ann.aclose()
         await trio.sleep(1)
-        assert server.rooms[room].host is None
+        assert server.rooms[room].roster.host is None
         again = await Raw.connect(server.port, "ann")
         joined = await again.reply(pr.Resume(token=token, seq=0, id=3))
         assert joined.TYPE == "joined" and joined.seat == seat  # type: ignore[attr-defined]
         await again.expect("event", kind="host", data={"seat": seat})
-        assert server.rooms[room].host == seat
+        assert server.rooms[room].roster.host == seat
         assert (await again.reply(pr.Start(id=4))).TYPE == "ok"
 
 
@@ -760,12 +760,12 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_room_plays_on() ->
             async with trio.open_nursery() as nursery:
                 for i in range(3):
                     nursery.start_soon(one, i)
-                while not all(s.ready for s in server.rooms[room_id].seats[1:]) or len(bots) < 3:
+                while not all(s.ready for s in server.rooms[room_id].roster.seats[1:]) or len(bots) < 3:
                     await trio.sleep(0.01)
                 await slow.send(pr.Start(id=2))  # ...and never read again
         room = server.rooms[room_id]
         assert room.match.game.phase == "match_over" and all(b.matches == 1 for b in bots)
-        assert room.seats[0].member is None  # dropped, its seat kept for resume
+        assert room.roster.seats[0].member is None  # dropped, its seat kept for resume
         again = await Raw.connect(server.port, "slow")
         back = await again.reply(pr.Resume(token=slow.token or joined.token, seq=0, id=3))  # type: ignore[attr-defined]
         assert back.TYPE == "joined" and back.seat == 0  # type: ignore[attr-defined]
@@ -904,10 +904,10 @@ async def test_add_bot_refuses_a_level_the_server_does_not_run() -> None:
         refused = await host.reply(pr.AddBot(level="grandmaster", id=2))
         assert refused.code == "unknown_level"  # type: ignore[attr-defined]
         assert "basic, greedy" in refused.message  # type: ignore[attr-defined]
-        assert room.seats[1].kind == "empty"  # nothing changed
+        assert room.roster.seats[1].kind == "empty"  # nothing changed
         assert (await host.reply(pr.AddBot(level="greedy", id=3))).TYPE == "ok"
         assert (await host.reply(pr.AddBot(id=4))).TYPE == "ok"  # no level: basic
-        assert [s.level for s in room.seats] == [None, "greedy", "basic"]
+        assert [s.level for s in room.roster.seats] == [None, "greedy", "basic"]
     async with running() as server:  # the built-in bot plays basic only
         host = await Raw.connect(server.port, "bob")
         await host.reply(pr.CreateRoom(name="den", seats=2, id=1))
@@ -1007,7 +1007,7 @@ async def test_a_restarted_server_resumes_its_rooms_from_the_database(tmp_path: 
         room = server.rooms[room_id]
         assert room.started and room.actions == actions and room.seq == seq + limits.restart_gap
         assert [room.match.game.view(s).to_dict() for s in range(3)] == views
-        assert [s.state for s in room.seats] == ["away"] * 3
+        assert [s.state for s in room.roster.seats] == ["away"] * 3
         clients = []
         for i, token in enumerate(tokens):
             c = await Raw.connect(server.port, f"p{i}")
@@ -1227,14 +1227,14 @@ async def test_ready_takes_a_seat_back_from_the_autopilot(autojump_clock: trio.a
         room = server.rooms[room_id]
         first = room.match.game.turn
         player = clients[first]
-        while not room.seats[first].autopilot:
+        while not room.roster.seats[first].autopilot:
             await trio.sleep(1)
         await settle(*clients)
         timeouts = [m.data["seat"] for m in player.seen if m.TYPE == "event" and m.kind == "timeout"]  # type: ignore[attr-defined]
         assert timeouts.count(first) == 2
         assert (await player.reply(pr.Ready(id=40))).TYPE == "ok"
         await clients[1 - first].expect("event", kind="connection", data={"seat": first, "state": "connected"})
-        assert not room.seats[first].autopilot and room.seats[first].state == "connected"
+        assert not room.roster.seats[first].autopilot and room.roster.seats[first].state == "connected"
 
 
 async def test_after_a_restart_a_players_turn_waits_for_them(tmp_path: Path, thread_clock: trio.abc.Clock) -> None:

@@ -310,7 +310,7 @@ async def test_a_seat_that_leaves_is_played_by_the_server_at_its_table() -> None
                 refused = await host.reply(pr.Catch(seq=room.seq, target=target, id=31))
             assert refused.code == "bad_seat" and f"no seat {target}" in refused.message  # type: ignore[attr-defined]
         assert (await host.reply(pr.Leave(id=21))).TYPE == "ok"
-        assert room.kind is TwoTables and room.seats[0].piloted
+        assert room.kind is TwoTables and room.roster.seats[0].piloted
         with trio.fail_after(30):
             while room.started:
                 await trio.sleep(0.01)
@@ -505,7 +505,7 @@ async def test_a_two_table_match_is_kept_listed_replayed_verified_audited_and_co
             async with trio.open_nursery() as nursery:
                 for i in range(1, 8):
                     nursery.start_soon(bot, i)
-                while sum(s.ready for s in server.rooms[joined.room].seats) < 7:
+                while sum(s.ready for s in server.rooms[joined.room].roster.seats) < 7:
                     await trio.sleep(0.01)
                 await client.start()
                 await play(client, GreedyBot(), matches=1, on_event=lambda k, d: heard.append((k, d)))
