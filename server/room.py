@@ -3,14 +3,16 @@
 Every request that touches a room is a command on the room's channel (:mod:`.commands`);
 the room task applies them one at a time, in arrival order. That order settles every race
 (two jump-ins, an UNO call against a catch, two catches): no locks, no second writer.
-The room's events are numbered and kept by its :class:`~.eventlog.EventLog`, which also
-says when an action is too late; its :class:`~.audience.Audience` gives each member its
-frame of each, through the server's :class:`~.fanout.Fanout`. Its deadlines are its
-:class:`~.clock.Clocks` and each table's :class:`~.clock.TurnClock`; the seats and
-spectators, and who hosts, are its :class:`~.roster.Roster`; what it plays, at one table or two, is its :mod:`.match`.
-A room without a seed of the host's deals every round from a seed its seats help draw
-(:mod:`.fairness`); every race ends with a receipt (:mod:`.receipts`); every finished
-match goes to the history (:mod:`.history`).
+The room is the part that decides; the others each keep one thing. Its seats, spectators
+and host are its :class:`~.roster.Roster`; what it plays, at one table or two, is its
+:mod:`.match`. Its events are numbered and kept by its :class:`~.eventlog.EventLog`, which
+also says when an action is too late; its :class:`~.audience.Audience` gives each member
+its frame of each, through the server's :class:`~.fanout.Fanout`. Its deadlines are its
+:class:`~.clock.Clocks` and each table's :class:`~.clock.TurnClock`. Its
+:class:`~.ledger.Ledger` keeps how each match was played beyond the play: the fair deal of
+each round (:mod:`.fairness`), the receipt of each race (:mod:`.receipts`), the finished
+match for the history (:mod:`.history`). What the store keeps of the room is its
+:meth:`Room.record`, and :meth:`Room.restore` rebuilds it.
 """
 
 from __future__ import annotations
@@ -40,12 +42,10 @@ from .commands import (
     SavingChanged,
 )
 from .eventlog import EventLog
-from .fairness import FairDeal, Fairness
-from .history import KeptMatch, kept_match
+from .ledger import Ledger
 from .limits import Peer, TokenBucket
 from .match import NEEDS_VERSION, Batch, Match, match_kind
 from .policy import choose, on_timeout
-from .receipts import Races
 from .roster import Roster
 from .seats import Seat, Watcher
 from .store import RoomRecord, token_hash
@@ -74,8 +74,6 @@ class Room:
         self.password = password
         self.timer = timer
         self.seed = seed
-        self.matches = 0
-        self.match_seed: int | str | None = None
         self.actions = 0  # actions applied in the current match (the store numbers them)
         self.roster = Roster(seats)
         self.creator: Peer | None = None  # the address that created the room (it counts it)
@@ -90,11 +88,9 @@ class Room:
         self.gone: list[Member] = []
         self.clocks = Clocks(idle=trio.current_time() + self.limits.room_idle)
         self.turns = {table: TurnClock(timer, self.limits.autopilot_delay) for table in self.kind.tables}
-        self.fair = Fairness()  # the deal collecting nonces, and the one being played
-        self.races = Races(self.limits.race_window)
-        self.kept: tuple[KeptMatch, int] | None = None  # a match over, kept once its races end
-        self.ended: str | None = None  # when the current match ended, as the history says it
         self._rules_map = self.rules.to_dict()
+        self.ledger = Ledger(room_id, name, self._rules_map, self.roster, self.audience, self.store,
+                             self.limits.race_window)
 
     @property
     def seq(self) -> int:
@@ -175,8 +171,7 @@ class Room:
         times = self.roster.deadlines()
         times += [t for clock in self.turns.values() for t in (clock.turn, clock.pilot)]
         if not self.paused:  # the fair deal's wait, the races' receipts, a match to keep
-            times += [self.fair.deadline if self.match is None and self.started else None,
-                      self.races.deadline, self.races.settles if self.kept else None]
+            times += self.ledger.deadlines(collecting=self.match is None and self.started)
         return self.clocks.next(times)
 
     def _close(self, stopped: bool = False) -> None:
@@ -184,7 +179,7 @@ class Room:
         in the database comes back at the next start)."""
         if self.closed:
             return
-        self._receipts(NEVER)
+        self.ledger.receipts(NEVER)
         self.closed = True
         self.inbox_send.close()
         for seat in self.roster.seats:
@@ -429,101 +424,39 @@ class Room:
         if refused is not None:
             member.error("not_ready", refused, msg)
             return
-        self._receipts(NEVER)  # the last match's races end now: it is kept before the next
-        self.matches += 1
+        matches = self.ledger.begin()
         self.started = True
         self.actions = 0
         member.ok(msg)
         self._send_seats()
         if self.seed is not None:  # the host's seed (demos, tests): known, so no fair deal
-            self._deal_first(f"{self.seed}/{self.matches}")
+            self._deal_first(f"{self.seed}/{matches}")
             return
         self.match = None  # until the nonces are in (the room's timers deal it)
         self.events.table_moved()
-        self._collect(1, trio.current_time() + self.limits.nonce_wait)
+        self.ledger.collect(1, trio.current_time() + self.limits.nonce_wait)
 
     def _deal_first(self, seed: int | str) -> None:
         """The match's first round, from ``seed``."""
-        self.match_seed, self.ended = seed, None
         self.match = self.kind.dealt(self.rules, len(self.roster.seats), seed)
         self.events.table_moved()
         self.audience.emit(self.match.opening())
-        if self.store is not None:
-            self.store.start_match(self.id, self.matches, seed, self.seq)
+        self.ledger.dealt(seed)
         self._after_action()
 
-    # -- a fair deal, race receipts, the history ------------------------------------------
-
-    def _collect(self, round: int, deadline: float) -> None:
-        """Publish the commitment to the next round's deal and ask the seats whose clients
-        speak version 3 for their nonces, until ``deadline``."""
-        asked = [s.index for s in self.roster.seats if s.member is not None and not s.piloted
-                 and (s.member.version or 0) >= pr.FAIR_DEAL_VERSION]
-        deal = self.fair.begin(round, len(self.roster.seats), asked, deadline)
-        self.audience.public("commitment", deal.announce())
-        if self.store is not None:
-            self.store.round_record(self.id, self.matches, round, deal.record())
+    # -- a fair deal (the ledger keeps it) ---------------------------------------------
 
     def _on_nonce(self, member: Member, msg: pr.Nonce) -> None:
-        refused = self.fair.offer(member.seat if self.roster.seat_of(member) else None, msg.round, msg.nonce)
+        seat = self.roster.seat_of(member)
+        refused = self.ledger.fair.offer(seat.index if seat else None, msg.round, msg.nonce)
         if refused:
             member.error("bad_state", refused, msg)
             return
         member.ok(msg)  # the last nonce of the first round: the timers deal it at once
 
     def _fair_seed(self, round: int) -> str | None:
-        """The seed of ``round``, about to be dealt (None: the host's seed goes on). A deal
-        nobody was asked about (after a restart) is fair all the same: the server draws
-        every nonce, and says so."""
-        if self.seed is not None:
-            return None
-        deal = self.fair.collecting
-        if deal is None:
-            self._collect(round, trio.current_time())
-            deal = self.fair.collecting
-            assert deal is not None
-        seed = self.fair.seal()
-        if self.store is not None:
-            self.store.round_record(self.id, self.matches, deal.round, deal.record())
-        return seed
-
-    def _round_ended(self) -> None:
-        """After a round: reveal how it was dealt, and commit to the next one's deal."""
-        assert self.match is not None
-        over = self.match.over
-        deal = self.fair.round_over()
-        if deal is not None:
-            self.audience.public("reveal", deal.reveal())
-            if not over:
-                self._collect(self.match.round + 1, trio.current_time() + self.limits.deal_pause)
-        if over:
-            self.fair.clear()
-            if self.store is not None and self.match_seed is not None:
-                kept = self._kept()
-                self.kept, self.ended = (kept, self.matches), kept.ended
-                self.store.match_ended(self.id, kept.ended)  # with the last action
-
-    def _kept(self) -> KeptMatch:
-        """What the history keeps of the match just over."""
-        assert self.match is not None and self.match_seed is not None
-        winner, scores = self.match.outcome()
-        seats = [(s.name, s.kind == "bot" or s.program) for s in self.roster.seats]
-        return kept_match(self.id, self.name, self._rules_map, seats, self.match_seed, winner, scores,
-                          self.ended)
-
-    def _receipts(self, now: float) -> None:
-        """The receipts of the races over by ``now``; then a match just over goes to the
-        history, its last race's receipt with it (the race for its last card, say)."""
-        for data in self.races.due(now):
-            self.audience.public("receipt", data)
-            if self.store is not None:
-                # The history keeps the seats' names beside it: uno audit names them.
-                names = [s.name for s in self.roster.seats]
-                self.store.receipt(self.id, self.matches, self.seq, {**data, "names": names})
-        if self.kept is not None and self.races.settled(now):
-            match, self.kept = self.kept, None
-            if self.store is not None:
-                self.store.finished(*match)
+        """The seed of ``round``, about to be dealt (None: the host's seed goes on)."""
+        return None if self.seed is not None else self.ledger.seed_for(round, trio.current_time())
 
     # -- bots, chat, a snapshot ---------------------------------------------------------
 
@@ -627,7 +560,7 @@ class Room:
         table = match.table_of(seat.index)
         if self.events.too_late(msg.seq, table):  # before not_started: a match that just ended is a lost race
             member.error("too_late", f"the table moved on at seq {self.events.moved_at(table)}", msg)
-            self.races.lost(seat.index, msg.seq, "too_late", trio.current_time(), table)
+            self.ledger.races.lost(seat.index, msg.seq, "too_late", trio.current_time(), table)
             return
         if not self.started:
             member.error("not_started", "the match has not started", msg)
@@ -638,7 +571,7 @@ class Room:
             events = match.apply(action)
         except en.IllegalAction as exc:
             member.error(exc.code, exc.reason, msg)  # never the position: it holds hidden cards
-            self.races.lost(seat.index, msg.seq, exc.code, trio.current_time(), table)
+            self.ledger.races.lost(seat.index, msg.seq, exc.code, trio.current_time(), table)
             return
         except ValueError as exc:
             member.error("illegal", str(exc)[:200], msg)
@@ -647,7 +580,7 @@ class Room:
         if msg.id is not None:
             member.ok(msg)
         end = self._applied(action, events)
-        self.races.won(seat.index, msg.seq, end, trio.current_time(), table)
+        self.ledger.races.won(seat.index, msg.seq, end, trio.current_time(), table)
 
     def _apply_for(self, action: en.Action) -> None:
         """An action the server takes itself: a deal, the autopilot's, a turn timeout's."""
@@ -661,11 +594,11 @@ class Room:
         self.audience.emit(events)
         end = self.seq
         if self.store is not None:
-            self.store.action(self.id, self.matches, self.actions, str(action), self.seq)
+            self.store.action(self.id, self.ledger.matches, self.actions, str(action), self.seq)
         self.actions += 1
         assert self.match is not None
         if self.match.round_over:
-            self._round_ended()
+            self.ledger.round_over(self.match, trio.current_time(), self.limits.deal_pause)
         self._after_action()
         return end
 
@@ -676,8 +609,9 @@ class Room:
         return RoomRecord(
             id=self.id, name=self.name, preset=self.preset, rules=self._rules_map,
             seats=len(self.roster.seats), timer=self.timer, password=self.password,
-            host=self.roster.host, seed=self.seed, matches=self.matches, match_seed=self.match_seed,
-            seq=self.seq, seat_records=self.roster.records(), ended=self.ended,
+            host=self.roster.host, seed=self.seed, matches=self.ledger.matches,
+            match_seed=self.ledger.match_seed, seq=self.seq, seat_records=self.roster.records(),
+            ended=self.ledger.ended,
             spectators=self.roster.spectator_records())
 
     def restore(self, record: RoomRecord) -> None:
@@ -690,8 +624,7 @@ class Room:
         client saw are all on disk, but a pause notice may have gone out unsaved, and no
         seq may mean two things. A client resuming from any seq gets a snapshot."""
         now = trio.current_time()
-        self.matches, self.match_seed = record.matches, record.match_seed
-        self.ended = record.ended
+        self.ledger.restore(record)
         self.events.restart(record.seq + self.limits.restart_gap)
         self.roster.restore(record.seat_records, record.spectators, record.host,
                             now + self.limits.grace, now + self.limits.restore_grace)
@@ -700,29 +633,14 @@ class Room:
 
     def _restore_match(self, record: RoomRecord) -> None:
         """The stored match (``record.match_seed`` is set), replayed from its seed and
-        actions. A restored match plays on; one that was over is kept in the history now:
-        the server may have stopped before its last races settled, when it is kept (with
-        the time it ended, kept with its last action; a file of an older server has none:
-        now)."""
+        actions: it plays on, or it was over (the ledger sees it kept)."""
         assert record.match_seed is not None
         match = self.kind.replayed(self.rules, len(self.roster.seats), record.match_seed, record.actions)
         self.match, self.actions = match, len(record.actions)
         self.started = not match.over
-        self._restore_deal(record, match)
+        self.ledger.restored(record, match)
         if self.started:
             self._after_action()
-        elif self.store is not None:
-            self.store.finished(self._kept(), self.matches)
-
-    def _restore_deal(self, record: RoomRecord, match: Match) -> None:
-        """The fair deal of the round under way at the restart, kept to be revealed at its
-        end as any round's is: if its record has its seed and the table was dealt from
-        it (a seeded or unfair round, say dealt by the host's seed, is not)."""
-        if match.round_over:
-            return
-        dealt = next((r for r in record.rounds if r["round"] == match.round and r["seed"]), None)
-        if dealt is not None and match.dealt_from(dealt["seed"]):
-            self.fair.dealt = FairDeal.restored(match.round, dealt)
 
     def register_tokens(self) -> None:
         """A restored room's tokens resume in it from now on."""
@@ -806,8 +724,8 @@ class Room:
             self._forget(watcher)
         for seat in seats:
             self._expire(seat)
-        self._receipts(now)
-        if self.match is None and self.started and self.fair.ready(now):
+        self.ledger.receipts(now)
+        if self.match is None and self.started and self.ledger.fair.ready(now):
             seed = self._fair_seed(1)
             assert seed is not None
             self._deal_first(seed)

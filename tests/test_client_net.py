@@ -514,13 +514,13 @@ async def test_bots_come_back_to_a_server_away_long_after_a_match_ended(tmp_path
                                               report=lines.append))
         room = before.rooms[room_id]
         with trio.fail_after(60):
-            while room.matches < 1 or room.started:  # the first match's last card
+            while room.ledger.matches < 1 or room.started:  # the first match's last card
                 await trio.sleep(0)
         first.cancel()
         await trio.sleep(20)
         after = await nursery.start(server)
         with trio.fail_after(120):
-            while after.rooms[room_id].matches < 2 or after.rooms[room_id].started:
+            while after.rooms[room_id].ledger.matches < 2 or after.rooms[room_id].started:
                 await trio.sleep(0.05)
         nursery.cancel_scope.cancel()
     where = f"127.0.0.1:{port}"  # what uno bot says meanwhile

@@ -126,7 +126,7 @@ async def test_a_seat_that_sends_no_nonce_gets_one_drawn_and_an_old_client_is_no
         await old.expect("event", kind="round_started")
         assert any(m.TYPE == "event" and m.kind == "commitment" for m in old.seen)  # type: ignore[attr-defined]
         room = server.rooms[joined.room]  # type: ignore[attr-defined]
-        deal = room.fair.dealt
+        deal = room.ledger.fair.dealt
         assert sorted(deal.drawn) == [0, 1] and deal.nonces[2] is not None  # the bot sent its own
         assert commit.data["commitment"] == deal.commitment  # type: ignore[attr-defined]
         for c in (host, old):
@@ -193,7 +193,7 @@ async def test_the_round_under_way_at_a_restart_is_revealed_at_its_end(tmp_path:
         assert room.match.game.phase not in (en.Phase.ROUND_OVER, en.Phase.MATCH_OVER) and room.match.game.round == 1
     async with running(limits, seed=None, db_path=db) as server:
         room = server.rooms[room_id]
-        assert room.fair.dealt is not None and room.fair.dealt.commitment == committed
+        assert room.ledger.fair.dealt is not None and room.ledger.fair.dealt.commitment == committed
         clients = []
         for i, token in enumerate(tokens):
             c = await Raw.connect(server.port, f"p{i}")

@@ -225,7 +225,7 @@ async def test_a_room_that_cannot_be_restored_is_set_aside_and_its_players_told(
         for clients, room_id in ((broken, broken_id), (fine, fine_id)):
             await _act_legally(server.rooms[room_id], clients, 3)
             await settle(*clients)
-        seed = server.rooms[broken_id].match_seed
+        seed = server.rooms[broken_id].ledger.match_seed
         hand = server.rooms[broken_id].match.game.hands[0]
     with contextlib.closing(sqlite3.connect(db)) as conn, conn:  # a stored action that the game refuses
         conn.execute("UPDATE actions SET action = '0 play W4 R' WHERE room = ? AND n = 1",

@@ -144,7 +144,7 @@ async def test_the_round_under_way_at_a_restart_is_revealed_at_its_end_at_both_t
         room = server.rooms["r1"]
         assert isinstance(room.match, TwoTables) and not room.match.rotation.round_over
         restored = room.match.rotation.round
-        deal = room.fair.dealt
+        deal = room.ledger.fair.dealt
         assert deal is not None and deal.round == restored
         seeds = [game.seed for _, game in room.match.rotation.tables]
         await play_room(server, frames, tokens=tokens)  # type: ignore[arg-type]
