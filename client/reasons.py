@@ -93,6 +93,12 @@ _SAID_AS_IS = (
     N_("partner rotation at one table needs 4 players, not {players}"),
     N_("partner rotation is played by 4 players at one table or 8 at two, not {players}"),
     N_("{players} hands of {size} leave too few of the {deck} cards to turn up a first card"),
+    N_("option mercy_limit must be 0 (off) or more than hand_size ({size}); got {got}"),
+    N_("partner_rotation makes its own pairs each round: leave teams at 0, got teams={got}"),
+    N_("option rounds counts the rounds of a chips match or a partner rotation; this match ends "
+       "at its target score: leave rounds at 0, got {got}"),
+    N_("option rounds counts the rounds of a chips match or a partner rotation; this match ends "
+       "with its first round (elimination): leave rounds at 0, got {got}"),
 )
 # ... and those said in other words.
 _SAID_OTHERWISE = (

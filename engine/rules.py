@@ -172,6 +172,11 @@ class Rules(_Values):
         if mercy and mercy <= hand_size:
             raise RulesError(f"option mercy_limit must be 0 (off) or more than hand_size ({hand_size}); "
                              f"got {mercy}")
+        if values["rounds"] and not values["partner_rotation"] and \
+                (values["scoring"] != "chips" or values["elimination"]):
+            ends = "with its first round (elimination)" if values["elimination"] else "at its target score"
+            raise RulesError(f"option rounds counts the rounds of a chips match or a partner rotation; "
+                             f"this match ends {ends}: leave rounds at 0, got {values['rounds']}")
         if values["partner_rotation"] and values["teams"]:
             raise RulesError("partner_rotation makes its own pairs each round: leave teams at 0, "
                              f"got teams={values['teams']}")

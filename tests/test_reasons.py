@@ -105,5 +105,11 @@ def test_the_create_form_says_why_a_rule_set_is_refused_in_the_language() -> Non
     assert form.problem() == "3 位玩家無法分成 2 隊、每隊兩人以上、隊友相隔而坐"
     form.field_index = FIELDS.index("hand_size")
     assert form.typed("50") == "發牌張數可以是 1..20；不能是 50"  # the form's name for it
+    form = CreateForm(seats=3, options={"rounds": 2})  # a match to a target score counts no rounds
+    assert form.problem() == ("選項 rounds 只計籌碼賽或輪換搭檔賽的局數；這場比賽打到目標分數結束："
+                              "rounds 請保持 0，收到 2")
     i18n.set_language("en")
+    assert form.problem() == ("option rounds counts the rounds of a chips match or a partner rotation; "
+                              "this match ends at its target score: leave rounds at 0, got 2")
+    form = CreateForm(seats=3, options={"teams": 2})
     assert form.problem() == "3 players cannot sit as 2 teams of two or more, teammates alternately"

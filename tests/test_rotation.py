@@ -101,10 +101,10 @@ def test_the_tables_follow_the_schedule(house):
 
 
 def test_rounds_sets_the_length_and_the_cycle_repeats():
-    rotation, record = play(Rules.preset("house", rounds=30), seed=2)
+    rotation, record = play(Rules.preset("house", rounds=30, partner_rotation=True), seed=2)
     assert rotation.round == rotation.rounds == len(rotation.history) == 30
     assert record.tables[28:] == record.tables[:2]
-    short, record = play(Rules.preset("house", rounds=6), seed=2)
+    short, record = play(Rules.preset("house", rounds=6, partner_rotation=True), seed=2)
     assert len(short.history) == 6 and short.outcome() is not None
     assert record.tables[4] != record.tables[3]  # a new block seats new tables
 

@@ -91,6 +91,8 @@ def test_the_presets():
     ("house stacking", ["option=value"]),
     ("house mercy_limit=7", ["mercy_limit", "hand_size"]),
     ("house partner_rotation=on teams=2", ["partner_rotation", "teams"]),
+    ("official rounds=1", ["rounds", "chips", "target score", "got 1"]),
+    ("house scoring=chips elimination=on rounds=3", ["rounds", "first round (elimination)"]),
 ])
 def test_unknown_options_and_bad_values_name_the_valid_ones(text, words):
     with pytest.raises(RulesError) as info:
@@ -111,6 +113,12 @@ def test_bad_values_are_refused_however_the_rules_are_built():
     assert isinstance(RulesError("x"), ValueError)
 
 
+def test_rounds_is_taken_where_a_match_counts_its_rounds():
+    assert Rules.parse("house scoring=chips rounds=3").rounds == 3
+    assert Rules.parse("house partner_rotation=on rounds=6").rounds == 6
+    assert Rules.parse("official rounds=0").rounds == 0
+
+
 @st.composite
 def rule_sets(draw) -> Rules:
     options: dict[str, Any] = {}
@@ -129,7 +137,15 @@ def rule_sets(draw) -> Rules:
         del options["mercy_limit"]
     if options.get("partner_rotation"):
         options["teams"] = 0
-    return Rules.preset(draw(st.sampled_from(PRESETS)), **options)
+    preset = draw(st.sampled_from(PRESETS))
+    if not counts_rounds(Rules.preset(preset).to_dict() | options):
+        options.pop("rounds", None)
+    return Rules.preset(preset, **options)
+
+
+def counts_rounds(options: dict[str, Any]) -> bool:
+    """Whether a match of these options counts its rounds (else ``rounds`` is refused)."""
+    return options["partner_rotation"] or (options["scoring"] == "chips" and not options["elimination"])
 
 
 @pytest.mark.slow

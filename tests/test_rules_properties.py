@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from random_play import card_count, deck_size, every_legal_action_applies
+from test_rules_data import counts_rounds
 from unolan.engine import OPTIONS, PRESETS, Event, Game, Play, Rules, parse_position
 from unolan.engine.game import check_table
 
@@ -51,7 +52,10 @@ def tables(draw: Any) -> tuple[Rules, int, int, int]:
     teams = options["teams"]
     if teams and (players % teams or players // teams < 2):
         options["teams"] = 0
-    rules = Rules.preset(draw(st.sampled_from(PRESETS)), **options)
+    preset = draw(st.sampled_from(PRESETS))
+    if not counts_rounds(Rules.preset(preset).to_dict() | options):
+        options["rounds"] = 0
+    rules = Rules.preset(preset, **options)
     try:
         check_table(rules, players)
     except ValueError:
