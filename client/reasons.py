@@ -97,8 +97,8 @@ _SAID_AS_IS = (
     N_("partner_rotation makes its own pairs each round: leave teams at 0, got teams={got}"),
     N_("option rounds counts the rounds of a chips match or a partner rotation; this match ends "
        "at its target score: leave rounds at 0, got {got}"),
-    N_("option rounds counts the rounds of a chips match or a partner rotation; this match ends "
-       "with its first round (elimination): leave rounds at 0, got {got}"),
+    N_("option rounds is not counted under elimination, whose match ends with its first round: "
+       "leave rounds at 0, got {got}"),
 )
 # ... and those said in other words.
 _SAID_OTHERWISE = (

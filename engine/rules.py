@@ -174,9 +174,11 @@ class Rules(_Values):
                              f"got {mercy}")
         if values["rounds"] and not values["partner_rotation"] and \
                 (values["scoring"] != "chips" or values["elimination"]):
-            ends = "with its first round (elimination)" if values["elimination"] else "at its target score"
+            if values["elimination"]:
+                raise RulesError("option rounds is not counted under elimination, whose match ends with its "
+                                 f"first round: leave rounds at 0, got {values['rounds']}")
             raise RulesError(f"option rounds counts the rounds of a chips match or a partner rotation; "
-                             f"this match ends {ends}: leave rounds at 0, got {values['rounds']}")
+                             f"this match ends at its target score: leave rounds at 0, got {values['rounds']}")
         if values["partner_rotation"] and values["teams"]:
             raise RulesError("partner_rotation makes its own pairs each round: leave teams at 0, "
                              f"got teams={values['teams']}")

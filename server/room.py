@@ -263,7 +263,7 @@ class Room:
             roster.watch(member, key, name)
             if self.store is not None:
                 self.store.save_spectator(self.id, key, name)
-            seat_index = None
+            seat_index, hosts = None, False
         else:
             if self.started:
                 member.error("already_started", "the match has started; join as a spectator", msg)
@@ -272,12 +272,16 @@ class Room:
             if free is None:
                 member.error("room_full", "every seat is taken; join as a spectator", msg)
                 return
-            roster.sit(free, member, name, key, creator=creator)
+            # A room nobody hosts (its host went away) is the newcomer's: said as a resume
+            # into it says it (the creator's own room needs no word of it).
+            hosts = roster.sit(free, member, name, key, creator=creator) and not creator
             seat_index = free.index
         self.lobby.register_token(key, self.id)
         member.entered(seat_index, token)
         member.send(pr.Joined(room=self.id, seat=seat_index, token=token, seq=self.seq, id=msg.id))
         self.audience.public("player_joined", {"seat": seat_index, "name": name, "bot": member.bot})
+        if seat_index is not None and hosts:
+            self.audience.public("host", {"seat": seat_index})
         self._send_seats()
         if self.match is not None:
             self._snapshot(member, seat_index)

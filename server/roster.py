@@ -104,13 +104,15 @@ class Roster:
 
     # -- comings and goings ------------------------------------------------------------
 
-    def sit(self, seat: Seat, member: Member, name: str, key: str, *, creator: bool) -> None:
+    def sit(self, seat: Seat, member: Member, name: str, key: str, *, creator: bool) -> bool:
         """A person takes the free ``seat``; the room's creator hosts, as does the first
-        to sit in a room nobody hosts."""
+        to sit in a room nobody hosts. Whether they now host."""
         seat.kind, seat.name, seat.member, seat.token_hash = "human", name, member, key
         seat.ready, seat.program = False, member.bot
         if creator or self.host is None:
             self.host = seat.index
+            return True
+        return False
 
     def seat_bot(self, seat: Seat, level: str) -> None:
         """A bot of the server's takes the free ``seat``, ready at once."""

@@ -43,8 +43,11 @@ def test_a_taken_name_gets_a_number_and_still_fits() -> None:
 
 def test_the_creator_hosts_and_otherwise_the_first_to_sit() -> None:
     roster = Roster(3)
-    seated(roster, "ann")
+    seat = roster.free_seat()
+    assert seat is not None and roster.sit(seat, Person("ann", seat=0), "ann", "k", creator=False)  # type: ignore[arg-type]
     assert roster.host == 0
+    assert not roster.sit(roster.seats[2], Person("cy", seat=2), "cy", "k2", creator=False)  # type: ignore[arg-type]
+    roster.clear(roster.seats[2])
     seated(roster, "bob", creator=True)
     assert roster.host == 1
     seated(roster, "cat")

@@ -740,6 +740,34 @@ async def test_a_host_alone_with_bots_who_drops_is_host_again_on_resume(
         assert (await again.reply(pr.Start(id=4))).TYPE == "ok"
 
 
+async def test_a_player_who_joins_a_room_nobody_hosts_hosts_it_and_everyone_hears_so(
+        autojump_clock: trio.abc.Clock) -> None:
+    async with running(Limits(grace=30, heartbeat=3600)) as server:
+        ann = await Raw.connect(server.port, "ann")
+        room = (await ann.reply(pr.CreateRoom(name="t", seats=3, id=1))).room  # type: ignore[attr-defined]
+        eve = await Raw.connect(server.port, "eve")
+        await eve.reply(pr.Join(room=room, role="spectator", id=2))
+        await ann.aclose()
+        await eve.expect("event", kind="connection", data={"seat": 0, "state": "away"})
+        assert server.rooms[room].roster.host is None
+        bob = await Raw.connect(server.port, "bob")
+        joined = await bob.reply(pr.Join(room=room, id=3))
+        assert joined.seat == 1  # type: ignore[attr-defined]
+        await eve.expect("event", kind="player_joined", data={"seat": 1, "name": "bob", "bot": False})
+        await eve.expect("event", kind="host", data={"seat": 1})
+        seats = await eve.expect("seats")
+        assert seats.host == 1  # type: ignore[attr-defined]
+        carl = await Raw.connect(server.port, "carl")
+        await carl.reply(pr.Join(room=room, id=4))
+        heard = []
+        while not heard or heard[-1].TYPE != "seats" or len(heard[-1].seats[2]["name"] or "") == 0:  # type: ignore[attr-defined]
+            msg = await eve.recv(5)
+            assert msg is not None
+            heard.append(msg)
+        assert heard[-1].host == 1  # type: ignore[attr-defined]
+        assert [m.kind for m in heard if m.TYPE == "event"] == ["player_joined"]  # type: ignore[attr-defined]
+
+
 async def test_a_client_that_stops_reading_is_dropped_and_the_room_plays_on() -> None:
     limits = Limits(deal_pause=0.0, autopilot_delay=0.0, outbox=16, sndbuf=4096, heartbeat=3600,
                     request_rate=1e6, request_burst=1e6)
