@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 import trio
+from unolan.client.tui.state import card_name
 from unolan.server import history
 from unolan.server.replay import Replay, player_stats
 from unolan.server.store import RoomRecord, Store
@@ -197,6 +198,9 @@ async def test_replay_prints_its_steps_without_a_terminal_and_refuses_with_its_o
     assert sum(line.startswith("> ") for line in lines) == len(actions) + 1  # and the first deal
     assert any(line.startswith("  your hand: [") for line in lines) and not any(
         line.startswith("  ann's hand: [") for line in lines)
+    hand = next(line for line in lines if line.startswith("  your hand: ["))
+    first = hand.split(": ", 1)[1].split(", ")[0]  # "[R5] red 5": each card in words too
+    assert first == f"{first.split(' ')[0]} {card_name(first.split(' ')[0][1:-1])}", hand
     assert main(["replay", mid, "--db", str(db)]) == 2  # stdin and stdout are not a terminal here
     assert "or add --plain to print every step on stdout" in capsys.readouterr().err
     with pytest.raises(SystemExit) as refused:

@@ -21,6 +21,7 @@ from unolan.client import i18n
 from unolan.client.tui.bell import BELL
 from unolan.client.tui.net import AutoStart, network
 from unolan.client.tui.plain import PlainState, run_plain
+from unolan.client.tui.state import card_name
 from unolan.engine import Play, parse_position
 from unolan.server.app import serve
 
@@ -140,7 +141,8 @@ async def test_plain_plays_a_whole_match_against_bots_over_tcp(autojump_clock) -
     assert done == [0]
     text = "\n".join(term.lines)
     assert "connected: 127.0.0.1" in text
-    assert re.search(r"^first card \[\w+\]$", text, re.M)  # the log's own words
+    first = re.search(r"^first card \[(\w+)\] (.+)$", text, re.M)  # the log's own words, the card's too
+    assert first and first.group(2) == card_name(first.group(1)), text
     assert re.search(r"^(you played|you drew) ", text, re.M)
     assert re.search(r"^bot-\d (played|drew) ", text, re.M)
     assert "Your turn." in text and re.search(r"^Your hand \(\d+\): \[", text, re.M)
@@ -273,7 +275,8 @@ def test_uno_play_plain_through_pipes_to_the_end_of_the_match() -> None:
     text = "\n".join(lines)
     assert "won the match" in text
     assert "Traceback" not in text
-    assert re.search(r"^first card \[\w+\]$", text, re.M)
+    first = re.search(r"^first card \[(\w+)\] (.+)$", text, re.M)
+    assert first and first.group(2) == card_name(first.group(1)), text
     assert re.search(r"^1\. (play \[\w+\] |draw a card)", text, re.M)
     assert "start the match" not in text  # uno play starts it: no room menu meanwhile
 
@@ -761,3 +764,12 @@ async def test_plain_back_in_its_seat_says_so_once_and_asks_only_of_the_table_as
         assert [line for line in again.lines if back in line] == [back]  # once, and not as "! ..."
         assert PROMPT not in again.lines[:said]  # nothing asked of the table as it was
         nursery.cancel_scope.cancel()
+
+
+def test_a_log_line_names_its_cards_in_words_for_a_reader() -> None:
+    out: list[str] = []
+    state = PlainState(out.append)
+    state.add_log("ann played [R5] [G5] → red")
+    state.add_log("bob drew [W4]")
+    assert out == ["ann played [R5] red 5, [G5] green 5 → red", "bob drew [W4] Wild Draw Four"]
+    assert state.log[-2][0] == "ann played [R5] [G5] → red"  # the screen's log keeps its labels

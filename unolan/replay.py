@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from unolan.client.i18n import N_, _
-from unolan.client.tui.state import event_line, seat_name
+from unolan.client.tui.state import event_line, named_cards, seat_name
 from unolan.server import history
 from unolan.server.history_cli import add_db_argument, db_path, seat_names
 from unolan.server.replay import Replay
@@ -91,14 +91,14 @@ class ReplayState:
 
     def plain(self) -> Iterator[str]:
         """The whole match as lines (``uno replay --plain``): the title, then each round's
-        steps under its number, from this state's view."""
+        steps under its number, from this state's view, each card named in words too."""
         yield self._title()
         for index, step in enumerate(self.replay.steps):
             if index in self.starts:
                 yield ""
                 yield _("round {round}").format(round=step.round)
             for _style, line in self._step_lines(index):
-                yield line
+                yield named_cards(line)  # a reader hears [R5] as letters
 
     def lines(self) -> list[tuple[str, str]]:
         """The screen, as (style, text) lines."""

@@ -61,6 +61,7 @@ from .state import (
     card_name,
     clean_text,
     color_word,
+    named_cards,
 )
 
 ReadLine = Callable[[], Awaitable[str]]  # the next line typed ("" once the input ends: quit)
@@ -116,8 +117,10 @@ class PlainState(UIState):
         super().set_view(view)
 
     def add_log(self, text: str, style: str = "", said: Said | VerdictSaid | None = None) -> None:
+        """The line, its cards in words too: the choices name them so (``play [R5] red
+        5``), and a reader hears ``[R5]`` as letters."""
         super().add_log(text, style, said)
-        self.write(text)
+        self.write(named_cards(text))
 
     def notify(self, text: str, style: str = "error", seconds: float = 6.0,
                lasting: bool = False, topic: str = "") -> None:

@@ -166,8 +166,8 @@ def card_label(text: str) -> str:
 
 
 # A card's notation as a word of a sentence (the longest first: W4 before W).
-_CARD_WORD = re.compile(r"\b(?:" + "|".join(sorted((c.text for c in ALL_CARDS), key=len, reverse=True))
-                        + r")\b")
+_CARDS = "(?:" + "|".join(sorted((c.text for c in ALL_CARDS), key=len, reverse=True)) + ")"
+_CARD_WORD = re.compile(rf"\b{_CARDS}\b")
 
 
 def card_style(text: str) -> str:
@@ -178,6 +178,17 @@ def card_style(text: str) -> str:
 def color_word(letter: str) -> str:
     """A color letter (``R``) as the player reads it (``red``, ``紅色``)."""
     return _(COLOR_WORDS[letter]) if letter in COLOR_WORDS else "?"
+
+
+# A run of card labels in a line: ``[R5] [G5]``.
+_LABELS = re.compile(rf"\[{_CARDS}\](?: \[{_CARDS}\])*")
+
+
+def named_cards(line: str) -> str:
+    """``line`` with each card label followed by the card in words (``[R5] red 5, [G5]
+    green 5``): for a reader who hears the line rather than sees its colors."""
+    return _LABELS.sub(lambda m: ", ".join(f"{label} {card_name(label[1:-1])}"
+                                           for label in m.group(0).split(" ")), line)
 
 
 def card_name(text: str) -> str:
