@@ -34,6 +34,7 @@ from unolan import protocol as pr
 from .bot import LEVELS as BOT_LEVELS
 from .commands import BotsBack, SavingChanged
 from .fanout import Fanout
+from .heap import system_trim, trim_now_and_then
 from .history import Keep
 from .limits import DEFAULT_PORT, Limits, Peer, connection_cap
 from .room import Room
@@ -123,6 +124,9 @@ class Server:
                     for listener in listeners:
                         nursery.start_soon(self._accept, listener, nursery)
                     nursery.start_soon(self._watch)
+                    trim = system_trim() if self.limits.heap_trim > 0 else None
+                    if trim is not None:
+                        nursery.start_soon(trim_now_and_then, self.limits.heap_trim, trim)
                     for room in restored:
                         room.post(BotsBack())
                     task_status.started(self)

@@ -75,6 +75,9 @@ class Limits:
     # with the default (700) those passes cost more than the game. The server makes
     # little cyclic garbage, so passes this much rarer cost next to no memory.
     gc_threshold: int = 20_000
+    # Every this many seconds the memory the server freed goes back to the system
+    # (:mod:`.heap`; 0: never).
+    heap_trim: float = 10.0
 
 
 class TokenBucket:
