@@ -47,6 +47,8 @@ def test_server_bench_reports_every_server_and_the_ratios() -> None:
         total = float(loop[column]) + float(split[column])
         assert abs(total - float(cpu[column])) <= 0.2 and float(loop[column]) > 0, out
     assert float(split[2]) == float(split[3]) == 0, out  # no store, no thread
+    rss = re.search(r"^rss_end_per_client_kib\s+([\d.-]+)\s+([\d.-]+)\s+([\d.-]+)$", out, re.M)
+    assert rss is not None and "after the window" in out, out
     dropped = re.search(r"^dropped\s+(\d+)\s+(\d+)\s+(\d+)$", out, re.M)
     assert dropped is not None and dropped.groups() == ("0", "0", "0"), out
     for ratio in ("server/baseline", "database/--no-db"):
