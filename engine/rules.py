@@ -172,13 +172,14 @@ class Rules(_Values):
         if mercy and mercy <= hand_size:
             raise RulesError(f"option mercy_limit must be 0 (off) or more than hand_size ({hand_size}); "
                              f"got {mercy}")
-        if values["rounds"] and not values["partner_rotation"] and \
-                (values["scoring"] != "chips" or values["elimination"]):
+        rounds = values["rounds"]
+        if rounds and not values["partner_rotation"]:  # only a rotation or a chips match counts them
             if values["elimination"]:
                 raise RulesError("option rounds is not counted under elimination, whose match ends with its "
-                                 f"first round: leave rounds at 0, got {values['rounds']}")
-            raise RulesError(f"option rounds counts the rounds of a chips match or a partner rotation; "
-                             f"this match ends at its target score: leave rounds at 0, got {values['rounds']}")
+                                 f"first round: leave rounds at 0, got {rounds}")
+            if values["scoring"] != "chips":
+                raise RulesError("option rounds counts the rounds of a chips match or a partner rotation; "
+                                 f"this match ends at its target score: leave rounds at 0, got {rounds}")
         if values["partner_rotation"] and values["teams"]:
             raise RulesError("partner_rotation makes its own pairs each round: leave teams at 0, "
                              f"got teams={values['teams']}")

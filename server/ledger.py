@@ -134,17 +134,18 @@ class Ledger:
 
     # -- after a restart ---------------------------------------------------------------
 
-    def restore(self, record: RoomRecord) -> None:
-        """Which match the stored room was on, from what seed, and when it ended."""
+    def restore(self, record: RoomRecord, match: Match | None) -> None:
+        """Which match the stored room was on, from what seed, and when it ended; and
+        ``match``, that match replayed (None: none was dealt). One that was over is kept
+        in the history now: the server may have stopped before its last races settled,
+        when it is kept (with the time it ended, kept with its last action; a file of an
+        older server has none: now). One that plays on keeps the fair deal of its round
+        under way, to reveal at its end as any round's is: if its record has its seed and
+        the table was dealt from it (a seeded or unfair round, say dealt by the host's
+        seed, is not)."""
         self.matches, self.match_seed, self.ended = record.matches, record.match_seed, record.ended
-
-    def restored(self, record: RoomRecord, match: Match) -> None:
-        """The stored match, replayed. One that was over is kept in the history now: the
-        server may have stopped before its last races settled, when it is kept (with the
-        time it ended, kept with its last action; a file of an older server has none:
-        now). One that plays on keeps the fair deal of its round under way, to reveal at
-        its end as any round's is: if its record has its seed and the table was dealt
-        from it (a seeded or unfair round, say dealt by the host's seed, is not)."""
+        if match is None:
+            return
         if match.over:
             if self.store is not None:
                 self.store.finished(self._kept(match), self.matches)

@@ -628,12 +628,12 @@ class Room:
         client saw are all on disk, but a pause notice may have gone out unsaved, and no
         seq may mean two things. A client resuming from any seq gets a snapshot."""
         now = trio.current_time()
-        self.ledger.restore(record)
         self.events.restart(record.seq + self.limits.restart_gap)
         self.roster.restore(record.seat_records, record.spectators, record.host,
                             now + self.limits.grace, now + self.limits.restore_grace)
         if record.match_seed is not None:
             self._restore_match(record)
+        self.ledger.restore(record, self.match)
 
     def _restore_match(self, record: RoomRecord) -> None:
         """The stored match (``record.match_seed`` is set), replayed from its seed and
@@ -642,7 +642,6 @@ class Room:
         match = self.kind.replayed(self.rules, len(self.roster.seats), record.match_seed, record.actions)
         self.match, self.actions = match, len(record.actions)
         self.started = not match.over
-        self.ledger.restored(record, match)
         if self.started:
             self._after_action()
 
@@ -724,7 +723,6 @@ class Room:
             return  # nothing moves until it can be saved
         watchers, seats = self.roster.expired(now)
         for watcher in watchers:
-            self.roster.forget(watcher)
             self._forget(watcher)
         for seat in seats:
             self._expire(seat)

@@ -162,17 +162,16 @@ class Roster:
             del self.watchers[watcher.token_hash]
         return watcher
 
-    def forget(self, watcher: Watcher) -> None:
-        del self.watchers[watcher.token_hash]
-
     def clear(self, seat: Seat) -> None:
         """``seat`` is free again."""
         self.seats[seat.index] = Seat(seat.index)
 
     def expired(self, now: float) -> tuple[list[Watcher], list[Seat]]:
         """The spectators and the seats whose reconnect grace has run out by ``now`` with
-        nobody back (each said once: its grace is over)."""
+        nobody back (each said once: its grace is over, and a spectator's place is gone)."""
         watchers = [w for w in self.watchers.values() if w.grace_until is not None and now >= w.grace_until]
+        for watcher in watchers:
+            del self.watchers[watcher.token_hash]
         seats = []
         for seat in self.seats:
             if seat.grace_until is not None and now >= seat.grace_until:

@@ -123,7 +123,6 @@ def test_a_grace_runs_out_once_and_only_for_the_absent() -> None:
     assert roster.expired(9.0) == ([], [])
     watchers, seats = roster.expired(12.0)
     assert [w.token_hash for w in watchers] == ["w"] and seats == [roster.seats[0]]
-    roster.forget(watchers[0])
     assert roster.expired(20.0) == ([], []) and not roster.watchers
 
 
