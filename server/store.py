@@ -37,9 +37,11 @@ second server on the same file stops at once instead of writing over the first o
 
 Writes are write-ahead and group-committed. The room tasks never touch the disk: they
 call the ``Store`` methods, which only queue an operation (a typed value, :data:`Op`).
-The store's task is woken by the first write queued and, at its turn in the event loop's
-next round (so every room that acted in the same round is in), commits everything
-queued, for every room, as one transaction. :attr:`Store.ticket` names the transaction
+When the event loop has run every task that was ready and is about to wait for I/O
+(a Trio instrument's ``before_io_wait``), everything the round queued, for every room, is
+committed as one transaction: the frames go out in the round that made them, where
+waking a task of the store's for them cost each action a round of the loop's more (the
+rooms that acted in that round, at best) and a task switch. :attr:`Store.ticket` names the transaction
 that will hold what is queued now, and the store's listener hears
 :meth:`StoreListener.committed` once it is on disk, which is when the server lets the
 frames that depend on it go out.
@@ -239,7 +241,7 @@ class Stored:
 
 
 class StoreListener(Protocol):
-    """What the store tells the server (from the store's task, never from a thread)."""
+    """What the store tells the server (on the event loop, never from the store's thread)."""
 
     def committed(self, ticket: int) -> None:
         """Every operation queued under ``ticket`` or before is on disk."""
@@ -364,6 +366,24 @@ class _Call:
     task: trio.lowlevel.Task
 
 
+class _RoundEnd(trio.abc.Instrument):
+    """Tells the store when a round of the event loop ends (before it waits for I/O)."""
+
+    def __init__(self, store: Store, token: trio.lowlevel.TrioToken) -> None:
+        self.store = store
+        self.token = token
+
+    def before_io_wait(self, timeout: float) -> None:
+        if self.store.round_ended() and timeout > 0:
+            # The loop chose to wait as nothing was ready; what the commit made ready (a
+            # writer for a full socket, a paused room) must not wait for the timeout.
+            self.token.run_sync_soon(_nothing)
+
+
+def _nothing() -> None:
+    """Run soon: wakes the event loop from its wait for I/O."""
+
+
 class Store:
     """One SQLite file. Build, then ``await nursery.start(store.run)`` (which opens the
     file and raises :class:`StoreError` if it cannot be used); read the rooms with
@@ -399,11 +419,13 @@ class Store:
         thread = threading.Thread(target=self._serve_jobs, args=(trio.lowlevel.current_trio_token(),),
                                   name=f"store {self.path.name}", daemon=True)
         thread.start()
+        round_end = _RoundEnd(self, trio.lowlevel.current_trio_token())
         try:
             await self._in_thread(self._open)
+            trio.lowlevel.add_instrument(round_end)
             task_status.started(self)
             while True:
-                await self._wake.wait()  # a first write after a quiet spell, or a failure
+                await self._wake.wait()  # a failure (then a retry), or a bug
                 self._wake = trio.Event()
                 if self._crashed is not None:
                     raise self._crashed
@@ -411,6 +433,8 @@ class Store:
                     await trio.sleep(RETRY_DELAYS[min(self._attempts, len(RETRY_DELAYS)) - 1])
                 self._hand_over()
         finally:
+            with contextlib.suppress(KeyError):  # never added: the file did not open
+                trio.lowlevel.remove_instrument(round_end)
             with trio.CancelScope(shield=True):
                 await self._settled()
                 if self._ops and self._db is not None:
@@ -446,6 +470,20 @@ class Store:
         self._jobs.put(_Call(partial(fn, *args), trio.lowlevel.current_task()))
         result: _T = await trio.lowlevel.wait_task_rescheduled(lambda _: trio.lowlevel.Abort.FAILED)
         return result
+
+    def round_ended(self) -> bool:
+        """The event loop ran every task that was ready and is about to wait for I/O:
+        what the round queued is committed now (the module's text says why), unless a
+        transaction is in the thread or a failed one waits for its retry (the store's
+        task retries it). Whether it was handed over."""
+        if not self._ops or self._busy or self._attempts or self._crashed is not None:
+            return False
+        try:
+            self._hand_over()
+        except Exception as exc:  # a bug: raised here, it would only disable the instrument
+            self._crashed = exc
+            self._wake.set()
+        return True
 
     def _hand_over(self) -> None:
         """Everything queued as one transaction, here or in the thread (the module's text
@@ -697,8 +735,6 @@ class Store:
         ops = self._ops
         ops.append(op)
         self.queued += 1
-        if len(ops) == 1 and not self._busy:
-            self._wake.set()  # the store's task waits for it
 
     def save_room(self, record: RoomRecord) -> None:
         """A room's settings (and its seats), as when it was created or reloaded."""

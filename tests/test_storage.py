@@ -707,3 +707,56 @@ async def test_a_server_that_stops_says_its_rooms_are_kept_not_closed(
     assert f"room {room_id} closed" not in said
     (record,) = (await load(tmp_path / "k.db")).rooms
     assert record.id == room_id
+
+
+class _Heard:
+    """A store listener that records each commit it hears."""
+
+    def __init__(self) -> None:
+        self.tickets: list[int] = []
+        self.event = trio.Event()
+
+    def committed(self, ticket: int) -> None:
+        self.tickets.append(ticket)
+        self.event.set()
+
+    def saving_failed(self, error: str) -> None:
+        raise AssertionError(f"saving failed: {error}")
+
+    def saving_works(self) -> None:
+        raise AssertionError("saving was never failing")
+
+
+async def test_what_a_round_queued_is_on_disk_before_the_next_round_runs(tmp_path: Path) -> None:
+    """The writes queued in a round of the event loop are committed, and the listener has
+    heard it, before any task runs again: an action's frames go out in the round that
+    made them (a task of the store's woken for them ran in the next round, before or
+    after the room's, as the scheduler chose)."""
+    heard = _Heard()
+    async with trio.open_nursery() as nursery:
+        store = await nursery.start(Store(tmp_path / "r.db", heard).run)
+        for n in range(20):
+            store.action("r1", 1, n, "0 draw", n + 1)
+            ticket = store.ticket
+            assert ticket not in heard.tickets
+            await trio.lowlevel.cancel_shielded_checkpoint()
+            assert heard.tickets[-1] == ticket
+        nursery.cancel_scope.cancel()
+    with contextlib.closing(sqlite3.connect(tmp_path / "r.db")) as db:
+        assert db.execute("SELECT count(*) FROM actions WHERE room = 'r1'").fetchone() == (20,)
+
+
+async def test_a_commit_while_the_loop_would_sleep_wakes_what_it_made_ready(tmp_path: Path) -> None:
+    """Nothing is ready and the next deadline is 30 s away, so the event loop is about to
+    sleep for 30 s when it commits the write: the task the commit wakes runs at once, not
+    when the loop would next have woken (at that deadline)."""
+    heard = _Heard()
+    async with trio.open_nursery() as nursery:
+        store = await nursery.start(Store(tmp_path / "w.db", heard).run)
+        store.action("r1", 1, 0, "0 draw", 1)
+        start = trio.current_time()
+        with trio.move_on_after(30):
+            await heard.event.wait()
+        assert trio.current_time() - start < 10
+        nursery.cancel_scope.cancel()
+    assert heard.tickets == [1]
