@@ -39,6 +39,13 @@ log = logging.getLogger("unolan.server")
 
 SERVER_NAME = f"unolan {__version__}"
 
+# Every read goes into this one buffer first (the event loop reads one socket at a time),
+# then what was read is copied out at its size: a read of its own would allocate the whole
+# 64 KiB and shrink it, which left the heap's free space in pieces it could not give back.
+_READ_BUFFER = bytearray(65536)
+_READ_INTO = [_READ_BUFFER]
+_READ_VIEW = memoryview(_READ_BUFFER)
+
 LISTED_ROOMS = 256  # at most, in a ``rooms`` reply (the protocol's array limit for it)
 _LISTING_BUDGET = pr.MAX_FRAME_SIZE - 1024  # its rooms' bytes: the reply's envelope fits beside
 
@@ -246,7 +253,8 @@ class Session:
         try:
             if fd >= 0:
                 await trio.lowlevel.wait_readable(fd)
-                data = os.read(fd, 65536)
+                size = os.readv(fd, _READ_INTO)
+                data = _READ_VIEW[:size].tobytes()
             else:
                 data = await self.outbox.stream.receive_some(65536)
         except BlockingIOError:
