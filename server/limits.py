@@ -48,7 +48,7 @@ class Limits:
     password_failures: int = 5  # wrong room passwords from one address before a lockout
     password_lockout: float = 60.0
     max_strikes: int = 10  # non-fatal protocol errors before the connection is closed
-    room_log: int = 128  # events kept per room for resume (older: a snapshot instead)
+    room_log: int = 64  # events kept per room for resume (older: a snapshot instead)
     room_idle: float = 120.0  # a room with no connected human expires after this long
     grace: float = 60.0  # a disconnected player's seat (a spectator's token) is kept this long
     # After a restart, a player's turns wait this long for them before the autopilot plays
