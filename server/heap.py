@@ -6,7 +6,9 @@ only the free space at a heap's top, so the process's resident size creeps up wi
 the time played, not with what it holds. Measured with ``bench/server.py`` (100 clients,
 a minute of play), this creep took the resident size per client from about 25 KiB to 68
 with the database and to 41 without, for the same number of live objects. With
-``malloc_trim`` every few seconds it stayed at 29 and 16.
+``malloc_trim`` every few seconds it stayed at 29 and 16. Most of the creep came from
+each read allocating 64 KiB and shrinking it; reads now share one buffer
+(:mod:`.session`), and the trim gives back what other frees leave.
 ``malloc_trim(0)`` also returns the free pages inside a heap. It runs in a worker thread,
 so the event loop does not wait for it. Where the C library has no ``malloc_trim`` (not
 glibc), nothing is done.

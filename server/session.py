@@ -42,7 +42,8 @@ SERVER_NAME = f"unolan {__version__}"
 # Every read goes into this one buffer first (the event loop reads one socket at a time),
 # then what was read is copied out at its size: a read of its own would allocate the whole
 # 64 KiB and shrink it, which left the heap's free space in pieces it could not give back.
-_READ_BUFFER = bytearray(65536)
+_READ_SIZE = 65536  # at most, per read
+_READ_BUFFER = bytearray(_READ_SIZE)
 _READ_INTO = [_READ_BUFFER]
 _READ_VIEW = memoryview(_READ_BUFFER)
 
@@ -256,7 +257,7 @@ class Session:
                 size = os.readv(fd, _READ_INTO)
                 data = _READ_VIEW[:size].tobytes()
             else:
-                data = await self.outbox.stream.receive_some(65536)
+                data = await self.outbox.stream.receive_some(_READ_SIZE)
         except BlockingIOError:
             return True  # woken with nothing to read after all: wait again
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):

@@ -39,9 +39,9 @@ Writes are write-ahead and group-committed. The room tasks never touch the disk:
 call the ``Store`` methods, which only queue an operation (a typed value, :data:`Op`).
 When the event loop has run every task that was ready and is about to wait for I/O
 (a Trio instrument's ``before_io_wait``), everything the round queued, for every room, is
-committed as one transaction: the frames go out in the round that made them, where
-waking a task of the store's for them cost each action a round of the loop's more (the
-rooms that acted in that round, at best) and a task switch. :attr:`Store.ticket` names the transaction
+committed as one transaction, so the frames go out in the round that made them (a task
+woken for the commit would run a round later, and cost a task switch).
+:attr:`Store.ticket` names the transaction
 that will hold what is queued now, and the store's listener hears
 :meth:`StoreListener.committed` once it is on disk, which is when the server lets the
 frames that depend on it go out.
@@ -397,7 +397,7 @@ class Store:
         self.keep = keep or history.Keep()  # how much match history the host keeps
         self._db: sqlite3.Connection | None = None
         self._ops: list[Op] = []  # queued, not yet handed to the thread
-        self._wake = trio.Event()  # for the store's task: a first write, or a retry
+        self._wake = trio.Event()  # for the store's task: a retry, or a bug to raise
         self._jobs: queue.SimpleQueue[_Transaction | _Call | None] = queue.SimpleQueue()
         self._busy = False  # a transaction is in the thread
         self._over = trio.Event()  # set (and renewed) whenever a transaction ends
@@ -416,10 +416,11 @@ class Store:
     # -- the store's task and thread --------------------------------------------------
 
     async def run(self, *, task_status: trio.TaskStatus[Store] = trio.TASK_STATUS_IGNORED) -> None:
-        thread = threading.Thread(target=self._serve_jobs, args=(trio.lowlevel.current_trio_token(),),
+        token = trio.lowlevel.current_trio_token()
+        thread = threading.Thread(target=self._serve_jobs, args=(token,),
                                   name=f"store {self.path.name}", daemon=True)
         thread.start()
-        round_end = _RoundEnd(self, trio.lowlevel.current_trio_token())
+        round_end = _RoundEnd(self, token)
         try:
             await self._in_thread(self._open)
             trio.lowlevel.add_instrument(round_end)
@@ -476,21 +477,21 @@ class Store:
         what the round queued is committed now (the module's text says why), unless a
         transaction is in the thread or a failed one waits for its retry (the store's
         task retries it). Whether it was handed over."""
-        if not self._ops or self._busy or self._attempts or self._crashed is not None:
+        if self._attempts or self._crashed is not None:
             return False
         try:
-            self._hand_over()
+            return self._hand_over()
         except Exception as exc:  # a bug: raised here, it would only disable the instrument
             self._crashed = exc
             self._wake.set()
-        return True
+            return True
 
-    def _hand_over(self) -> None:
+    def _hand_over(self) -> bool:
         """Everything queued as one transaction, here or in the thread (the module's text
         says which), unless one is under way in the thread: then it waits for that one
-        (and what comes meanwhile joins it)."""
+        (and what comes meanwhile joins it). Whether a transaction went."""
         if self._busy or not self._ops:
-            return
+            return False
         ops, self._ops = self._ops, []
         job = _Transaction(ops, self.ticket, checkpoint=self.ticket % CHECKPOINT_EVERY == 0)
         self.ticket += 1
@@ -499,6 +500,7 @@ class Store:
             self._jobs.put(job)
         else:
             self._done(job, outcome.capture(self._write, ops))
+        return True
 
     def _checkpoint(self) -> None:
         """The log's pages into the files (the store's thread, after a commit). A failure
