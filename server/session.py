@@ -440,8 +440,15 @@ class Session:
         return room, Enter(self, msg)
 
     async def _to_room(self, room: Room, command: Request | Enter) -> bool:
+        """Into the room's inbox; False if the room has closed. Only a full inbox is
+        waited for: ``send`` would also let every other task run first, a task switch
+        per request that the reader's next wait for its socket makes anyway."""
+        inbox = room.inbox_send
         try:
-            await room.inbox_send.send(command)
+            try:
+                inbox.send_nowait(command)
+            except trio.WouldBlock:
+                await inbox.send(command)
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             return False
         return True

@@ -1,6 +1,7 @@
 """The server's fan-out (server/fanout.py) on its own, and a session served over memory
 streams: frames go out whole and in order, never waiting; a client that stops reading is
-given up on; corked frames go out in one write; frames held for the disk wait for it."""
+given up on; corked frames go out in one write; frames held for the disk wait for it; a request reaches its room
+without a task switch of its reader."""
 
 from __future__ import annotations
 
@@ -195,3 +196,43 @@ async def test_a_session_is_served_over_memory_streams() -> None:
             pass  # the server closes its side
         nursery.cancel_scope.cancel()
     assert not server.sessions
+
+
+
+class _ReaderSteps(trio.abc.Instrument):
+    """Counts the steps of the tasks that serve a TCP connection (a session's reader)."""
+
+    def __init__(self) -> None:
+        self.steps = 0
+
+    def before_task_step(self, task: trio.lowlevel.Task) -> None:
+        if task.coro.cr_code.co_qualname == "Server._handle":
+            self.steps += 1
+
+
+async def test_a_request_reaches_its_room_without_a_task_switch_of_its_reader() -> None:
+    """The reader hands a request to its room and goes back to its socket: one step of
+    the reader per request that arrives alone. (Waiting for room in the inbox, which is
+    never full here, would be a second: every other task runs before it goes on.)"""
+    server = Server(limits=Limits(deal_pause=0, chat_rate=1e6, chat_burst=1e6,
+                                  address_chat_rate=1e6, address_chat_burst=1e6))
+    counter = _ReaderSteps()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(partial(server.run, "127.0.0.1", 0))
+        client = await trio.open_tcp_stream("127.0.0.1", server.port)
+        buffer = bytearray()
+        await client.send_all(encode(pr.Hello(versions=(2,), name="ann")))
+        assert (await read_message(client, buffer))["type"] == "welcome"
+        await client.send_all(encode(pr.CreateRoom(name="t", seats=2, id=1)))
+        while (await read_message(client, buffer)).get("id") != 1:
+            pass
+        trio.lowlevel.add_instrument(counter)
+        requests = 40
+        for n in range(requests):
+            await client.send_all(encode(pr.Chat(text=f"hello {n}", id=100 + n)))
+            while (await read_message(client, buffer)).get("id") != 100 + n:
+                pass
+        trio.lowlevel.remove_instrument(counter)
+        assert requests <= counter.steps <= requests + 2
+        await client.aclose()
+        nursery.cancel_scope.cancel()
