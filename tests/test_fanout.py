@@ -1,7 +1,7 @@
 """The server's fan-out (server/fanout.py) on its own, and a session served over memory
 streams: frames go out whole and in order, never waiting; a client that stops reading is
-given up on; corked frames go out in one write; frames held for the disk wait for it; a request reaches its room
-without a task switch of its reader."""
+given up on; corked frames go out in one write; frames held for the disk wait for it; a
+request reaches its room without a task switch of its reader."""
 
 from __future__ import annotations
 
