@@ -378,7 +378,8 @@ def rule_options_list(state: UIState, rule_options: Callable[[bool], None]) -> l
 
 
 def room_options(state: UIState, controller: Controller) -> list[Option]:
-    """In a room before its match: ready, start (the host), bots, leave."""
+    """In a room before its match: ready, start (the host), bots (removing one once there
+    is one), leave."""
     room = state.room or {}
     out = []
     if state.my_seat is not None:
@@ -387,7 +388,10 @@ def room_options(state: UIState, controller: Controller) -> list[Option]:
         if room.get("host") == state.my_seat:  # the same numbers as the seats fill up
             out.append(Option(_("start the match"), controller.start))
             out.append(Option(_("add a bot"), controller.add_bot))
-            out.append(Option(_("remove a bot"), controller.remove_bot))
+            # Once the seats say a bot sits (the list is said again with them), after "add
+            # a bot": the choices before it keep their numbers.
+            if any(entry.get("kind") == "bot" for entry in room.get("seats", ())):
+                out.append(Option(_("remove a bot"), controller.remove_bot))
     out.append(Option(_("leave the room"), controller.leave))
     return out
 
