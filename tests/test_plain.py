@@ -305,7 +305,10 @@ async def test_plain_lobby_creates_a_room_adds_bots_and_starts(autojump_clock) -
         assert prompt_at(term.lines, removing + 2) == ["ready", "start the match", "add a bot",
                                                        "remove a bot", "leave the room"]
         assert term.lines[removing - 7] == "1  bot-1             bot · ready"
-        await term.until(end, lambda line: line == "bot-3 joined (bot)")
+        # A full room: no bot to add.
+        full = await term.until(removing, lambda line: line == "3  bot-3             bot · ready")
+        assert prompt_at(term.lines, full + 6) == ["ready", "start the match", "remove a bot",
+                                                   "leave the room"]
         await term.send.send("2\n")
         first = await term.until(end, lambda line: line.startswith("first card ["))
         await term.until(first, lambda line: line == "Your turn." or line.startswith("bot-"))

@@ -378,8 +378,7 @@ def rule_options_list(state: UIState, rule_options: Callable[[bool], None]) -> l
 
 
 def room_options(state: UIState, controller: Controller) -> list[Option]:
-    """In a room before its match: ready, start (the host), bots (removing one once there
-    is one), leave."""
+    """In a room before its match: ready, start and the bots (the host's), leave."""
     room = state.room or {}
     out = []
     if state.my_seat is not None:
@@ -387,10 +386,13 @@ def room_options(state: UIState, controller: Controller) -> list[Option]:
         out.append(Option(_("not ready after all") if ready else _("ready"), controller.ready))
         if room.get("host") == state.my_seat:  # the same numbers as the seats fill up
             out.append(Option(_("start the match"), controller.start))
-            out.append(Option(_("add a bot"), controller.add_bot))
-            # Once the seats say a bot sits (the list is said again with them), after "add
-            # a bot": the choices before it keep their numbers.
-            if any(entry.get("kind") == "bot" for entry in room.get("seats", ())):
+            # What the seats say can be done: a bot for an empty seat, a bot sitting to
+            # remove (the list is said again as they change; the choices before these
+            # keep their numbers).
+            seats = room.get("seats", ())
+            if any(entry.get("state") == "empty" for entry in seats):
+                out.append(Option(_("add a bot"), controller.add_bot))
+            if any(entry.get("kind") == "bot" for entry in seats):
                 out.append(Option(_("remove a bot"), controller.remove_bot))
     out.append(Option(_("leave the room"), controller.leave))
     return out
