@@ -18,8 +18,9 @@ applied actions (the engine is deterministic), so that is what is kept:
   with :func:`unolan.engine.parse_action`), each with its room, match, number in the
   match and the room's ``seq`` after its events. It is a log: rows are only appended
   (a commit writes the log's last page, whichever rooms acted), and the rows of finished
-  matches and closed rooms are swept away now and then (:data:`SWEEP_EVERY`), and when
-  the file is opened;
+  matches and closed rooms are swept away now and then (:data:`SWEEP_EVERY`: those
+  below the oldest match still in the log, and at times every one), and when the file
+  is opened;
 - ``rooms_aside``, ``seats_aside``, ``spectators_aside``, ``actions_aside``: the rows of a
   room that could not be restored, moved there as they were (with the reason), never
   deleted, for whoever wants to look at them.
@@ -342,7 +343,11 @@ class SetAside(NamedTuple):
 
 
 class Sweep(NamedTuple):
-    """Drop the actions of finished matches and of rooms that are gone."""
+    """Drop the actions of finished matches and of rooms that are gone: those below the
+    first action of the oldest match still in the log (a range of rows, at once), or,
+    ``whole``, every one (a scan of the whole log)."""
+
+    whole: bool = False
 
 
 Op = (SaveRoom | SaveSeats | SaveSpectator | DropSpectator | StartMatch | MatchEnded | ActionRow
@@ -404,13 +409,18 @@ class Store:
         self._crashed: BaseException | None = None  # a transaction failed for a bug, not the disk
         self.queued = 0  # operations queued so far (a change tells a caller it wrote)
         self._appended = 0  # actions queued since the last sweep
+        self._sweeps = 0  # sweeps queued (every WHOLE_SWEEP_EVERY-th is a whole one)
         self.ticket = 1  # the transaction that will hold what is queued now
         self.saved = 0  # the last transaction on disk
         self.failing = False
         self._attempts = 0  # failed attempts at the transaction in a row
         self._noted = -_NOTE_EVERY  # when the log last said that saving fails
-        # (room, match) -> the log's row of the match's first action (the transactions').
-        self._first_rows: dict[tuple[str, int], int] = {}
+        # room -> its current match in the log (the last one begun there) and the log's
+        # row of that match's first action: every row below the lowest is a finished
+        # match's or a closed room's. Changed as the transaction goes; ``_undo`` holds
+        # what it was, put back if the transaction fails.
+        self._first_rows: dict[str, tuple[int, int]] = {}
+        self._undo: list[tuple[str, tuple[int, int] | None]] = []
         self.server_id: str | None = None  # the file's identity, once opened
 
     # -- the store's task and thread --------------------------------------------------
@@ -613,6 +623,9 @@ class Store:
             self.server_id = _identity(db)
             db.execute(_SWEEP)
             db.execute("COMMIT")
+            # What is left is each room's current match.
+            self._first_rows = {room: (match, first) for room, match, first in db.execute(
+                "SELECT room, match, min(rowid) FROM actions GROUP BY room, match")}
             opening = history.history_path(path)  # (what a failure from here on is about)
             history.attach(db, opening, CACHE_KIB)  # not locked: the commands read it
             # From now on a lock is a failed write, retried with the rooms paused, never
@@ -639,9 +652,20 @@ class Store:
             self._db = None
 
     def _write(self, ops: list[Op]) -> None:
-        """One transaction. Statements are what it costs, far more than their rows: the
-        actions queued one after another go in as few statements as they fill, and the
-        usual transaction, a few actions and nothing else, is a single statement, its own
+        """One transaction; if it fails, what it changed of ``_first_rows`` is put back."""
+        try:
+            self._transaction(ops)
+        except BaseException:
+            for room, before in reversed(self._undo):
+                self._set_first_row(room, before)
+            raise
+        finally:
+            self._undo.clear()
+
+    def _transaction(self, ops: list[Op]) -> None:
+        """Statements are what a transaction costs, far more than their rows: the actions
+        queued one after another go in as few statements as they fill, and the usual
+        transaction, a few actions and nothing else, is a single statement, its own
         transaction."""
         db = self._db
         if db is None:
@@ -696,10 +720,15 @@ class Store:
             case Receipt(room, match, seq, data):
                 history.write_receipt(db, room, match, seq, data)
             case KeepMatch(record, match):
-                since = self._first_rows.pop((record.room, match), 0)
+                current = self._first_rows.get(record.room)
+                since = current[1] if current is not None and current[0] == match else 0
                 history.write_match(db, record, match, self.keep, since)
-            case Sweep():
-                db.execute(_SWEEP)
+            case Sweep(whole):
+                if whole:
+                    db.execute(_SWEEP)
+                elif self._first_rows:
+                    oldest = min(first for _, first in self._first_rows.values())
+                    db.execute("DELETE FROM actions WHERE rowid < ?", (oldest,))
             case DeleteRoom(room):
                 _delete_room(db, room)
                 self._forget_first_rows(room)
@@ -718,18 +747,27 @@ class Store:
 
     def _note_first_rows(self, rows: Sequence[Op], last: int | None) -> None:
         """Where each match begun in ``rows`` (one INSERT: its rows are numbered in
-        order, the last one ``last``) starts in the log, for the copy to the history
-        at its end."""
+        order, the last one ``last``) starts in the log: for the copy to the history at
+        its end, and for the sweeps (its room's match before is over)."""
         if last is None:
             return
         first = last - len(rows) + 1
         for i, row in enumerate(rows):
             if isinstance(row, ActionRow) and row.n == 0:
-                self._first_rows[row.room, row.match] = first + i
+                self._set_first_row(row.room, (row.match, first + i), undo=True)
 
     def _forget_first_rows(self, room: str) -> None:
-        for key in [key for key in self._first_rows if key[0] == room]:
-            del self._first_rows[key]
+        """The room is gone: its rows hold back no sweep."""
+        if room in self._first_rows:
+            self._set_first_row(room, None, undo=True)
+
+    def _set_first_row(self, room: str, value: tuple[int, int] | None, undo: bool = False) -> None:
+        if undo:
+            self._undo.append((room, self._first_rows.get(room)))
+        if value is None:
+            del self._first_rows[room]
+        else:
+            self._first_rows[room] = value
 
     # -- queueing (called from room tasks; never waits) --------------------------------
 
@@ -771,7 +809,8 @@ class Store:
         self._appended += 1
         if self._appended >= SWEEP_EVERY:
             self._appended = 0
-            self._put(Sweep())
+            self._sweeps += 1
+            self._put(Sweep(whole=self._sweeps % WHOLE_SWEEP_EVERY == 0))
 
     def seq(self, room: str, seq: int) -> None:
         """The room's last seq, after an event that is not an action's (chat, presence)."""
@@ -857,8 +896,8 @@ ROWS_PER_INSERT = 8
 _INSERT_ROWS = {count: "INSERT INTO actions (room, match, n, action, seq) VALUES "
                 + ", ".join(["(?, ?, ?, ?, ?)"] * count) for count in range(1, ROWS_PER_INSERT + 1)}
 # What takes long, so that a transaction holding it goes to the store's thread: keeping
-# a match copies its actions into the history, a sweep scans the whole log, setting a
-# room aside copies its rows.
+# a match copies its actions into the history, a sweep deletes thousands of rows (or
+# scans the whole log), setting a room aside copies its rows.
 _LONG = frozenset({KeepMatch, Sweep, SetAside})
 _HISTORY = frozenset({RoundRecord, Receipt, KeepMatch})  # what writes to the history's file
 # Every this many transactions, one goes to the store's thread and then checkpoints: the
@@ -868,7 +907,13 @@ CHECKPOINT_EVERY = 500
 # What SQLite raises for the caller's mistakes (a value it cannot bind, a wrong number of
 # them): a bug, never the disk's failure, which is retried with the rooms paused.
 _BUGS = (sqlite3.ProgrammingError, sqlite3.InterfaceError)
-SWEEP_EVERY = 50_000  # actions appended between two sweeps of the log
+# Actions appended between two sweeps of the log. Most sweeps delete the rows below the
+# oldest match still in the log: a range, no scan, whose size these actions bound (a
+# sweep of 50,000 rows' scan held every room's frames for 96 ms and took SQLite 1.2 MiB
+# in the store's thread, whose heap kept it). Every WHOLE_SWEEP_EVERY-th scans the whole
+# log, for the finished matches above a match that lasts.
+SWEEP_EVERY = 5_000
+WHOLE_SWEEP_EVERY = 10
 _SWEEP = ("DELETE FROM actions WHERE NOT EXISTS (SELECT 1 FROM rooms r"
           " WHERE r.id = actions.room AND r.matches = actions.match)")
 _PAGE_SIZE = 1024

@@ -499,27 +499,30 @@ def test_uno_host_refuses_a_port_out_of_range_at_the_argument(tmp_path: Path) ->
         assert f"argument --port: expected a port from 0 to 65535, got '{port}'" in result.stderr
 
 
+def _log_room(rid: str) -> Any:
+    from unolan.server.store import RoomRecord
+    return RoomRecord(rid, rid, "official", en.Rules.preset("official").to_dict(), 2, 0,
+                      None, None, "s", 0, None, 0)
+
+
+async def _log_rows(store: Store) -> list[tuple[Any, ...]]:
+    def read() -> list[tuple[Any, ...]]:
+        assert store._db is not None
+        return list(store._db.execute("SELECT room, match, n FROM actions ORDER BY rowid"))
+    return await store._in_thread(read)
+
+
 async def test_the_action_log_keeps_each_rooms_current_match_and_sweeps_the_rest(tmp_path: Path) -> None:
     """Actions are only appended; a finished match's and a closed room's are swept away
     when the file is opened, and every SWEEP_EVERY actions."""
-    from unolan.server.store import SWEEP_EVERY, RoomRecord
+    from unolan.server.store import SWEEP_EVERY
 
     db = tmp_path / "log.db"
-
-    def room(rid: str) -> RoomRecord:
-        return RoomRecord(rid, rid, "official", en.Rules.preset("official").to_dict(), 2, 0,
-                          None, None, "s", 0, None, 0)
-
-    async def rows(store: Store) -> list[tuple[Any, ...]]:
-        def read() -> list[tuple[Any, ...]]:
-            assert store._db is not None
-            return list(store._db.execute("SELECT room, match, n FROM actions ORDER BY rowid"))
-        return await store._in_thread(read)
 
     async with trio.open_nursery() as nursery:
         store = await nursery.start(Store(db).run)
         for rid in ("r1", "r2"):
-            store.save_room(room(rid))
+            store.save_room(_log_room(rid))
             store.start_match(rid, 1, 5, 10)
         for n in range(3):
             store.action("r1", 1, n, f"0 draw #{n}", 11 + n)
@@ -529,18 +532,83 @@ async def test_the_action_log_keeps_each_rooms_current_match_and_sweeps_the_rest
         store.delete_room("r2")  # r2 closes
         (r1,) = (await store.load()).rooms
         assert r1.actions == ["0 draw"] and r1.seq == 21  # the current match only
-        assert len(await rows(store)) == 7  # nothing deleted: the log is only appended to
+        assert len(await _log_rows(store)) == 7  # nothing deleted: the log is only appended to
         nursery.cancel_scope.cancel()
     async with trio.open_nursery() as nursery:
         store = await nursery.start(Store(db).run)
-        assert await rows(store) == [("r1", 2, 0)]  # swept when opened
+        assert await _log_rows(store) == [("r1", 2, 0)]  # swept when opened
         store.start_match("r1", 3, 7, 30)
         store._appended = SWEEP_EVERY - 1
         store.action("r1", 3, 0, "0 pass", 31)  # the SWEEP_EVERY-th action: a sweep follows
         await store.flush()
-        assert await rows(store) == [("r1", 3, 0)]
+        assert await _log_rows(store) == [("r1", 3, 0)]
         nursery.cancel_scope.cancel()
 
+
+
+
+async def test_most_sweeps_drop_the_rows_below_the_oldest_match_and_some_scan_the_whole_log(
+        tmp_path: Path) -> None:
+    """A sweep deletes the log's rows below the first action of the oldest match still in
+    it (no scan); a finished match above that one waits for the whole sweep, every
+    WHOLE_SWEEP_EVERY-th, which scans the log."""
+    from unolan.server.store import SWEEP_EVERY, WHOLE_SWEEP_EVERY
+
+    async with trio.open_nursery() as nursery:
+        store = await nursery.start(Store(tmp_path / "s.db").run)
+        for rid in ("r1", "r2"):
+            store.save_room(_log_room(rid))
+            store.start_match(rid, 1, 5, 10)
+        store.action("r1", 1, 0, "0 draw", 11)  # r1's match goes on all along
+        store.action("r2", 1, 0, "1 draw", 11)
+        store.start_match("r2", 2, 6, 20)
+        store.action("r2", 2, 0, "1 draw", 21)  # r2's first match is over
+        store._put(Sweep())
+        await store.flush()
+        assert await _log_rows(store) == [("r1", 1, 0), ("r2", 1, 0), ("r2", 2, 0)]
+        store._sweeps, store._appended = WHOLE_SWEEP_EVERY - 1, SWEEP_EVERY - 1
+        store.action("r1", 1, 1, "0 pass", 12)  # the sweep after it is a whole one
+        await store.flush()
+        assert await _log_rows(store) == [("r1", 1, 0), ("r2", 2, 0), ("r1", 1, 1)]
+        store.start_match("r1", 2, 7, 30)
+        store.action("r1", 2, 0, "0 draw", 31)
+        store._put(Sweep())  # now r2's match is the oldest: what is below it goes
+        await store.flush()
+        assert await _log_rows(store) == [("r2", 2, 0), ("r1", 1, 1), ("r1", 2, 0)]
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_failed_transaction_leaves_no_match_begun_for_the_sweeps(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A transaction that began a match and then failed is rolled back, and so is the
+    store's note of where that match begins: a sweep before the retry must not take the
+    match before it for a finished one (its rows are not copied to the history yet)."""
+    from unolan.server.store import RoomSeq
+
+    async with trio.open_nursery() as nursery:
+        store = await nursery.start(Store(tmp_path / "f.db").run)
+        store.save_room(_log_room("r1"))
+        store.start_match("r1", 1, 5, 10)
+        for n in range(3):
+            store.action("r1", 1, n, f"0 draw #{n}", 11 + n)
+        await store.flush()
+        before = dict(store._first_rows)
+        apply = Store._apply
+
+        def failing_on_seq(self: Store, db: sqlite3.Connection, op: Op) -> None:
+            if isinstance(op, RoomSeq):
+                raise sqlite3.OperationalError("disk I/O error")
+            apply(self, db, op)
+
+        monkeypatch.setattr(Store, "_apply", failing_on_seq)
+        with pytest.raises(sqlite3.OperationalError):
+            await store._in_thread(store._write, [ActionRow("r1", 2, 0, "0 draw", 21), RoomSeq("r1", 22)])
+        monkeypatch.setattr(Store, "_apply", apply)
+        assert store._first_rows == before
+        store._put(Sweep())
+        await store.flush()
+        assert await _log_rows(store) == [("r1", 1, 0), ("r1", 1, 1), ("r1", 1, 2)]
+        nursery.cancel_scope.cancel()
 
 async def test_a_transactions_actions_go_in_order_whatever_their_number(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
