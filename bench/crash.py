@@ -8,7 +8,8 @@ every action the server acknowledged (an ``ok``) and every table it held (its se
 its view). The server is killed at a random moment or right after an ``ok``, alternately,
 then started again on the same file; the players resume with their tokens.
 
-After the last kill the database is read and the match replayed from its seed:
+After the last kill the database is opened as a restarting server opens it (the store
+moves the log's tail in) and the match replayed from its seed:
 
 - every acknowledged action is in the stored log, in its player's order (0 lost);
 - every table a player held, resumed tables included, equals ``view(seat)`` of the
@@ -28,13 +29,10 @@ from __future__ import annotations
 
 import argparse
 import bisect
-import contextlib
-import json
 import os
 import random
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -49,6 +47,7 @@ from unolan.client.session import ClientError, ConnectionLost, Reconnected, open
 from unolan.client.tables import Tables
 from unolan.server.match import play
 from unolan.server.policy import choose
+from unolan.server.store import RoomRecord, Store
 
 from unolan import engine as en
 from unolan import protocol as pr
@@ -236,7 +235,7 @@ async def run(kills: int, seed: int, workdir: Path, budget: float = 600.0, playe
             logs += server.log
             nursery.cancel_scope.cancel()
     report.tracebacks = sum("Traceback" in line for line in logs)
-    _check(db, room[0], seated, report)
+    _check(await _stored(db, room[0]), seated, report)
     report.seconds = time.monotonic() - began
     return report
 
@@ -246,20 +245,24 @@ async def _wait_for_acks(acks: trio.MemoryReceiveChannel[int], n: int) -> None:
         await acks.receive()
 
 
-def _check(db: Path, room: str, players: list[Player], report: Report) -> None:
+async def _stored(db: Path, room: str) -> RoomRecord:
+    """The room as a restarting server reads it."""
+    async with trio.open_nursery() as nursery:
+        store = await nursery.start(Store(db).run)
+        (record,) = [r for r in (await store.load()).rooms if r.id == room]
+        nursery.cancel_scope.cancel()
+    return record
+
+
+def _check(record: RoomRecord, players: list[Player], report: Report) -> None:
     """Replay the stored match; every player's acknowledged actions and tables against it."""
-    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
-        rules, seats, match_seed = conn.execute(
-            "SELECT rules, seats, match_seed FROM rooms WHERE id = ?", (room,)).fetchone()
-        stored = conn.execute("SELECT a.action, a.seq FROM actions a JOIN rooms r ON r.id = a.room"
-                              " AND r.matches = a.match WHERE a.room = ? ORDER BY a.n",
-                              (room,)).fetchall()
-    match_rules = en.Rules.from_dict(json.loads(rules))
+    match_rules, seats = en.Rules.from_dict(record.rules), record.seats
+    stored = list(zip(record.actions, record.action_seqs, strict=True))
     game: en.Game | en.TwoTableRotation
     if en.two_tables(match_rules, seats):
-        game = en.TwoTableRotation(match_rules, seed=json.loads(match_seed))
+        game = en.TwoTableRotation(match_rules, seed=record.match_seed)
     else:
-        game = en.Game(match_rules, seats, seed=json.loads(match_seed))
+        game = en.Game(match_rules, seats, seed=record.match_seed)
     views = [[game.view(s).to_dict() for s in range(seats)]]
     for text, _ in stored:
         action = en.parse_action(text)

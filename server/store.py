@@ -23,7 +23,9 @@ applied actions (the engine is deterministic), so that is what is kept:
   is opened;
 - ``rooms_aside``, ``seats_aside``, ``spectators_aside``, ``actions_aside``: the rows of a
   room that could not be restored, moved there as they were (with the reason), never
-  deleted, for whoever wants to look at them.
+  deleted, for whoever wants to look at them;
+- ``tail``: the number of the last frame of the log's tail (:mod:`.tail`, a file beside
+  this one) that is in ``actions``.
 
 Finished matches, their fair deals and their race receipts go to the match history, a
 file of its own beside this one (:mod:`.history`), written in the same transactions.
@@ -40,37 +42,45 @@ Writes are write-ahead and group-committed. The room tasks never touch the disk:
 call the ``Store`` methods, which only queue an operation (a typed value, :data:`Op`).
 When the event loop has run every task that was ready and is about to wait for I/O
 (a Trio instrument's ``before_io_wait``), everything the round queued, for every room, is
-committed as one transaction, so the frames go out in the round that made them (a task
-woken for the commit would run a round later, and cost a task switch).
-:attr:`Store.ticket` names the transaction
-that will hold what is queued now, and the store's listener hears
+written as one transaction, so the frames go out in the round that made them (a task
+woken for the commit would run a round later, and cost a task switch). A round that only
+played (actions, seqs: most rounds) is one frame appended to the log's tail, a
+``pwrite`` of a few microseconds; anything else is a SQLite transaction, which first
+moves the tail's rows into ``actions`` (with the number of its last frame, so that a
+frame is never moved twice) and then empties the tail. The tail is moved in too when it
+holds ``TAIL_ROWS`` rows, when the rooms are read and when the store closes; at the
+next start, whatever a kill left in it goes in first. :attr:`Store.ticket` names the
+transaction that will hold what is queued now, and the store's listener hears
 :meth:`StoreListener.committed` once it is on disk, which is when the server lets the
 frames that depend on it go out.
 
-Where a transaction runs is chosen by how long it takes. The usual one, a few actions
-(one statement, a row per action, ``ROWS_PER_INSERT`` at most to a statement), seats,
-seqs, a round's fair deal or a race's receipt for the history, is a few statements that
-wait for nothing: in WAL mode with ``synchronous=NORMAL`` a commit appends a few pages
-to the log and syncs nothing, the store's file is locked for the server alone, and the
-history's readers never block its writer. It runs on the event loop, where it costs some
-10 to 20 µs; handed to a thread, the same commit waited milliseconds for a CPU and for
-the GIL, twice, while the event loop and the clients kept both cores busy, and every
-action's frames waited with it. A lock that another program holds anyway (someone
-writing to the history's file by hand) fails the transaction at once instead of
-stalling the event loop: it is retried like any other failure. What takes long goes to
-the store's own thread, where SQLite works without the GIL beside the event loop, with
-the frames held until it is done: keeping a finished match (a copy of its actions to
-the history), a sweep of the log, setting a room aside, and every
-``CHECKPOINT_EVERY``-th transaction, which then copies the log's pages into the file
-(the ``fsync`` that WAL mode defers: the connection never checkpoints by itself).
+Where a transaction runs is chosen by how long it takes. A frame of the tail, and the
+usual SQLite transaction (seats, a round's fair deal or a race's receipt for the
+history, with the tail's few rows, ``ROWS_PER_INSERT`` at most to a statement) wait for
+nothing: in WAL mode with ``synchronous=NORMAL`` a commit appends a few pages to the log
+and syncs nothing, the store's file is locked for the server alone, and the history's
+readers never block its writer. They run on the event loop; handed to a thread, the
+same commit waited milliseconds for a CPU and for the GIL, twice, while the event loop
+and the clients kept both cores busy, and every action's frames waited with it. On a
+busy server a SQLite commit of one row cost some 45 µs (its code and pages pushed out
+of the CPU's caches between commits), the tail's frame some 13. A lock that another
+program holds anyway (someone writing to the history's file by hand) fails the
+transaction at once instead of stalling the event loop: it is retried like any other
+failure. What takes long goes to the store's own thread, where SQLite works without the
+GIL beside the event loop, with the frames held until it is done: keeping a finished
+match (a copy of its actions to the history), a sweep of the log, setting a room aside,
+a move of more than ``TAIL_MOVED_ON_THE_LOOP`` rows of the tail, and every
+``CHECKPOINT_EVERY``-th SQLite transaction, which then copies the log's pages into the
+file (the ``fsync`` that WAL mode defers: the connection never checkpoints by itself).
 Transactions are done one at a time, in order: while one is in the thread, what is
 queued joins the next. The thread is a batch thread (``SCHED_BATCH`` where there is
 one): woken, it waits for a free CPU instead of displacing the event loop's thread,
 which holds the GIL it needs.
 
-A transaction that fails is rolled back and retried, with what was queued meanwhile,
-until it succeeds; the listener hears :meth:`StoreListener.saving_failed` and then
-:meth:`StoreListener.saving_works`. A committed transaction survives the server being
+A transaction that fails (a SQLite error, or the tail's ``OSError``: a frame cut short
+is written over by the next attempt) is rolled back and retried, with what was queued
+meanwhile, until it succeeds; the listener hears :meth:`StoreListener.saving_failed`
+and then :meth:`StoreListener.saving_works`. A committed transaction survives the server being
 killed; a crash of the whole machine may lose the last moments, never the file's
 consistency.
 """
@@ -92,20 +102,21 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol, TypeVar, assert_never
+from typing import Any, NamedTuple, Protocol, TypeGuard, TypeVar, assert_never
 
 import outcome
 import platformdirs
 import trio
 
 from . import history
+from .tail import Tail, tail_path
 from .words import N_, Said
 
 log = logging.getLogger("unolan.server.store")
 
 _T = TypeVar("_T")
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 _ROOM_COLUMNS = ("id TEXT PRIMARY KEY, name TEXT NOT NULL, preset TEXT NOT NULL, rules TEXT NOT NULL,"
                  " seats INTEGER NOT NULL, timer INTEGER NOT NULL, password TEXT, host INTEGER,"
@@ -126,6 +137,7 @@ CREATE TABLE rooms_aside ({_ROOM_COLUMNS}, reason TEXT NOT NULL, set_aside TEXT 
 CREATE TABLE seats_aside ({_SEAT_COLUMNS});
 CREATE TABLE spectators_aside ({_SPECTATOR_COLUMNS});
 CREATE TABLE actions_aside ({_ACTION_COLUMNS});
+CREATE TABLE tail (moved INTEGER NOT NULL);
 """
 
 # The columns of every table, by schema version: a file that holds anything else is not ours.
@@ -137,8 +149,9 @@ _ACTIONS = ("room", "match", "n", "action", "seq")
 _TABLES = {
     "rooms": _ROOMS, "seats": _SEATS, "spectators": _SPECTATORS, "actions": _ACTIONS,
     "rooms_aside": (*_ROOMS, "reason", "set_aside"), "seats_aside": _SEATS,
-    "spectators_aside": _SPECTATORS, "actions_aside": _ACTIONS,
+    "spectators_aside": _SPECTATORS, "actions_aside": _ACTIONS, "tail": ("moved",),
 }
+_V3_TABLES = {name: columns for name, columns in _TABLES.items() if name != "tail"}
 _V2_ROOMS, _V2_SEATS = _ROOMS[:-1], _SEATS[:-1]  # without ``ended``, without ``program``
 _V2_TABLES = {
     "rooms": _V2_ROOMS, "seats": _V2_SEATS, "spectators": _SPECTATORS, "actions": _ACTIONS,
@@ -342,6 +355,10 @@ class SetAside(NamedTuple):
     reason: str
 
 
+class MoveTail(NamedTuple):
+    """Move the tail into the database now (before reading it, before closing it)."""
+
+
 class Sweep(NamedTuple):
     """Drop the actions of finished matches and of rooms that are gone: those below the
     first action of the oldest match still in the log (a range of rows, at once), or,
@@ -350,8 +367,12 @@ class Sweep(NamedTuple):
     whole: bool = False
 
 
+TailOp = ActionRow | RoomSeq | RoundRecord | Receipt
+"""What a round that only played queues (a round of UNO's fair deal and a race's receipt
+come between actions): what goes to the tail."""
+
 Op = (SaveRoom | SaveSeats | SaveSpectator | DropSpectator | StartMatch | MatchEnded | ActionRow
-      | RoomSeq | RoundRecord | Receipt | KeepMatch | DeleteRoom | SetAside | Sweep)
+      | RoomSeq | RoundRecord | Receipt | KeepMatch | DeleteRoom | SetAside | MoveTail | Sweep)
 """What a transaction is made of."""
 
 
@@ -421,6 +442,10 @@ class Store:
         # what it was, put back if the transaction fails.
         self._first_rows: dict[str, tuple[int, int]] = {}
         self._undo: list[tuple[str, tuple[int, int] | None]] = []
+        self._tail: Tail | None = None  # open with the file
+        self._tail_rows: list[TailOp] = []  # in the tail, not in the database yet
+        self._frame = 0  # the number of the tail's last frame (moved or not)
+        self._transactions = 0  # in the database (every CHECKPOINT_EVERY-th checkpoints)
         self.server_id: str | None = None  # the file's identity, once opened
 
     # -- the store's task and thread --------------------------------------------------
@@ -503,9 +528,16 @@ class Store:
         if self._busy or not self._ops:
             return False
         ops, self._ops = self._ops, []
-        job = _Transaction(ops, self.ticket, checkpoint=self.ticket % CHECKPOINT_EVERY == 0)
+        job = _Transaction(ops, self.ticket)
         self.ticket += 1
-        if job.checkpoint or any(type(op) in _LONG for op in ops):
+        if self._to_tail(ops):
+            long = False
+        else:
+            self._transactions += 1
+            job.checkpoint = self._transactions % CHECKPOINT_EVERY == 0
+            long = (job.checkpoint or len(self._tail_rows) > TAIL_MOVED_ON_THE_LOOP
+                    or any(type(op) in _LONG for op in ops))
+        if long:
             self._busy = True
             self._jobs.put(job)
         else:
@@ -533,7 +565,7 @@ class Store:
         self._over = trio.Event()
         if isinstance(result, outcome.Error):
             error = result.error
-            if not isinstance(error, sqlite3.Error) or isinstance(error, _BUGS):
+            if not isinstance(error, (sqlite3.Error, OSError)) or isinstance(error, _BUGS):
                 self._crashed = error  # a bug: the store's task raises it
                 self._wake.set()
                 return
@@ -543,8 +575,12 @@ class Store:
                 self._noted = now
                 # SQLite does not say which file failed: a transaction that wrote to the
                 # history names both (a lock there is another program's, never ours).
-                files = (f"{self.path} or its history {history.history_path(self.path)}"
-                         if any(type(op) in _HISTORY for op in job.ops) else str(self.path))
+                if isinstance(error, OSError):
+                    files = str(tail_path(self.path))
+                elif any(type(op) in _HISTORY for op in job.ops):
+                    files = f"{self.path} or its history {history.history_path(self.path)}"
+                else:
+                    files = str(self.path)
                 log.error("cannot save to %s: %s; the rooms are paused and the server keeps "
                           "trying%s", files, _describe(error),
                           f" ({self._attempts} attempts so far)" if self._attempts else "")
@@ -623,33 +659,70 @@ class Store:
             self.server_id = _identity(db)
             db.execute(_SWEEP)
             db.execute("COMMIT")
+            opening = history.history_path(path)  # (what a failure from here on is about)
+            history.attach(db, opening, CACHE_KIB)  # not locked: the commands read it
+            opening = tail_path(path)
+            self._tail = Tail(opening)
+            opening = path
+            db.execute("BEGIN")  # what a kill left in the tail (it may write to the history)
+            self._restore_tail(db, self._tail)
+            db.execute("COMMIT")
+            self._undo.clear()  # (nothing to put back: the file opened)
+            self._empty_tail(self._tail)
             # What is left is each room's current match.
             self._first_rows = {room: (match, first) for room, match, first in db.execute(
                 "SELECT room, match, min(rowid) FROM actions GROUP BY room, match")}
-            opening = history.history_path(path)  # (what a failure from here on is about)
-            history.attach(db, opening, CACHE_KIB)  # not locked: the commands read it
             # From now on a lock is a failed write, retried with the rooms paused, never
             # a wait: most transactions run on the event loop.
             db.execute("PRAGMA busy_timeout = 0")
         except sqlite3.Error as exc:
+            self._close_tail()
             if db is not None:
                 db.close()
             raise _open_error(opening, exc) from None
-        except OSError as exc:  # the history's file
+        except OSError as exc:  # the tail's file, or the history's
+            self._close_tail()
             if db is not None:
                 db.close()
+            if opening == tail_path(path):
+                raise StoreError(CANNOT_USE, path=opening, problem=exc.strerror or exc) from None
             raise StoreError(N_("cannot use the match history beside {path}: {problem}"),
                              path=path, problem=exc.strerror or exc) from None
         except StoreError:
+            self._close_tail()
             if db is not None:
                 db.close()
             raise
         self._db = db
 
+    def _restore_tail(self, db: sqlite3.Connection, tail: Tail) -> None:
+        """The tail's frames not yet in the database go in (in the transaction under way)."""
+        moved = db.execute("SELECT moved FROM tail").fetchone()[0]
+        self._frame = moved
+        for number, rows in tail.read():
+            if number > moved:
+                try:
+                    ops = [_tailed(row) for row in rows]
+                except ValueError:
+                    raise StoreError(CANNOT_USE, path=tail.path, problem=(
+                        f"its frame {number} holds a row that is not a game's; move it aside")) from None
+                self._apply_all(db, ops)
+                self._frame = number
+        db.execute("UPDATE tail SET moved = ?", (self._frame,))
+
     def _close(self) -> None:
         if self._db is not None:
+            if self._tail_rows:  # the database alone holds everything, when it can
+                with contextlib.suppress(sqlite3.Error, OSError):
+                    self._write([MoveTail()])
             self._db.close()
             self._db = None
+        self._close_tail()
+
+    def _close_tail(self) -> None:
+        if self._tail is not None:
+            self._tail.close()
+            self._tail = None
 
     def _write(self, ops: list[Op]) -> None:
         """One transaction; if it fails, what it changed of ``_first_rows`` is put back."""
@@ -662,37 +735,63 @@ class Store:
         finally:
             self._undo.clear()
 
+    def _to_tail(self, ops: list[Op]) -> TypeGuard[list[TailOp]]:
+        """Whether ``ops`` go to the tail: they only played, and the tail has room."""
+        return (self._tail is not None and 0 < len(ops) <= TAIL_ROWS - len(self._tail_rows)
+                and all(type(op) in _TAILED for op in ops))
+
     def _transaction(self, ops: list[Op]) -> None:
-        """Statements are what a transaction costs, far more than their rows: the actions
-        queued one after another go in as few statements as they fill, and the usual
-        transaction, a few actions and nothing else, is a single statement, its own
-        transaction."""
-        db = self._db
-        if db is None:
+        """A round that only played is a frame of the tail. Anything else is a SQLite
+        transaction, which moves the tail in first (what is written there may read the
+        log) and empties it. Statements are what a SQLite transaction costs, far more
+        than their rows: the actions one after another go in as few statements as they
+        fill."""
+        db, tail = self._db, self._tail
+        if db is None or tail is None:
             raise sqlite3.OperationalError("the database is closed")
-        if len(ops) <= ROWS_PER_INSERT:
-            actions = [op for op in ops if isinstance(op, ActionRow)]
-            if len(actions) == len(ops):
-                self._insert(db, actions)
-                return
+        if self._to_tail(ops):
+            tail.append(self._frame + 1, [(_TAIL_KINDS[type(op)], *op) for op in ops])
+            self._frame += 1
+            self._tail_rows.extend(ops)  # (it may be a thread's list: ops are never reused)
+            return
+        moved = self._tail_rows
         try:
             db.execute("BEGIN")
-            actions = []
-            for op in ops:
-                if type(op) is ActionRow:
-                    actions.append(op)
-                    continue
-                if actions:
-                    self._insert(db, actions)
-                    actions = []
-                self._apply(db, op)
-            if actions:
-                self._insert(db, actions)
+            self._apply_all(db, moved)
+            self._apply_all(db, ops)
+            if moved:
+                db.execute("UPDATE tail SET moved = ?", (self._frame,))
             db.execute("COMMIT")
         except sqlite3.Error:
             with contextlib.suppress(sqlite3.Error):
                 db.execute("ROLLBACK")
             raise
+        if moved:
+            self._tail_rows = []
+            self._empty_tail(tail)
+
+    def _apply_all(self, db: sqlite3.Connection, ops: Sequence[Op]) -> None:
+        """``ops`` in order, in the transaction under way (actions in a row in as few
+        statements as they fill)."""
+        actions: list[ActionRow] = []
+        for op in ops:
+            if type(op) is ActionRow:
+                actions.append(op)
+                continue
+            if actions:
+                self._insert(db, actions)
+                actions = []
+            self._apply(db, op)
+        if actions:
+            self._insert(db, actions)
+
+    def _empty_tail(self, tail: Tail) -> None:
+        """Everything in the tail is in the database: it starts again. If it cannot, it
+        grows (the frames moved are skipped when it is read)."""
+        try:
+            tail.clear()
+        except OSError as exc:
+            log.warning("cannot empty %s: %s (it grows until it can)", tail.path, exc.strerror or exc)
 
     def _apply(self, db: sqlite3.Connection, op: Op) -> None:
         """One operation, in the transaction under way."""
@@ -723,6 +822,8 @@ class Store:
                 current = self._first_rows.get(record.room)
                 since = current[1] if current is not None and current[0] == match else 0
                 history.write_match(db, record, match, self.keep, since)
+            case MoveTail():
+                pass  # the tail is moved in before any operation
             case Sweep(whole):
                 if whole:
                     db.execute(_SWEEP)
@@ -847,6 +948,7 @@ class Store:
 
     async def load(self) -> Stored:
         """Every stored room, with its seats, spectators and current match's actions."""
+        self._put(MoveTail())
         await self.flush()
         return await self._in_thread(self._load)
 
@@ -900,10 +1002,18 @@ _INSERT_ROWS = {count: "INSERT INTO actions (room, match, n, action, seq) VALUES
 # scans the whole log), setting a room aside copies its rows.
 _LONG = frozenset({KeepMatch, Sweep, SetAside})
 _HISTORY = frozenset({RoundRecord, Receipt, KeepMatch})  # what writes to the history's file
-# Every this many transactions, one goes to the store's thread and then checkpoints: the
-# log's pages (a few per transaction) go into the files, with the syncs that WAL mode
-# defers, and the next transaction may start the log again from its beginning.
-CHECKPOINT_EVERY = 500
+# Every this many SQLite transactions, one goes to the store's thread and then
+# checkpoints: the log's pages (a few per transaction) go into the files, with the syncs
+# that WAL mode defers, and the next transaction may start the log again from its
+# beginning.
+CHECKPOINT_EVERY = 100
+# What goes to the tail, each row led by its kind (its place here); the tail holds this
+# many rows at most before they go into the database (in the store's thread when more
+# than TAIL_MOVED_ON_THE_LOOP go at once, on the event loop with what else comes).
+_TAIL_KINDS: dict[type, int] = {ActionRow: 0, RoomSeq: 1, RoundRecord: 2, Receipt: 3}
+_TAILED = frozenset(_TAIL_KINDS)
+TAIL_ROWS = 512
+TAIL_MOVED_ON_THE_LOOP = 64
 # What SQLite raises for the caller's mistakes (a value it cannot bind, a wrong number of
 # them): a bug, never the disk's failure, which is retried with the rooms paused.
 _BUGS = (sqlite3.ProgrammingError, sqlite3.InterfaceError)
@@ -1008,10 +1118,14 @@ def _prepare_schema(db: sqlite3.Connection, path: Path) -> None:
         return
     if version == 0 and not tables:
         _create(db, _TABLES)
+    elif version == 3 and tables == _V3_TABLES:
+        log.info("migrating %s to schema version %d (the action log's tail)", path, SCHEMA_VERSION)
+        _create(db, {"tail"})
     elif version == 2 and tables == _V2_TABLES:
         log.info("migrating %s to schema version %d (seats played by programs, when a match"
                  " ended)", path, SCHEMA_VERSION)
         _add_v3_columns(db)
+        _create(db, {"tail"})
     elif version == 0 and tables == _V1_TABLES:
         log.info("migrating %s to schema version %d (tokens stored hashed)", path, SCHEMA_VERSION)
         db.create_function("token_hash", 1, token_hash, deterministic=True)
@@ -1022,7 +1136,7 @@ def _prepare_schema(db: sqlite3.Connection, path: Path) -> None:
         db.execute("INSERT INTO actions SELECT a.room, r.matches, a.n, a.action, NULL"
                    " FROM actions_v1 a JOIN rooms r ON r.id = a.room ORDER BY a.room, a.n")
         db.execute("DROP TABLE actions_v1")
-        _add_v3_columns(db, aside=False)  # the tables of rooms set aside are new
+        _add_v3_columns(db, aside=False)  # the tables of rooms set aside and the tail are new
     else:
         raise StoreError(
             N_("{path} is a SQLite file but not a unolan database of a version this server knows"
@@ -1064,9 +1178,27 @@ def _create(db: sqlite3.Connection, tables: Iterable[str]) -> None:
         words = statement.split()
         if words and words[2] in tables:
             db.execute(statement)
+    if "tail" in tables:
+        db.execute("INSERT INTO tail (moved) VALUES (0)")  # no frame of the tail moved yet
 
 
-def _describe(exc: sqlite3.Error) -> str:
+def _tailed(row: list[Any]) -> TailOp:
+    """A row of the tail as the operation it was (raises ``ValueError``)."""
+    match row:
+        case [0, str() as room, int() as match, int() as n, str() as action, int() as seq]:
+            return ActionRow(room, match, n, action, seq)
+        case [1, str() as room, int() as seq]:
+            return RoomSeq(room, seq)
+        case [2, str() as room, int() as match, int() as number, dict() as data]:
+            return RoundRecord(room, match, number, data)
+        case [3, str() as room, int() as match, int() as seq, dict() as data]:
+            return Receipt(room, match, seq, data)
+    raise ValueError("not a row of the tail")
+
+
+def _describe(exc: sqlite3.Error | OSError) -> str:
+    if isinstance(exc, OSError):  # the tail's (SQLite says its own errors in words)
+        return exc.strerror or str(exc) or type(exc).__name__
     return str(exc) or type(exc).__name__
 
 

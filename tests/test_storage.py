@@ -156,9 +156,9 @@ async def test_writes_are_group_committed_and_frames_wait_for_them(
 
 async def test_what_takes_long_goes_to_the_stores_thread_and_the_rest_is_done_at_once(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Actions, seqs and a round's deal for the history commit on the event loop; a
-    sweep and every CHECKPOINT_EVERY-th transaction in the store's thread, and that one
-    then copies the log into the file (the connection never checkpoints by itself)."""
+    """Actions, seqs and a round's deal for the history are written on the event loop; a
+    sweep and every CHECKPOINT_EVERY-th SQLite transaction in the store's thread, and that
+    one then copies the log into the file (the connection never checkpoints by itself)."""
     from unolan.server.store import CHECKPOINT_EVERY, RoomRecord
 
     where: list[tuple[list[str], bool]] = []  # (the ops' kinds, on the event loop's thread)
@@ -199,15 +199,19 @@ async def test_what_takes_long_goes_to_the_stores_thread_and_the_rest_is_done_at
         assert where == [(["SaveRoom", "StartMatch"], True), (["ActionRow"], True),
                          (["RoomSeq"], True), (["RoundRecord"], True), (["Sweep"], False)]
         assert checkpoints == []
-        store.ticket = CHECKPOINT_EVERY  # the next transaction is the CHECKPOINT_EVERY-th
+        store._transactions = CHECKPOINT_EVERY - 1  # the next SQLite one is the CHECKPOINT_EVERY-th
         store.action("r1", 1, 1, "1 draw", 13)
         await store.flush()
-        assert where[-1] == (["ActionRow"], False)
+        assert where[-1] == (["ActionRow"], True) and checkpoints == []  # a frame of the tail
+        store.save_spectator("r1", "h", "sam")
+        await store.flush()
+        assert where[-1] == (["SaveSpectator"], False)
         ((on_loop, log_pages, copied),) = checkpoints
         assert not on_loop and log_pages == copied > 0  # every page of the log is in the file
-        store.action("r1", 1, 2, "0 draw", 14)  # and the count starts again
+        store.drop_spectator("r1", "h")  # and the count starts again
         await store.flush()
-        assert where[-1] == (["ActionRow"], True) and len(checkpoints) == 1
+        assert where[-1] == (["DropSpectator"], True) and len(checkpoints) == 1
+        store.action("r1", 1, 2, "0 draw", 14)
         (r1,) = (await store.load()).rooms
         assert r1.actions == ["0 draw", "1 draw", "0 draw"]
         nursery.cancel_scope.cancel()
@@ -375,6 +379,29 @@ async def test_a_second_version_database_gains_program_seats_and_match_ends(tmp_
         assert conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
 
 
+async def test_a_third_version_database_gains_the_logs_tail(tmp_path: Path) -> None:
+    """A file of schema version 3 (no tail) is migrated in place: its rooms keep what they
+    had, its tables are a new file's, and no frame of the tail is moved yet."""
+    fresh, old = tmp_path / "new.db", tmp_path / "v3.db"
+    await load(fresh)
+    async with trio.open_nursery() as nursery:
+        store = await nursery.start(Store(old).run)
+        store.save_room(_log_room("r7"))
+        store.start_match("r7", 1, 5, 10)
+        nursery.cancel_scope.cancel()
+    with contextlib.closing(sqlite3.connect(old)) as conn, conn:
+        conn.execute("DROP TABLE tail")
+        conn.execute("PRAGMA user_version = 3")
+    (room,) = (await load(old)).rooms
+    assert (room.id, room.matches, room.seq) == ("r7", 1, 10)
+    with contextlib.closing(sqlite3.connect(old)) as conn, contextlib.closing(sqlite3.connect(fresh)) as new:
+        def tables(c: sqlite3.Connection) -> list[Any]:
+            return c.execute("SELECT name, sql FROM sqlite_master ORDER BY name").fetchall()
+        assert tables(conn) == tables(new)
+        assert conn.execute("SELECT moved FROM tail").fetchall() == [(0,)]
+        assert conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+
+
 async def test_the_database_and_its_directory_are_their_owners_only(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from unolan.server.store import default_path
@@ -385,7 +412,7 @@ async def test_the_database_and_its_directory_are_their_owners_only(
         c = await Raw.connect(server.port)
         await c.reply(pr.CreateRoom(name="t", seats=2, id=1))
         await settle(c)
-        for path in (db, Path(f"{db}-wal")):
+        for path in (db, Path(f"{db}-wal"), Path(f"{db}-tail")):
             if path.exists():
                 assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
     assert stat.S_IMODE(db.stat().st_mode) == 0o600
@@ -583,7 +610,7 @@ async def test_a_failed_transaction_leaves_no_match_begun_for_the_sweeps(
     """A transaction that began a match and then failed is rolled back, and so is the
     store's note of where that match begins: a sweep before the retry must not take the
     match before it for a finished one (its rows are not copied to the history yet)."""
-    from unolan.server.store import RoomSeq
+    from unolan.server.store import MoveTail, RoomSeq
 
     async with trio.open_nursery() as nursery:
         store = await nursery.start(Store(tmp_path / "f.db").run)
@@ -593,6 +620,7 @@ async def test_a_failed_transaction_leaves_no_match_begun_for_the_sweeps(
             store.action("r1", 1, n, f"0 draw #{n}", 11 + n)
         await store.flush()
         before = dict(store._first_rows)
+        assert before["r1"][0] == 1
         apply = Store._apply
 
         def failing_on_seq(self: Store, db: sqlite3.Connection, op: Op) -> None:
@@ -602,7 +630,8 @@ async def test_a_failed_transaction_leaves_no_match_begun_for_the_sweeps(
 
         monkeypatch.setattr(Store, "_apply", failing_on_seq)
         with pytest.raises(sqlite3.OperationalError):
-            await store._in_thread(store._write, [ActionRow("r1", 2, 0, "0 draw", 21), RoomSeq("r1", 22)])
+            await store._in_thread(store._write, [ActionRow("r1", 2, 0, "0 draw", 21), RoomSeq("r1", 22),
+                                                  MoveTail()])  # (a database transaction)
         monkeypatch.setattr(Store, "_apply", apply)
         assert store._first_rows == before
         store._put(Sweep())
@@ -640,15 +669,17 @@ async def test_a_transactions_actions_go_in_order_whatever_their_number(
                 store.action("r1", 1, n, f"0 draw #{n}", 11 + n)
             first += size
             await store.flush()
+        assert len(store._tail_rows) == 7  # the 1 went in with the 600, the 7 wait in the tail
         (r1,) = (await store.load()).rooms
         assert r1.actions == [f"0 draw #{n}" for n in range(608)]
         assert r1.action_seqs == [11 + n for n in range(608)]
         nursery.cancel_scope.cancel()
     rows = {sql.count("(?, ") for sql in statements if sql.startswith("INSERT INTO actions ")}
     assert rows == {1, ROWS_PER_INSERT, 7}  # 600 went as 75 statements of 8
-    # in one transaction; 1 and 7 rows are one statement each, its own transaction (the
-    # other BEGIN: the room and its match, saved first)
-    assert statements.count("BEGIN") == 2
+    # in one transaction, after the 1 moved from the tail; the 7 moved in when the rooms
+    # were read (the other BEGINs: the tail's when the file opened, the room and its
+    # match, saved first)
+    assert statements.count("BEGIN") == 4
 
 
 async def test_a_pause_seen_but_never_saved_is_not_given_out_again_after_a_restart(
@@ -729,6 +760,7 @@ async def test_a_lock_held_on_the_history_fails_the_write_at_once_and_it_is_retr
         other.execute("BEGIN IMMEDIATE")  # another program writing to the history
         started = time.monotonic()
         store.round_record("r1", 1, 1, {"commitment": "c0ffee"})
+        store.save_spectator("r1", "h", "sam")  # with it, a database transaction (not the tail)
         while not store.failing:
             await trio.sleep(0.01)
         assert time.monotonic() - started < 0.5  # the lock's timeout at open is 1 s
